@@ -1,0 +1,198 @@
+/// An error thrown by Trove: what failed, as a sentence, and where.
+///
+/// Every error carries a ``Code`` to match on, a ``message`` that reads as a sentence, and as
+/// much of the location as is known: the collection and key of the item, the field of the
+/// model, the SQL statement, and SQLite's result code.
+///
+/// ```swift
+/// do {
+///     let user = try User.read(tx).byKey(id)
+/// } catch let error as TroveError where error.code == .corruptData {
+///     print(error.collection ?? "", error.key ?? "", error.field ?? "")
+/// }
+/// ```
+public struct TroveError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public var code: Code
+    /// What failed, as a sentence.
+    public var message: String
+    /// The collection of the item involved, if any.
+    public var collection: String?
+    /// The key of the item involved, if any.
+    public var key: String?
+    /// The field of the model involved, if any (for example the field that failed to decode).
+    public var field: String?
+    /// The SQL statement that failed, if any.
+    public var sql: String?
+    /// The path of the database file involved, if any.
+    public var path: String?
+    /// SQLite's extended result code, when SQLite reported the failure.
+    public var sqliteResultCode: Int32?
+    /// The error that caused this one, if any.
+    public var underlyingError: (any Error & Sendable)?
+
+    /// Creates an error. Prefer the static factories, which fill in a consistent message.
+    ///
+    /// - Parameters:
+    ///   - code: What kind of failure this is.
+    ///   - message: What failed, as a sentence.
+    ///   - collection: The collection of the item involved.
+    ///   - key: The key of the item involved.
+    ///   - field: The field of the model involved.
+    ///   - sql: The SQL statement that failed.
+    ///   - path: The path of the database file involved.
+    ///   - sqliteResultCode: SQLite's extended result code.
+    ///   - underlyingError: The error that caused this one.
+    public init(
+        code: Code,
+        message: String,
+        collection: String? = nil,
+        key: String? = nil,
+        field: String? = nil,
+        sql: String? = nil,
+        path: String? = nil,
+        sqliteResultCode: Int32? = nil,
+        underlyingError: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.collection = collection
+        self.key = key
+        self.field = field
+        self.sql = sql
+        self.path = path
+        self.sqliteResultCode = sqliteResultCode
+        self.underlyingError = underlyingError
+    }
+
+    /// A one-line description: the code, the message and every known part of the location.
+    public var description: String {
+        var parts = ["TroveError.\(code): \(message)"]
+        if let collection { parts.append("collection: \"\(collection)\"") }
+        if let key { parts.append("key: \"\(key)\"") }
+        if let field { parts.append("field: \"\(field)\"") }
+        if let sqliteResultCode { parts.append("SQLite code: \(sqliteResultCode)") }
+        if let path { parts.append("path: \(path)") }
+        if let sql { parts.append("SQL: \(sql)") }
+        if let underlyingError { parts.append("caused by: \(underlyingError)") }
+        return parts.joined(separator: "; ")
+    }
+}
+
+extension TroveError {
+    /// The kind of a ``TroveError``.
+    ///
+    /// A struct over a private enumeration, so that adding a code in a later version breaks no
+    /// exhaustive `switch` in user code. Compare codes with `==`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: String, Hashable, Sendable {
+            case sqlite
+            case notADatabase
+            case unsupportedSchemaVersion
+            case corruptData
+            case encodingFailed
+            case invalidKey
+            case readOnly
+            case misuse
+            case extensionFailed
+            case cancelled
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) {
+            self.kind = kind
+        }
+
+        /// SQLite reported an error (see ``TroveError/sqliteResultCode``).
+        public static let sqlite = Code(.sqlite)
+        /// The file is not a SQLite database, or is a SQLite database that Trove does not own.
+        public static let notADatabase = Code(.notADatabase)
+        /// The file was written by a newer version of Trove, whose schema this version cannot read.
+        public static let unsupportedSchemaVersion = Code(.unsupportedSchemaVersion)
+        /// Stored bytes could not be decoded: truncated, extended, or of another type.
+        public static let corruptData = Code(.corruptData)
+        /// A value could not be encoded.
+        public static let encodingFailed = Code(.encodingFailed)
+        /// A stored key could not be converted to the model's key type.
+        public static let invalidKey = Code(.invalidKey)
+        /// A write was attempted where only reads are allowed.
+        public static let readOnly = Code(.readOnly)
+        /// The API was used in a way it does not support.
+        public static let misuse = Code(.misuse)
+        /// A database extension failed to register or to update.
+        public static let extensionFailed = Code(.extensionFailed)
+        /// The operation was cancelled.
+        public static let cancelled = Code(.cancelled)
+
+        /// The name of the code, such as `corruptData`.
+        public var description: String { kind.rawValue }
+    }
+}
+
+// MARK: - Factories
+
+extension TroveError {
+    /// Stored bytes could not be decoded.
+    ///
+    /// - Parameters:
+    ///   - reason: What was wrong with the bytes, as a sentence fragment ("truncated varint").
+    ///   - field: The field being decoded, if known.
+    /// - Returns: An error of code ``Code/corruptData``.
+    public static func corruptData(_ reason: String, field: String? = nil) -> TroveError {
+        TroveError(code: .corruptData, message: "Cannot decode stored bytes: \(reason).", field: field)
+    }
+
+    /// A value could not be encoded.
+    ///
+    /// - Parameters:
+    ///   - reason: Why encoding failed.
+    ///   - field: The field being encoded, if known.
+    ///   - underlyingError: The error of the encoder, if any.
+    /// - Returns: An error of code ``Code/encodingFailed``.
+    public static func encodingFailed(
+        _ reason: String,
+        field: String? = nil,
+        underlyingError: (any Error & Sendable)? = nil
+    ) -> TroveError {
+        TroveError(
+            code: .encodingFailed, message: "Cannot encode value: \(reason).", field: field,
+            underlyingError: underlyingError)
+    }
+
+    /// Returns this error with the collection and key filled in where they are not yet known.
+    ///
+    /// The typed layer uses it to say which item a decoding error belongs to.
+    ///
+    /// - Parameters:
+    ///   - collection: The collection of the item.
+    ///   - key: The key of the item.
+    /// - Returns: A copy of this error that names the item.
+    public func locating(collection: String, key: String) -> TroveError {
+        var copy = self
+        if copy.collection == nil { copy.collection = collection }
+        if copy.key == nil { copy.key = key }
+        return copy
+    }
+
+    /// Returns this error with the field prefixed by an enclosing field (`address.city`).
+    ///
+    /// Generated coders call it when a nested value fails to decode, so that the error names
+    /// the whole path to the failing field.
+    ///
+    /// - Parameter enclosingField: The name of the field that holds the nested value.
+    /// - Returns: A copy of this error whose ``field`` starts with `enclosingField`.
+    public func nested(in enclosingField: String) -> TroveError {
+        var copy = self
+        if let field = copy.field {
+            copy.field = field.hasPrefix("[") ? enclosingField + field : enclosingField + "." + field
+        } else {
+            copy.field = enclosingField
+        }
+        return copy
+    }
+
+    static func misuse(_ message: String) -> TroveError {
+        TroveError(code: .misuse, message: message)
+    }
+}
