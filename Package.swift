@@ -34,6 +34,38 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Plugins
+        // Each plugin folder holds a `Shared -> ../Shared` symlink: SwiftPM compiles the files behind it as the
+        // plugin's own sources, so both plugins build from one copy of the code they share.
+        .plugin(
+            name: "TrovePlugin",
+            capability: .buildTool(),
+            dependencies: ["trove-gen"]
+        ),
+        .plugin(
+            name: "TroveCommandPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "trove",
+                    description: "Write the generated Trove sources of annotated models into each target's Generated/ "
+                        + "folder, or check them with --check"
+                ),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the generated Trove sources into Generated/ folders")
+                ]
+            ),
+            dependencies: ["trove-gen"]
+        ),
+
+        // MARK: Example
+        .executableTarget(
+            name: "trove-demo",
+            dependencies: ["Trove"],
+            path: "Examples/TroveDemo",
+            swiftSettings: strictSettings,
+            plugins: [.plugin(name: "TrovePlugin")]
+        ),
+
         // MARK: Tests of the runtime
         .target(
             name: "TroveTestSupport",
