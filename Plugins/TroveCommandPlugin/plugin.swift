@@ -39,11 +39,13 @@ struct TroveCommandPlugin: CommandPlugin {
 
             Diagnostics.progress("\(isCheck ? "Checking" : "Generating") Trove sources of \(target.name)")
             let status = try run(tool, arguments: arguments)
-            if status != 0 {
-                guard isCheck else {
-                    throw PluginError.generatorFailed(targetName: target.name, exitStatus: status)
-                }
+            switch status {
+            case 0:
+                break
+            case PluginUtils.staleExitStatus where isCheck:
                 staleTargets.append(target.name)
+            default:
+                throw PluginError.generatorFailed(targetName: target.name, exitStatus: status)
             }
         }
         if !staleTargets.isEmpty {
