@@ -13,9 +13,6 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Trove", targets: ["Trove"]),
-        .executable(name: "trove-gen", targets: ["trove-gen"]),
-        .plugin(name: "TrovePlugin", targets: ["TrovePlugin"]),
-        .plugin(name: "TroveCommandPlugin", targets: ["TroveCommandPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
@@ -76,7 +73,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TroveTests",
-            dependencies: ["Trove", "TroveTestSupport"],
+            dependencies: ["Trove", "TroveTestSupport", "CSQLite"],
             swiftSettings: strictSettings
         ),
 

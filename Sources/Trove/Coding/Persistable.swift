@@ -50,7 +50,7 @@ public enum NoMetadata: Sendable, Hashable {}
 public enum NoMetadataCoder: ValueCoder {
     /// Never called: ``NoMetadata`` has no values.
     public static func encode(_ value: NoMetadata, to writer: inout BinaryWriter) throws {
-        switch value {}
+        // Unreachable: `NoMetadata` has no values, so this function cannot be called.
     }
 
     /// Always throws: ``NoMetadata`` has no values.

@@ -1,0 +1,119 @@
+/// What one committed read-write transaction changed.
+///
+/// Every commit that changes something produces a changeset, delivered to every other
+/// connection (which invalidates exactly these entries of its caches) and to the observers of
+/// ``Database/changes``.
+///
+/// ```swift
+/// for await changeset in database.changes {
+///     if changeset.containsChange(in: User.collection) { reloadUsers() }
+/// }
+/// ```
+public struct Changeset: Sendable, Hashable {
+    /// The snapshot number of the database after this commit. Snapshots increase by one with
+    /// every commit that changes something.
+    public var snapshot: UInt64
+    /// Keys written (inserted, replaced, metadata replaced or touched), by collection.
+    public var changedKeys: [String: Set<String>]
+    /// Keys removed one by one, by collection.
+    public var removedKeys: [String: Set<String>]
+    /// Collections removed as a whole.
+    public var removedCollections: Set<String>
+    /// Whether every item of every collection was removed.
+    public var removedAllCollections: Bool
+
+    /// Creates a changeset.
+    ///
+    /// - Parameters:
+    ///   - snapshot: The snapshot number after the commit.
+    ///   - changedKeys: Keys written, by collection.
+    ///   - removedKeys: Keys removed, by collection.
+    ///   - removedCollections: Collections removed as a whole.
+    ///   - removedAllCollections: Whether everything was removed.
+    public init(
+        snapshot: UInt64,
+        changedKeys: [String: Set<String>] = [:],
+        removedKeys: [String: Set<String>] = [:],
+        removedCollections: Set<String> = [],
+        removedAllCollections: Bool = false
+    ) {
+        self.snapshot = snapshot
+        self.changedKeys = changedKeys
+        self.removedKeys = removedKeys
+        self.removedCollections = removedCollections
+        self.removedAllCollections = removedAllCollections
+    }
+
+    /// Whether the transaction changed nothing.
+    public var isEmpty: Bool {
+        changedKeys.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty && !removedAllCollections
+    }
+
+    /// Whether the item at `key` in `collection` was written or removed.
+    ///
+    /// - Parameters:
+    ///   - key: The key of the item.
+    ///   - collection: The collection of the item.
+    /// - Returns: `true` when the item may differ after this commit.
+    public func containsChange(forKey key: String, in collection: String) -> Bool {
+        removedAllCollections
+            || removedCollections.contains(collection)
+            || changedKeys[collection]?.contains(key) == true
+            || removedKeys[collection]?.contains(key) == true
+    }
+
+    /// Whether any item of `collection` was written or removed.
+    ///
+    /// - Parameter collection: The collection.
+    /// - Returns: `true` when some item of the collection may differ after this commit.
+    public func containsChange(in collection: String) -> Bool {
+        removedAllCollections
+            || removedCollections.contains(collection)
+            || changedKeys[collection] != nil
+            || removedKeys[collection] != nil
+    }
+}
+
+/// Accumulates the changes of a read-write transaction.
+struct ChangesetBuilder {
+    var changedKeys: [String: Set<String>] = [:]
+    var removedKeys: [String: Set<String>] = [:]
+    var removedCollections: Set<String> = []
+    var removedAllCollections = false
+
+    var isEmpty: Bool {
+        changedKeys.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty && !removedAllCollections
+    }
+
+    mutating func recordChange(key: String, collection: String) {
+        changedKeys[collection, default: []].insert(key)
+        removedKeys[collection]?.remove(key)
+    }
+
+    mutating func recordRemoval(key: String, collection: String) {
+        removedKeys[collection, default: []].insert(key)
+        changedKeys[collection]?.remove(key)
+    }
+
+    mutating func recordRemoval(collection: String) {
+        removedCollections.insert(collection)
+        changedKeys[collection] = nil
+        removedKeys[collection] = nil
+    }
+
+    mutating func recordRemovalOfEverything() {
+        removedAllCollections = true
+        changedKeys = [:]
+        removedKeys = [:]
+        removedCollections = []
+    }
+
+    func build(snapshot: UInt64) -> Changeset {
+        Changeset(
+            snapshot: snapshot,
+            changedKeys: changedKeys.filter { !$0.value.isEmpty },
+            removedKeys: removedKeys.filter { !$0.value.isEmpty },
+            removedCollections: removedCollections,
+            removedAllCollections: removedAllCollections)
+    }
+}

@@ -1,0 +1,108 @@
+extension BinaryReader {
+    /// Reads the tag of the next field.
+    ///
+    /// - Returns: The header of the next field, or `nil` when every byte has been read.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when fewer than 4 bytes
+    ///   remain or the tag names an unknown wire type.
+    @inlinable
+    public mutating func nextField() throws -> FieldHeader? {
+        if isAtEnd { return nil }
+        let tag = try readFixed32()
+        guard let wireType = WireType(rawValue: UInt8(truncatingIfNeeded: tag & 7)) else {
+            throw ReadFailure.unknownWireType(tag & 7)
+        }
+        return FieldHeader(number: tag &>> 3, wireType: wireType)
+    }
+
+    /// Reads the value of a field.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the field.
+    ///   - header: The header returned by ``nextField()``.
+    ///   - name: The name of the field, for errors.
+    /// - Returns: The value.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` naming the field (and
+    ///   the path to it inside nested values) when the stored wire type is not the one of
+    ///   `type` or the value is malformed.
+    @inlinable
+    public mutating func decode<V: BinaryCodable>(_ type: V.Type, from header: FieldHeader, field name: String) throws
+        -> V
+    {
+        guard header.wireType == V.wireType else {
+            throw ReadFailure.wireTypeMismatch(header.wireType, expected: V.wireType, field: name)
+        }
+        do {
+            return try V.decodeValue(from: &self)
+        } catch let error as TroveError {
+            throw error.nested(in: name)
+        }
+    }
+
+    /// Reads the value of a field of a type that is `Decodable` but not ``BinaryCodable``,
+    /// written as length-delimited JSON by ``BinaryWriter/encode(_:field:)-(Encodable,_)``.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the field.
+    ///   - header: The header returned by ``nextField()``.
+    ///   - name: The name of the field, for errors.
+    /// - Returns: The value.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` naming the field when
+    ///   the field is not length-delimited or its JSON does not decode (the `DecodingError` is
+    ///   described in ``TroveError/underlyingError``).
+    @_disfavoredOverload
+    public mutating func decode<V: Decodable>(_ type: V.Type, from header: FieldHeader, field name: String) throws
+        -> V
+    {
+        guard header.wireType == .lengthDelimited else {
+            throw ReadFailure.wireTypeMismatch(header.wireType, expected: .lengthDelimited, field: name)
+        }
+        do {
+            return try JSONFallback.decode(V.self, from: readLengthDelimited(), field: nil)
+        } catch let error as TroveError {
+            throw error.nested(in: name)
+        }
+    }
+
+    /// Reads a field whose value is a nested message, with `body` decoding its fields.
+    ///
+    /// The counterpart of ``BinaryWriter/encodeMessage(field:_:)``.
+    ///
+    /// - Parameters:
+    ///   - header: The header returned by ``nextField()``.
+    ///   - name: The name of the field, for errors.
+    ///   - body: A closure that reads the fields of the nested message from the reader it is
+    ///     given, which covers exactly the nested message and must not escape the closure.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` naming the field when
+    ///   the field is not length-delimited or is malformed; and whatever `body` throws (a
+    ///   ``TroveError`` gets the field prefixed to its path).
+    @inlinable
+    public mutating func decodeMessage<T>(
+        from header: FieldHeader, field name: String, _ body: (inout BinaryReader) throws -> T
+    ) throws -> T {
+        guard header.wireType == .lengthDelimited else {
+            throw ReadFailure.wireTypeMismatch(header.wireType, expected: .lengthDelimited, field: name)
+        }
+        do {
+            return try readLengthPrefixed(body)
+        } catch let error as TroveError {
+            throw error.nested(in: name)
+        }
+    }
+
+    /// Skips the value of a field that the decoder does not know (a removed field, or a field
+    /// added by a newer version of the model).
+    ///
+    /// - Parameter header: The header returned by ``nextField()``.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the value is
+    ///   truncated or malformed.
+    @inlinable
+    public mutating func skip(_ header: FieldHeader) throws {
+        switch header.wireType {
+        case .varint: _ = try readVarint()
+        case .fixed32: _ = try readRawBytes(count: 4)
+        case .fixed64: _ = try readRawBytes(count: 8)
+        case .lengthDelimited: _ = try readLengthDelimited()
+        }
+    }
+}

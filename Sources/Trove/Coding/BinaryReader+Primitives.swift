@@ -1,0 +1,147 @@
+extension BinaryReader {
+    /// Reads a base-128 varint (see ``BinaryWriter/writeVarint(_:)``).
+    ///
+    /// - Returns: The value.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the varint is
+    ///   truncated, longer than 10 bytes, or larger than `UInt64.max`.
+    @inlinable
+    public mutating func readVarint() throws -> UInt64 {
+        guard position < buffer.count else { throw ReadFailure.truncated("varint") }
+        let first = buffer[position]
+        position &+= 1
+        if first < 0x80 { return UInt64(first) }
+        var result = UInt64(first & 0x7F)
+        var shift: UInt64 = 7
+        while true {
+            guard position < buffer.count else { throw ReadFailure.truncated("varint") }
+            let byte = buffer[position]
+            position &+= 1
+            if shift == 63 && byte > 1 { throw ReadFailure.overlongVarint() }
+            result |= UInt64(byte & 0x7F) &<< shift
+            if byte < 0x80 { return result }
+            shift &+= 7
+        }
+    }
+
+    /// Reads a zigzag-encoded signed integer (see ``BinaryWriter/writeZigZag(_:)``).
+    ///
+    /// - Returns: The value.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the varint is
+    ///   malformed.
+    @inlinable
+    public mutating func readZigZag() throws -> Int64 {
+        let raw = try readVarint()
+        return Int64(bitPattern: raw &>> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+
+    /// Reads four little-endian bytes.
+    ///
+    /// - Returns: The value.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when fewer than 4 bytes
+    ///   remain.
+    @inlinable
+    public mutating func readFixed32() throws -> UInt32 {
+        guard remainingCount >= 4 else { throw ReadFailure.truncated("fixed32") }
+        let value = buffer.loadUnaligned(fromByteOffset: position, as: UInt32.self)
+        position &+= 4
+        return UInt32(littleEndian: value)
+    }
+
+    /// Reads eight little-endian bytes.
+    ///
+    /// - Returns: The value.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when fewer than 8 bytes
+    ///   remain.
+    @inlinable
+    public mutating func readFixed64() throws -> UInt64 {
+        guard remainingCount >= 8 else { throw ReadFailure.truncated("fixed64") }
+        let value = buffer.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        position &+= 8
+        return UInt64(littleEndian: value)
+    }
+
+    /// Reads `count` bytes as they are.
+    ///
+    /// - Parameter count: The number of bytes to read.
+    /// - Returns: The bytes, borrowed from the reader's buffer: valid only as long as it is.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when `count` is
+    ///   negative or fewer than `count` bytes remain.
+    @inlinable
+    public mutating func readRawBytes(count: Int) throws -> UnsafeRawBufferPointer {
+        guard count >= 0, count <= remainingCount else { throw ReadFailure.truncated("\(count) bytes") }
+        let start = position
+        position &+= count
+        return UnsafeRawBufferPointer(rebasing: buffer[start..<position])
+    }
+
+    /// Reads a varint byte count, then that many bytes.
+    ///
+    /// - Returns: The bytes, borrowed from the reader's buffer: valid only as long as it is.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
+    ///   malformed or larger than the remaining bytes.
+    @inlinable
+    public mutating func readLengthDelimited() throws -> UnsafeRawBufferPointer {
+        try readRawBytes(count: readLength())
+    }
+
+    /// Reads a length-delimited UTF-8 string.
+    ///
+    /// - Returns: The string.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the bytes are
+    ///   truncated or are not valid UTF-8 (invalid bytes are not repaired).
+    @inlinable
+    public mutating func readString() throws -> String {
+        let bytes = try readLengthDelimited()
+        guard let string = String(validating: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
+            throw ReadFailure.invalidUTF8()
+        }
+        return string
+    }
+
+    /// Reads a varint byte count, then runs `body` with a reader of exactly that many bytes.
+    ///
+    /// `body` must read every byte it is given: bytes left unread are corrupt data. Each level
+    /// of nesting counts toward ``maximumNestingDepth``.
+    ///
+    /// - Parameter body: A closure that decodes the prefixed bytes from the reader it is given.
+    ///   That reader must not escape the closure.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
+    ///   malformed, the nesting is too deep or `body` leaves bytes unread; and whatever `body`
+    ///   throws.
+    @inlinable
+    public mutating func readLengthPrefixed<T>(_ body: (inout BinaryReader) throws -> T) throws -> T {
+        guard depth < Self.maximumNestingDepth else { throw ReadFailure.tooDeep() }
+        var nested = BinaryReader(try readLengthDelimited(), depth: depth &+ 1)
+        let value = try body(&nested)
+        guard nested.isAtEnd else { throw ReadFailure.unreadBytes(nested.remainingCount) }
+        return value
+    }
+
+    /// Reads a varint byte or element count that must not exceed the remaining bytes.
+    ///
+    /// Every value form takes at least one byte, so a count of elements larger than the
+    /// remaining bytes is corrupt: checking it before allocating keeps a corrupt count from
+    /// reserving gigabytes.
+    ///
+    /// - Parameter bytesPerUnit: The minimum size of one counted unit.
+    @inlinable
+    internal mutating func readLength(bytesPerUnit: Int = 1) throws -> Int {
+        let count = try readVarint()
+        guard count <= UInt64(remainingCount / bytesPerUnit) else {
+            throw ReadFailure.countTooLarge(count, remaining: remainingCount)
+        }
+        return Int(truncatingIfNeeded: count)
+    }
+
+    /// Reads a varint element count of a collection (see ``readLength(bytesPerUnit:)``).
+    ///
+    /// - Parameter bytesPerElement: The minimum size of one element.
+    /// - Returns: The count, at most the number of remaining bytes divided by `bytesPerElement`.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
+    ///   malformed or too large.
+    @inlinable
+    public mutating func readCount(bytesPerElement: Int = 1) throws -> Int {
+        try readLength(bytesPerUnit: bytesPerElement)
+    }
+}

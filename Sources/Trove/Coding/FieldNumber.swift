@@ -1,0 +1,34 @@
+/// The numbers of fields in Trove's binary format, derived from the fields' names.
+///
+/// A field is identified on disk by a 29-bit number: the FNV-1a 32-bit hash of the UTF-8 bytes
+/// of its name, shifted right by 3 bits. Nobody writes field numbers by hand: trove-gen computes
+/// them from the property names and emits them as hexadecimal literals, and a renamed property
+/// keeps reading its old data through `@renamed(from:)`, which adds the number of the old name.
+///
+/// ```swift
+/// FieldNumber.of("name")  // 0x1BE9_B5FA, the same on every platform and in every version
+/// ```
+///
+/// - Important: The function is part of the stored format. Changing it makes every stored item
+///   unreadable. Two names of one type whose numbers collide must be rejected by the generator.
+public enum FieldNumber {
+    /// The largest field number: numbers have 29 bits, because the tag keeps 3 bits for the
+    /// wire type.
+    public static let maximum: UInt32 = (1 << 29) - 1
+
+    /// Returns the field number of a field name.
+    ///
+    /// - Parameter name: The name of the field, as declared in Swift.
+    /// - Returns: The FNV-1a 32-bit hash of the UTF-8 bytes of `name`, shifted right by 3 bits;
+    ///   always at most ``maximum``.
+    ///
+    /// Complexity: O(*n*), where *n* is the number of UTF-8 bytes of `name`.
+    public static func of(_ name: String) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in name.utf8 {
+            hash ^= UInt32(byte)
+            hash &*= 0x0100_0193
+        }
+        return hash >> 3
+    }
+}

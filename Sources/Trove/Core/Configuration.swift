@@ -1,0 +1,50 @@
+/// How a ``Database`` opens its file and how its connections behave.
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.synchronous = .full
+/// configuration.itemCacheLimit = 10_000
+/// let database = try Database(path: path, configuration: configuration)
+/// ```
+public struct Configuration: Sendable, Hashable {
+    /// How often SQLite waits for data to reach the disk.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_synchronous>
+    public enum Synchronous: String, Sendable, Hashable {
+        /// No syncs: fastest, but a power loss can corrupt the database.
+        case off = "OFF"
+        /// In WAL mode, syncs at checkpoints only: a commit survives a crash of the process, and a
+        /// power loss may roll back the last commits but never corrupts. The default.
+        case normal = "NORMAL"
+        /// Syncs the WAL at every commit: a commit also survives a power loss.
+        case full = "FULL"
+        /// As ``full``, and also syncs the directory.
+        case extra = "EXTRA"
+    }
+
+    /// The `synchronous` setting of every connection. Default: ``Synchronous/normal``.
+    public var synchronous: Synchronous = .normal
+
+    /// How long a connection waits for a lock held by another process before failing with
+    /// `SQLITE_BUSY`, in milliseconds. Default: 5,000.
+    ///
+    /// Within one process, Trove serializes writers itself, so this matters only when several
+    /// processes share the file.
+    public var busyTimeoutMilliseconds: Int = 5_000
+
+    /// How many decoded items each connection keeps in its cache. `0` disables the cache.
+    /// Default: 1,000.
+    public var itemCacheLimit: Int = 1_000
+
+    /// How many decoded metadata values each connection keeps in its cache. `0` disables the
+    /// cache. Default: 1,000.
+    public var metadataCacheLimit: Int = 1_000
+
+    /// How many recent changesets the database keeps so that a connection that has fallen behind
+    /// can invalidate exactly what changed. A connection further behind empties its caches.
+    /// Default: 1,000.
+    public var changesetHistoryLimit: Int = 1_000
+
+    /// Creates the default configuration.
+    public init() {}
+}

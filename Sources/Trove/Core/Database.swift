@@ -1,0 +1,249 @@
+internal import CSQLite
+import Foundation
+import Synchronization
+
+/// A Trove database: one SQLite file in WAL mode that holds items in collections.
+///
+/// A database is the entry point: open it once, make a ``Connection`` per thread of work (or
+/// share one), and read and write in transactions on connections.
+///
+/// ```swift
+/// let database = try Database(path: "/var/lib/app/app.trove")
+/// let connection = try database.newConnection()
+/// try connection.readWrite { tx in try tx.write(user) }
+/// ```
+///
+/// One writer at a time across every connection of the database; readers run in parallel on
+/// their own connections and each read transaction sees one consistent snapshot, never blocking
+/// the writer (SQLite's write-ahead log). The file stores its schema version: a file of a newer
+/// version, a file that is not a SQLite database, or a SQLite database of another application is
+/// refused with a ``TroveError`` and left untouched.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/wal.html>
+public final class Database: Sendable {
+    /// The path of the database file.
+    public let path: String
+    /// The configuration the database was opened with.
+    public let configuration: Configuration
+
+    let writerLock = TransactionLock()
+    let changeHub = ChangeHub()
+    private let history: Mutex<ChangeHistory>
+    private let temporaryDirectory: String?
+
+    /// Opens the database at `path`, creating the file if it does not exist.
+    ///
+    /// - Parameters:
+    ///   - path: The path of the database file. Its folder must exist.
+    ///   - configuration: How to open the file and configure connections.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/notADatabase`` when the file is not a
+    ///   SQLite database or is another application's SQLite database,
+    ///   ``TroveError/Code/unsupportedSchemaVersion`` when a newer Trove wrote it, and
+    ///   ``TroveError/Code/sqlite`` when SQLite fails. The file is never changed when opening
+    ///   fails.
+    public convenience init(path: String, configuration: Configuration = Configuration()) throws {
+        try self.init(path: path, configuration: configuration, temporaryDirectory: nil)
+    }
+
+    private init(path: String, configuration: Configuration, temporaryDirectory: String?) throws {
+        self.path = path
+        self.configuration = configuration
+        self.temporaryDirectory = temporaryDirectory
+        self.history = Mutex(ChangeHistory(limit: configuration.changesetHistoryLimit))
+        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        try Database.prepareFile(connection, configuration: configuration)
+    }
+
+    /// Opens a new database in a fresh temporary folder, removed with its files when the database
+    /// and all its connections are gone.
+    ///
+    /// Use it in tests and for caches: it behaves exactly like a file database (WAL, snapshots,
+    /// parallel readers), which an SQLite in-memory database does not.
+    ///
+    /// - Parameter configuration: How to configure connections.
+    /// - Returns: An empty database.
+    /// - Throws: ``TroveError`` when the folder or the file cannot be created.
+    public static func temporary(configuration: Configuration = Configuration()) throws -> Database {
+        let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("trove-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw TroveError(
+                code: .sqlite, message: "Cannot create a temporary folder.", path: folder,
+                underlyingError: error)
+        }
+        let path = (folder as NSString).appendingPathComponent("database.trove")
+        return try Database(path: path, configuration: configuration, temporaryDirectory: folder)
+    }
+
+    deinit {
+        if let temporaryDirectory {
+            try? FileManager.default.removeItem(atPath: temporaryDirectory)
+        }
+    }
+
+    /// Opens a new connection: its own SQLite handle, its own caches.
+    ///
+    /// Connections are cheap to keep and expensive to open: keep one per kind of work (for
+    /// example one for the UI, one for background writes) rather than one per transaction.
+    ///
+    /// - Returns: A new connection.
+    /// - Throws: ``TroveError`` when SQLite cannot open the file.
+    public func newConnection() throws -> Connection {
+        try Connection(database: self)
+    }
+
+    /// The changesets of every later commit, as an asynchronous sequence.
+    ///
+    /// Each loop subscribes when it starts; see ``DatabaseChanges``.
+    public var changes: DatabaseChanges {
+        DatabaseChanges(hub: changeHub)
+    }
+
+    // MARK: Opening
+
+    private static func prepareFile(_ connection: SQLiteConnection, configuration: Configuration) throws {
+        sqlite3_busy_timeout(connection.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
+        // Reading the header first: a file that is not a database fails here, before any write.
+        let (applicationID, version, objectCount) = try readHeader(connection)
+        if applicationID == 0 && version == 0 {
+            guard objectCount == 0 else {
+                throw TroveError(
+                    code: .notADatabase,
+                    message: "The file is a SQLite database of another application: it has tables but no Trove schema.",
+                    path: connection.path)
+            }
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                // Another process may have created the schema since the header was read.
+                let (_, versionNow, _) = try readHeader(connection)
+                if versionNow == 0 {
+                    try connection.execute(Schema.create)
+                }
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+            return
+        }
+        guard applicationID == Schema.applicationID else {
+            throw TroveError(
+                code: .notADatabase,
+                message: "The file is a SQLite database of another application (application_id \(applicationID)).",
+                path: connection.path)
+        }
+        guard version <= Schema.version else {
+            throw TroveError(
+                code: .unsupportedSchemaVersion,
+                message:
+                    "The file was written by a newer version of Trove (schema \(version)); this version reads schema \(Schema.version) and older.",
+                path: connection.path)
+        }
+        try connection.execute("PRAGMA journal_mode = WAL")
+    }
+
+    private static func readHeader(_ connection: SQLiteConnection) throws -> (Int32, Int32, Int64) {
+        func integer(_ sql: String) throws -> Int64 {
+            let statement = try connection.makeStatement(sql)
+            guard try statement.step() else { return 0 }
+            return statement.int64(at: 0)
+        }
+        do {
+            let applicationID = Int32(truncatingIfNeeded: try integer("PRAGMA application_id"))
+            let version = Int32(truncatingIfNeeded: try integer("PRAGMA user_version"))
+            let objects = try integer("SELECT count(*) FROM sqlite_master")
+            return (applicationID, version, objects)
+        } catch var error as TroveError where error.code == .notADatabase {
+            error.message = "The file is not a SQLite database (\(error.message))"
+            throw error
+        }
+    }
+
+    // MARK: Change history
+
+    /// Records the changeset of a commit that is about to happen, so that any reader whose
+    /// snapshot includes it finds it.
+    func registerPendingChangeset(_ changeset: Changeset) {
+        history.withLock { $0.append(changeset) }
+    }
+
+    /// Forgets the changeset of a commit that failed.
+    func discardPendingChangeset(snapshot: UInt64) {
+        history.withLock { $0.discard(snapshot: snapshot) }
+    }
+
+    /// The changesets after `start` up to and including `end`, or `nil` if some were dropped.
+    func changesets(after start: UInt64, through end: UInt64, connection: ObjectIdentifier) -> [Changeset]? {
+        history.withLock { history in
+            let result = history.changesets(after: start, through: end)
+            history.connection(connection, advancedTo: end)
+            return result
+        }
+    }
+
+    func connection(_ connection: ObjectIdentifier, advancedTo snapshot: UInt64) {
+        history.withLock { $0.connection(connection, advancedTo: snapshot) }
+    }
+
+    func connectionClosed(_ connection: ObjectIdentifier) {
+        history.withLock { $0.connectionClosed(connection) }
+    }
+}
+
+/// The recent changesets of a database, kept until every connection has seen them.
+struct ChangeHistory {
+    let limit: Int
+    private(set) var changesets: [Changeset] = []
+    private var snapshots: [ObjectIdentifier: UInt64] = [:]
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    mutating func append(_ changeset: Changeset) {
+        changesets.append(changeset)
+        if changesets.count > limit {
+            changesets.removeFirst(changesets.count - limit)
+        }
+    }
+
+    mutating func discard(snapshot: UInt64) {
+        changesets.removeAll { $0.snapshot == snapshot }
+    }
+
+    func changesets(after start: UInt64, through end: UInt64) -> [Changeset]? {
+        guard end > start else { return [] }
+        guard let first = changesets.firstIndex(where: { $0.snapshot > start }),
+            changesets[first].snapshot == start + 1
+        else { return nil }
+        var result: [Changeset] = []
+        var expected = start + 1
+        for changeset in changesets[first...] where changeset.snapshot <= end {
+            guard changeset.snapshot == expected else { return nil }
+            result.append(changeset)
+            expected += 1
+        }
+        return expected == end + 1 ? result : nil
+    }
+
+    mutating func connection(_ connection: ObjectIdentifier, advancedTo snapshot: UInt64) {
+        snapshots[connection] = snapshot
+        trim()
+    }
+
+    mutating func connectionClosed(_ connection: ObjectIdentifier) {
+        snapshots.removeValue(forKey: connection)
+        trim()
+    }
+
+    private mutating func trim() {
+        guard let oldest = snapshots.values.min() else { return }
+        if let keep = changesets.firstIndex(where: { $0.snapshot > oldest }) {
+            changesets.removeFirst(keep)
+        } else {
+            changesets.removeAll()
+        }
+    }
+}

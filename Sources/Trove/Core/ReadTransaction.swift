@@ -1,0 +1,167 @@
+import Foundation
+
+/// A read transaction: one consistent snapshot of the database, valid only inside the closure
+/// of ``Connection/read(_:)-(_)`` that received it.
+///
+/// The untyped layer reads stored bytes by collection and key; the typed layer
+/// (``read(_:key:)``, ``Persistable/read(_:)-(ReadTransaction)``) decodes ``Persistable`` items
+/// and keeps them in the connection's cache.
+///
+/// - Important: A transaction must not escape its closure. Using it afterwards stops the
+///   program with a message.
+public class ReadTransaction {
+    let core: ConnectionCore
+    private var isValid = true
+
+    init(core: ConnectionCore) {
+        self.core = core
+    }
+
+    func invalidate() {
+        isValid = false
+    }
+
+    /// The connection state, checked to be used only inside the transaction's closure.
+    var checkedCore: ConnectionCore {
+        precondition(
+            isValid,
+            "Trove: a transaction was used after its closure returned. Transactions must not escape the closure of read or readWrite."
+        )
+        return core
+    }
+
+    // MARK: Untyped reads
+
+    /// The stored data of the item at `key` in `collection`.
+    ///
+    /// - Parameters:
+    ///   - key: The key of the item.
+    ///   - collection: The collection of the item.
+    /// - Returns: The stored bytes, or `nil` when there is no such item.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    public func data(forKey key: String, in collection: String) throws -> Data? {
+        try withRow(Schema.selectData, key: key, collection: collection) { $0.data(at: 0) }
+    }
+
+    /// The stored metadata of the item at `key` in `collection`.
+    ///
+    /// - Parameters:
+    ///   - key: The key of the item.
+    ///   - collection: The collection of the item.
+    /// - Returns: The stored metadata bytes, or `nil` when there is no such item or it has no
+    ///   metadata.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    public func metadata(forKey key: String, in collection: String) throws -> Data? {
+        try withRow(Schema.selectMetadata, key: key, collection: collection) { row in
+            row.isNull(at: 0) ? nil : row.data(at: 0)
+        } ?? nil
+    }
+
+    /// The stored data and metadata of the item at `key` in `collection`, read in one statement.
+    ///
+    /// - Parameters:
+    ///   - key: The key of the item.
+    ///   - collection: The collection of the item.
+    /// - Returns: The stored bytes and metadata bytes, or `nil` when there is no such item.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    public func dataAndMetadata(forKey key: String, in collection: String) throws -> (data: Data, metadata: Data?)? {
+        try withRow(Schema.selectItem, key: key, collection: collection) { row in
+            (row.data(at: 0), row.isNull(at: 1) ? nil : row.data(at: 1))
+        }
+    }
+
+    /// Whether an item is stored at `key` in `collection`.
+    ///
+    /// - Parameters:
+    ///   - key: The key of the item.
+    ///   - collection: The collection of the item.
+    /// - Returns: `true` when the item exists.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    public func hasItem(forKey key: String, in collection: String) throws -> Bool {
+        try withRow(Schema.selectExists, key: key, collection: collection) { _ in true } ?? false
+    }
+
+    /// The names of every collection that holds at least one item, sorted.
+    ///
+    /// - Returns: The collection names.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    /// - Complexity: O(n) in the number of items.
+    public func collections() throws -> [String] {
+        let statement = try checkedCore.sqlite.cachedStatement(Schema.selectCollections)
+        defer { statement.reset() }
+        var result: [String] = []
+        while try statement.step() {
+            result.append(statement.string(at: 0))
+        }
+        return result
+    }
+
+    /// The keys of every item of `collection`, sorted.
+    ///
+    /// - Parameter collection: The collection.
+    /// - Returns: The keys.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    /// - Complexity: O(n) in the number of items of the collection.
+    public func keys(in collection: String) throws -> [String] {
+        var result: [String] = []
+        try enumerateKeys(in: collection) { key, _ in result.append(key) }
+        return result
+    }
+
+    /// Calls `body` with each key of `collection`, in sorted order, until it sets `stop`.
+    ///
+    /// - Parameters:
+    ///   - collection: The collection.
+    ///   - body: Called with each key; set its second argument to `true` to stop.
+    /// - Throws: The error of `body`, or ``TroveError`` when SQLite fails.
+    public func enumerateKeys(in collection: String, _ body: (String, inout Bool) throws -> Void) throws {
+        let statement = try checkedCore.sqlite.cachedStatement(Schema.selectKeys)
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        var stop = false
+        while !stop, try statement.step() {
+            try body(statement.string(at: 0), &stop)
+        }
+    }
+
+    /// The number of items in `collection`.
+    ///
+    /// - Parameter collection: The collection.
+    /// - Returns: The number of items.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    public func count(in collection: String) throws -> Int {
+        let statement = try checkedCore.sqlite.cachedStatement(Schema.countInCollection)
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        _ = try statement.step()
+        return Int(statement.int64(at: 0))
+    }
+
+    /// The number of items in every collection.
+    ///
+    /// - Returns: The number of items.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    public func count() throws -> Int {
+        let statement = try checkedCore.sqlite.cachedStatement(Schema.countAll)
+        defer { statement.reset() }
+        _ = try statement.step()
+        return Int(statement.int64(at: 0))
+    }
+
+    /// Runs a cached statement bound to (collection, key), and maps its first row.
+    func withRow<T>(
+        _ sql: String, key: String, collection: String, _ map: (Statement) throws -> T
+    ) throws -> T? {
+        let statement = try checkedCore.sqlite.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        try statement.bind(key, at: 2)
+        guard try statement.step() else { return nil }
+        return try map(statement)
+    }
+}
+
+// Explicit non-conformance to Sendable: a transaction is valid only inside its closure, on the
+// thread that runs it.
+@available(*, unavailable)
+extension ReadTransaction: Sendable {}

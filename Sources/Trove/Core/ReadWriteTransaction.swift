@@ -1,0 +1,210 @@
+import Foundation
+
+/// A read-write transaction, valid only inside the closure of
+/// ``Connection/readWrite(_:)-(_)`` that received it.
+///
+/// Everything a ``ReadTransaction`` reads, it reads too, including its own uncommitted writes.
+/// Its writes are committed together when the closure returns, or rolled back together when it
+/// throws.
+///
+/// - Important: A transaction must not escape its closure.
+public final class ReadWriteTransaction: ReadTransaction {
+    // MARK: Untyped writes
+
+    /// Stores `data` and `metadata` at `key` in `collection`, replacing any item there.
+    ///
+    /// - Parameters:
+    ///   - data: The bytes of the item.
+    ///   - metadata: The bytes of its metadata, or `nil` for none.
+    ///   - key: The key of the item.
+    ///   - collection: The collection of the item.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    public func setData(_ data: Data, metadata: Data? = nil, forKey key: String, in collection: String) throws {
+        let core = checkedCore
+        try data.withUnsafeBytes { dataBytes in
+            if let metadata {
+                try metadata.withUnsafeBytes { metadataBytes in
+                    try upsert(core, key: key, collection: collection, data: dataBytes, metadata: metadataBytes)
+                }
+            } else {
+                try upsert(core, key: key, collection: collection, data: dataBytes, metadata: nil)
+            }
+        }
+        core.evict(key: key, collection: collection)
+    }
+
+    /// Replaces the data of the item at `key` in `collection`, keeping its metadata. Does
+    /// nothing when there is no such item.
+    ///
+    /// - Parameters:
+    ///   - data: The new bytes of the item.
+    ///   - key: The key of the item.
+    ///   - collection: The collection of the item.
+    /// - Returns: `true` when an item was replaced.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func replaceData(_ data: Data, forKey key: String, in collection: String) throws -> Bool {
+        let core = checkedCore
+        let statement = try core.sqlite.cachedStatement(Schema.replaceData)
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        try statement.bind(key, at: 2)
+        try statement.bind(data, at: 3)
+        try statement.stepToEnd()
+        guard core.sqlite.changes > 0 else { return false }
+        core.changes.recordChange(key: key, collection: collection)
+        core.evict(key: key, collection: collection)
+        return true
+    }
+
+    /// Replaces the metadata of the item at `key` in `collection`, keeping its data. Does
+    /// nothing when there is no such item.
+    ///
+    /// - Parameters:
+    ///   - metadata: The new metadata bytes, or `nil` to remove the metadata.
+    ///   - key: The key of the item.
+    ///   - collection: The collection of the item.
+    /// - Returns: `true` when an item was changed.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func replaceMetadata(_ metadata: Data?, forKey key: String, in collection: String) throws -> Bool {
+        let core = checkedCore
+        let changed: Bool
+        if let metadata {
+            changed = try metadata.withUnsafeBytes {
+                try updateMetadata(core, key: key, collection: collection, metadata: $0)
+            }
+        } else {
+            changed = try updateMetadata(core, key: key, collection: collection, metadata: nil)
+        }
+        if changed { core.evict(key: key, collection: collection) }
+        return changed
+    }
+
+    /// Marks the item at `key` in `collection` as changed without changing it, so that other
+    /// connections reload it and observers of ``Database/changes`` see it. Does nothing when
+    /// there is no such item.
+    ///
+    /// - Parameters:
+    ///   - key: The key of the item.
+    ///   - collection: The collection of the item.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    public func touch(key: String, in collection: String) throws {
+        if try hasItem(forKey: key, in: collection) {
+            checkedCore.changes.recordChange(key: key, collection: collection)
+        }
+    }
+
+    /// Removes the item at `key` in `collection`, if any.
+    ///
+    /// - Parameters:
+    ///   - key: The key of the item.
+    ///   - collection: The collection of the item.
+    /// - Returns: `true` when an item was removed.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func removeItem(forKey key: String, in collection: String) throws -> Bool {
+        let core = checkedCore
+        let statement = try core.sqlite.cachedStatement(Schema.deleteItem)
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        try statement.bind(key, at: 2)
+        try statement.stepToEnd()
+        core.evict(key: key, collection: collection)
+        guard core.sqlite.changes > 0 else { return false }
+        core.changes.recordRemoval(key: key, collection: collection)
+        return true
+    }
+
+    /// Removes the items at `keys` in `collection`.
+    ///
+    /// - Parameters:
+    ///   - keys: The keys of the items.
+    ///   - collection: The collection of the items.
+    /// - Returns: The number of items removed.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func removeItems(forKeys keys: some Sequence<String>, in collection: String) throws -> Int {
+        var removed = 0
+        for key in keys where try removeItem(forKey: key, in: collection) {
+            removed += 1
+        }
+        return removed
+    }
+
+    /// Removes every item of `collection`.
+    ///
+    /// - Parameter collection: The collection to empty.
+    /// - Returns: The number of items removed.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func removeAllItems(in collection: String) throws -> Int {
+        let core = checkedCore
+        let statement = try core.sqlite.cachedStatement(Schema.deleteCollection)
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        try statement.stepToEnd()
+        let removed = core.sqlite.changes
+        core.items.removeAll(in: collection)
+        core.metadata.removeAll(in: collection)
+        if removed > 0 { core.changes.recordRemoval(collection: collection) }
+        return removed
+    }
+
+    /// Removes every item of every collection.
+    ///
+    /// - Returns: The number of items removed.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func removeAllItems() throws -> Int {
+        let core = checkedCore
+        try core.sqlite.executeCached(Schema.deleteAll)
+        let removed = core.sqlite.changes
+        core.items.removeAll()
+        core.metadata.removeAll()
+        if removed > 0 { core.changes.recordRemovalOfEverything() }
+        return removed
+    }
+
+    // MARK: Shared by the typed layer
+
+    /// Inserts or replaces a row and records the change. Does not touch the caches.
+    func upsert(
+        _ core: ConnectionCore, key: String, collection: String, data: UnsafeRawBufferPointer,
+        metadata: UnsafeRawBufferPointer?
+    ) throws {
+        let statement = try core.sqlite.cachedStatement(Schema.upsertItem)
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        try statement.bind(key, at: 2)
+        try statement.bind(data, at: 3)
+        if let metadata {
+            try statement.bind(metadata, at: 4)
+        } else {
+            try statement.bindNull(at: 4)
+        }
+        try statement.stepToEnd()
+        core.changes.recordChange(key: key, collection: collection)
+    }
+
+    /// Updates the metadata column and records the change. Does not touch the caches.
+    func updateMetadata(
+        _ core: ConnectionCore, key: String, collection: String, metadata: UnsafeRawBufferPointer?
+    ) throws -> Bool {
+        let statement = try core.sqlite.cachedStatement(Schema.replaceMetadata)
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        try statement.bind(key, at: 2)
+        if let metadata {
+            try statement.bind(metadata, at: 3)
+        } else {
+            try statement.bindNull(at: 3)
+        }
+        try statement.stepToEnd()
+        guard core.sqlite.changes > 0 else { return false }
+        core.changes.recordChange(key: key, collection: collection)
+        return true
+    }
+}
+
+// Not Sendable: the unavailable conformance of ReadTransaction is inherited.

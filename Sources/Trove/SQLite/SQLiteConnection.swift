@@ -1,0 +1,99 @@
+internal import CSQLite
+
+/// One SQLite database handle, with its cache of prepared statements.
+///
+/// Not thread-safe: the owning ``Connection`` (or ``Database`` while it opens the file) uses it
+/// only while holding its lock.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: Statement] = [:]
+
+    /// Opens a handle on `path`.
+    ///
+    /// - Throws: ``TroveError`` when SQLite cannot open the file.
+    init(path: String, flags: Int32) throws {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let handle { sqlite3_close_v2(handle) }
+            throw TroveError(
+                code: .sqlite, message: "Cannot open the database file: \(message).", path: path,
+                sqliteResultCode: code)
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Returns the cached prepared statement for `sql`, preparing it on first use.
+    func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] {
+            return statement
+        }
+        let statement = try makeStatement(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Prepares a statement that is not cached.
+    func makeStatement(_ sql: String) throws -> Statement {
+        var pointer: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard code == SQLITE_OK, let pointer else {
+            throw error(code: code, sql: sql)
+        }
+        return Statement(pointer: pointer, connection: self, sql: sql)
+    }
+
+    /// Runs one or more SQL statements that return no rows.
+    func execute(_ sql: String) throws {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw error(code: code, sql: sql)
+        }
+    }
+
+    /// Runs a statement from the cache that returns no rows.
+    func executeCached(_ sql: String) throws {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.stepToEnd()
+    }
+
+    /// The number of rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int {
+        Int(sqlite3_changes64(handle))
+    }
+
+    /// Whether the handle is inside an explicit transaction.
+    var isInsideTransaction: Bool {
+        sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// Makes a ``TroveError`` from the handle's current error state.
+    func error(code: Int32, sql: String?) -> TroveError {
+        let extended = sqlite3_extended_errcode(handle)
+        let resultCode = extended != 0 ? extended : code
+        let message = String(cString: sqlite3_errmsg(handle))
+        let troveCode: TroveError.Code
+        switch resultCode & 0xFF {
+        case SQLITE_NOTADB: troveCode = .notADatabase
+        case SQLITE_READONLY: troveCode = .readOnly
+        default: troveCode = .sqlite
+        }
+        return TroveError(
+            code: troveCode, message: "SQLite error \(resultCode): \(message).", sql: sql, path: path,
+            sqliteResultCode: resultCode)
+    }
+}
+
+// Explicit non-conformance to Sendable: a handle is used only under its owner's lock.
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}

@@ -1,0 +1,158 @@
+extension ReadWriteTransaction {
+    /// Stores `item` and its metadata under its key in its collection, replacing any item there,
+    /// in one statement.
+    ///
+    /// The item is also put in the connection's cache.
+    ///
+    /// - Parameter item: The item to store.
+    /// - Throws: ``TroveError`` when the item cannot be encoded or SQLite fails.
+    public func write<Item: Persistable>(_ item: Item) throws {
+        let core = checkedCore
+        let key = item.id.itemKey
+        do {
+            core.writer.removeAll(keepingCapacity: true)
+            try Item.Coder.encode(item, to: &core.writer)
+        } catch {
+            throw TroveError.wrappingEncoding(error, collection: Item.collection, key: key, field: nil)
+        }
+        let data = core.writer.bytes
+        if let metadata = item.metadata {
+            do {
+                core.metadataWriter.removeAll(keepingCapacity: true)
+                try Item.MetadataCoder.encode(metadata, to: &core.metadataWriter)
+            } catch {
+                throw TroveError.wrappingEncoding(error, collection: Item.collection, key: key, field: "metadata")
+            }
+            let metadataBytes = core.metadataWriter.bytes
+            try data.withUnsafeBytes { data in
+                try metadataBytes.withUnsafeBytes { metadataBytes in
+                    try upsert(core, key: key, collection: Item.collection, data: data, metadata: metadataBytes)
+                }
+            }
+        } else {
+            try data.withUnsafeBytes { data in
+                try upsert(core, key: key, collection: Item.collection, data: data, metadata: nil)
+            }
+        }
+        let cacheKey = CacheKey(collection: Item.collection, key: key)
+        core.items.set(item, for: cacheKey)
+        if Item.Metadata.self != NoMetadata.self {
+            core.metadata.set(CachedMetadata(value: item.metadata), for: cacheKey)
+        }
+    }
+
+    /// Stores every item of `items`, in this one transaction.
+    ///
+    /// - Parameter items: The items to store.
+    /// - Throws: ``TroveError`` when an item cannot be encoded or SQLite fails.
+    /// - Complexity: One statement per item.
+    public func write<Items: Sequence>(_ items: Items) throws where Items.Element: Persistable {
+        for item in items {
+            try write(item)
+        }
+    }
+
+    /// Replaces the metadata of the item of type `Item` at `key`, without reading or rewriting
+    /// the item. Does nothing when there is no such item.
+    ///
+    /// - Parameters:
+    ///   - metadata: The new metadata, or `nil` to remove it.
+    ///   - type: The type of the item.
+    ///   - key: The key of the item.
+    /// - Returns: `true` when an item was changed.
+    /// - Throws: ``TroveError`` when the metadata cannot be encoded or SQLite fails.
+    @discardableResult
+    public func setMetadata<Item: Persistable>(_ metadata: Item.Metadata?, for type: Item.Type, key: Item.ID) throws -> Bool {
+        let core = checkedCore
+        let keyString = key.itemKey
+        let changed: Bool
+        if let metadata {
+            do {
+                core.writer.removeAll(keepingCapacity: true)
+                try Item.MetadataCoder.encode(metadata, to: &core.writer)
+            } catch {
+                throw TroveError.wrappingEncoding(error, collection: Item.collection, key: keyString, field: "metadata")
+            }
+            changed = try core.writer.bytes.withUnsafeBytes {
+                try updateMetadata(core, key: keyString, collection: Item.collection, metadata: $0)
+            }
+        } else {
+            changed = try updateMetadata(core, key: keyString, collection: Item.collection, metadata: nil)
+        }
+        let cacheKey = CacheKey(collection: Item.collection, key: keyString)
+        core.items.removeValue(for: cacheKey)
+        if changed {
+            core.metadata.set(CachedMetadata(value: metadata), for: cacheKey)
+        } else {
+            core.metadata.removeValue(for: cacheKey)
+        }
+        return changed
+    }
+
+    /// Removes `item` (by its key) from its collection.
+    ///
+    /// - Parameter item: The item to remove.
+    /// - Returns: `true` when an item was removed.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func remove<Item: Persistable>(_ item: Item) throws -> Bool {
+        try removeItem(forKey: item.id.itemKey, in: Item.collection)
+    }
+
+    /// Removes every item of `items` (by key).
+    ///
+    /// - Parameter items: The items to remove.
+    /// - Returns: The number of items removed.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func remove<Items: Sequence>(_ items: Items) throws -> Int where Items.Element: Persistable {
+        try removeItems(forKeys: items.lazy.map { $0.id.itemKey }, in: Items.Element.collection)
+    }
+
+    /// Removes the item of type `Item` at `key`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the item.
+    ///   - key: The key of the item.
+    /// - Returns: `true` when an item was removed.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func remove<Item: Persistable>(_ type: Item.Type, key: Item.ID) throws -> Bool {
+        try removeItem(forKey: key.itemKey, in: Item.collection)
+    }
+
+    /// Removes the items of type `Item` at `keys`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the items.
+    ///   - keys: The keys of the items.
+    /// - Returns: The number of items removed.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func remove<Item: Persistable>(_ type: Item.Type, keys: some Sequence<Item.ID>) throws -> Int {
+        try removeItems(forKeys: keys.lazy.map(\.itemKey), in: Item.collection)
+    }
+
+    /// Removes every item of type `Item`: the whole collection.
+    ///
+    /// - Parameter type: The type of the items.
+    /// - Returns: The number of items removed.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func removeAll<Item: Persistable>(_ type: Item.Type) throws -> Int {
+        try removeAllItems(in: Item.collection)
+    }
+}
+
+extension TroveError {
+    /// Makes any error of a coder while encoding a ``TroveError`` that names the item.
+    static func wrappingEncoding(_ error: any Error, collection: String, key: String, field: String?) -> TroveError {
+        if var troveError = error as? TroveError {
+            if let field, troveError.field == nil { troveError.field = field }
+            return troveError.locating(collection: collection, key: key)
+        }
+        return TroveError(
+            code: .encodingFailed, message: "Cannot encode the item: \(error).", collection: collection, key: key,
+            field: field, underlyingError: error)
+    }
+}
