@@ -34,6 +34,39 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Generator
+        .target(
+            name: "TroveTemplates",
+            path: "Templates",
+            resources: [
+                .embedInCode("Header.mustache"),
+                .embedInCode("File.mustache"),
+                .embedInCode("Persistable.mustache"),
+                .embedInCode("Message.mustache"),
+                .embedInCode("EnumMessage.mustache"),
+                .embedInCode("Conformances.mustache"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TroveGenerator",
+            dependencies: [
+                "TroveTemplates",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "trove-gen",
+            dependencies: [
+                "TroveGenerator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Plugins
         // Each plugin folder holds a `Shared -> ../Shared` symlink: SwiftPM compiles the files behind it as the
         // plugin's own sources, so both plugins build from one copy of the code they share.
@@ -75,7 +108,39 @@ let package = Package(
         ),
         .testTarget(
             name: "TroveTests",
-            dependencies: ["Trove", "TroveTestSupport"],
+            dependencies: ["Trove", "TroveTestSupport", "CSQLite"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests of the generator
+        .testTarget(
+            name: "TroveGeneratorTests",
+            dependencies: [
+                "TroveGenerator",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TroveGeneratorReferenceTests",
+            dependencies: ["TroveGenerator"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TroveConsumerTests",
+            dependencies: ["Trove"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TroveConsumerMainActorTests",
+            dependencies: ["Trove"],
+            swiftSettings: strictSettings + [.unsafeFlags(["-default-isolation", "MainActor"])]
+        ),
+        .testTarget(
+            name: "TroveGenTests",
+            dependencies: ["trove-gen"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,6 +1,26 @@
-/// Helpers shared by the runtime's test targets.
+import Foundation
+import Trove
+
+/// Opens a fresh database in its own temporary folder, removed when the database is gone.
 ///
-/// A placeholder: SwiftPM refuses a target without sources, and the helpers of the style guide
-/// (`makeTemporaryDatabase()`, `assertMatchesReference()`, `Fixture`) arrive with the layers
-/// that need them.
-public enum TroveTestSupport {}
+/// Tests run in parallel: each opens its own database through this function.
+///
+/// - Parameter configure: Changes to the default configuration.
+/// - Returns: An empty database.
+/// - Throws: ``TroveError`` when the database cannot be created.
+public func makeTemporaryDatabase(_ configure: (inout Configuration) -> Void = { _ in }) throws -> Database {
+    var configuration = Configuration()
+    configure(&configuration)
+    return try Database.temporary(configuration: configuration)
+}
+
+/// A fresh temporary folder for tests that need files of their own; remove it with
+/// `FileManager.default.removeItem(atPath:)` when done.
+///
+/// - Returns: The path of an empty folder.
+/// - Throws: When the folder cannot be created.
+public func makeTemporaryFolder() throws -> String {
+    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("trove-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}

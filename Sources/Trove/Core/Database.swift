@@ -70,7 +70,7 @@ public final class Database: Sendable {
         } catch {
             throw TroveError(
                 code: .sqlite, message: "Cannot create a temporary folder.", path: folder,
-                underlyingError: error as? any Error & Sendable)
+                underlyingError: error)
         }
         let path = (folder as NSString).appendingPathComponent("database.trove")
         return try Database(path: path, configuration: configuration, temporaryDirectory: folder)

@@ -207,6 +207,4 @@ public final class ReadWriteTransaction: ReadTransaction {
     }
 }
 
-// Explicit non-conformance to Sendable: a transaction is valid only inside its closure.
-@available(*, unavailable)
-extension ReadWriteTransaction: Sendable {}
+// Not Sendable: the unavailable conformance of ReadTransaction is inherited.

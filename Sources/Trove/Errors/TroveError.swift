@@ -29,7 +29,7 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
     /// SQLite's extended result code, when SQLite reported the failure.
     public var sqliteResultCode: Int32?
     /// The error that caused this one, if any.
-    public var underlyingError: (any Error & Sendable)?
+    public var underlyingError: (any Error)?
 
     /// Creates an error. Prefer the static factories, which fill in a consistent message.
     ///
@@ -52,7 +52,7 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
         sql: String? = nil,
         path: String? = nil,
         sqliteResultCode: Int32? = nil,
-        underlyingError: (any Error & Sendable)? = nil
+        underlyingError: (any Error)? = nil
     ) {
         self.code = code
         self.message = message
@@ -153,7 +153,7 @@ extension TroveError {
     public static func encodingFailed(
         _ reason: String,
         field: String? = nil,
-        underlyingError: (any Error & Sendable)? = nil
+        underlyingError: (any Error)? = nil
     ) -> TroveError {
         TroveError(
             code: .encodingFailed, message: "Cannot encode value: \(reason).", field: field,

@@ -30,7 +30,8 @@ extension ReadTransaction {
         try statement.bind(Item.collection, at: 1)
         try statement.bind(keyString, at: 2)
         guard try statement.step() else { return nil }
-        let item = try decode(Item.self, from: statement, dataColumn: 0, metadataColumn: hasMetadata ? 1 : nil, key: keyString)
+        let item = try decode(
+            Item.self, from: statement, dataColumn: 0, metadataColumn: hasMetadata ? 1 : nil, key: { keyString })
         core.items.set(item, for: cacheKey)
         if hasMetadata {
             core.metadata.set(CachedMetadata(value: item.metadata), for: cacheKey)
@@ -75,9 +76,9 @@ extension ReadTransaction {
         var items: [Item] = []
         while try statement.step() {
             items.append(
-                try decode(Item.self, from: statement, dataColumn: 1, metadataColumn: hasMetadata ? 2 : nil) {
+                try decode(Item.self, from: statement, dataColumn: 1, metadataColumn: hasMetadata ? 2 : nil, key: {
                     statement.string(at: 0)
-                })
+                }))
         }
         return items
     }
@@ -159,7 +160,7 @@ extension ReadTransaction {
     /// Decodes the item (and its metadata) of the current row.
     func decode<Item: Persistable>(
         _ type: Item.Type, from statement: Statement, dataColumn: Int32, metadataColumn: Int32?,
-        key: @autoclosure () -> String
+        key: () -> String
     ) throws -> Item {
         var field = "data"
         do {
@@ -194,6 +195,6 @@ extension TroveError {
         }
         return TroveError(
             code: .corruptData, message: "Cannot decode stored bytes: \(error).", collection: collection, key: key,
-            field: field, underlyingError: error as? any Error & Sendable)
+            field: field, underlyingError: error)
     }
 }

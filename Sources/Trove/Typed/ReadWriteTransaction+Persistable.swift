@@ -153,6 +153,6 @@ extension TroveError {
         }
         return TroveError(
             code: .encodingFailed, message: "Cannot encode the item: \(error).", collection: collection, key: key,
-            field: field, underlyingError: error as? any Error & Sendable)
+            field: field, underlyingError: error)
     }
 }
