@@ -140,15 +140,18 @@ enum PluginUtils {
     ///   Its one output is a header-only stamp file.
     ///
     /// The tool's own binary is an input of every command SwiftPM runs, so a new `trove-gen` re-runs it.
+    ///
+    /// Inputs are passed as arguments, not in a response file: SwiftPM caches the result of this function
+    /// until the target's file list changes, so a file written here would not be written again if the build
+    /// folder lost it.
     static func buildCommands(
         tool: URL,
         workDirectory: URL,
         targetName: String,
         sources: TargetSources
     ) throws -> [Command] {
-        let responseFile = workDirectory.appendingPathComponent("inputs.txt")
-        try writeResponseFile(listing: sources.inputs, to: responseFile)
         let sourceRootArguments = ["--source-root", sources.sourceRoot.path]
+        let inputArguments = sources.inputs.map(\.path)
 
         if sources.committedGeneratedFiles.isEmpty {
             let outputDirectory = workDirectory.appendingPathComponent("GeneratedSources", isDirectory: true)
@@ -163,8 +166,8 @@ enum PluginUtils {
                     displayName: "Generating Trove sources for \(targetName)",
                     executable: tool,
                     arguments: ["generate", "--output-dir", outputDirectory.path] + sourceRootArguments
-                        + ["--all-outputs", "@" + responseFile.path],
-                    inputFiles: sources.inputs + [responseFile],
+                        + ["--all-outputs"] + inputArguments,
+                    inputFiles: sources.inputs,
                     outputFiles: outputs
                 )
             ]
@@ -175,8 +178,8 @@ enum PluginUtils {
                     displayName: "Verifying committed Trove sources of \(targetName)",
                     executable: tool,
                     arguments: ["generate", "--output-dir", sources.generatedFolder.path] + sourceRootArguments
-                        + ["--check", "--stamp", stamp.path, "@" + responseFile.path],
-                    inputFiles: sources.inputs + sources.committedGeneratedFiles + [responseFile],
+                        + ["--check", "--stamp", stamp.path] + inputArguments,
+                    inputFiles: sources.inputs + sources.committedGeneratedFiles,
                     outputFiles: [stamp]
                 )
             ]
