@@ -82,6 +82,10 @@ if [ -f "$ROOT/Package.resolved" ] && [ ! -f "$WORK/Package.resolved" ]; then
     cp "$ROOT/Package.resolved" "$WORK/Package.resolved"
 fi
 
+# Plugin work directories start empty, so that outputs of earlier runs cannot hide a missing one. (This also
+# checks that a build recovers when they are gone: SwiftPM does not re-run the plugin itself for that.)
+rm -rf "$SCRATCH/plugins/outputs"
+
 # MARK: Build mode: the plugin generates into its work directory, nothing is written into the package.
 run build-mode-build build --product BuildModeApp
 check "build mode: BuildModeApp builds with TrovePlugin (first build compiles the generator)" succeeded
@@ -100,6 +104,8 @@ Models_Account+Trove.swift
 Models_Nested_Ledger+Trove.swift
 Models_Plan+Trove.swift
 main+Trove.swift"
+LAST_LOG=$LOGS/build-mode-outputs.txt
+(cd "$GENERATED" 2>/dev/null && ls) >"$LAST_LOG"
 check "build mode: one output per input, named after its path" \
     test "$(cd "$GENERATED" 2>/dev/null && ls | LC_ALL=C sort)" = "$(echo "$expected_outputs" | LC_ALL=C sort)"
 check "build mode: an input without annotations gets a header-only output" \
@@ -179,7 +185,8 @@ check "committed mode: --check writes nothing" \
 
 run committed-build-stale build --product CommittedApp
 check "committed mode: the build plugin refuses stale committed sources" failed
-check "committed mode: the build error names the stale file" log_has "Note+Trove.swift"
+check "committed mode: the build error names the stale file" \
+    log_has_regex "stale: .*CommittedApp/Generated/Note\+Trove\.swift"
 
 run committed-regenerate trove --target CommittedApp
 run committed-check-again trove --check
