@@ -50,7 +50,12 @@ succeeded() { [ "$LAST_STATUS" -eq 0 ]; }
 failed() { [ "$LAST_STATUS" -ne 0 ]; }
 log_has() { grep -q -- "$1" "$LAST_LOG"; }
 log_has_regex() { grep -Eq -- "$1" "$LAST_LOG"; }
-build() { swift build --scratch-path "$SCRATCH" "$@"; }
+# Builds in the fixture copy. The executables are deleted first, so that a failed build cannot leave an
+# earlier binary behind for a later step to run.
+build() {
+    rm -f "$SCRATCH/debug/BuildModeApp" "$SCRATCH/debug/CommittedApp"
+    swift build --scratch-path "$SCRATCH" "$@"
+}
 trove() { swift package --scratch-path "$SCRATCH" --allow-writing-to-package-directory trove "$@"; }
 # Replaces text in a file of the fixture copy (portable: no sed -i).
 edit() {
