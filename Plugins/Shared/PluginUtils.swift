@@ -141,9 +141,11 @@ enum PluginUtils {
     ///
     /// The tool's own binary is an input of every command SwiftPM runs, so a new `trove-gen` re-runs it.
     ///
-    /// Inputs are passed as arguments, not in a response file: SwiftPM caches the result of this function
-    /// until the target's file list changes, so a file written here would not be written again if the build
-    /// folder lost it.
+    /// SwiftPM (6.3) reuses the commands returned here until the target's list of files changes: editing a
+    /// file, or even a new plugin binary, does not call the plugin again. So everything here derives from
+    /// paths, and the logic lives in `trove-gen`, whose binary is an input of the command. For the same
+    /// reason inputs are passed as arguments, not in a response file: a file written here would not be
+    /// written again if the build folder lost it.
     static func buildCommands(
         tool: URL,
         workDirectory: URL,
