@@ -69,11 +69,12 @@ if old not in text:
 open(path, "w").write(text.replace(old, new))
 PY
 }
-fingerprint() { (cd "$1" && find . -type f | LC_ALL=C sort | xargs -r cksum) 2>/dev/null; }
+# File names with their checksums.
+fingerprint() { (cd "$1" && find . -type f -exec cksum {} + | LC_ALL=C sort) 2>/dev/null; }
 # File names with their modification times (GNU stat, else BSD stat).
 mtimes() {
-    (cd "$1" && find . -type f | LC_ALL=C sort | xargs stat -c '%n %y' 2>/dev/null) ||
-        (cd "$1" && find . -type f | LC_ALL=C sort | xargs stat -f '%N %Fm')
+    (cd "$1" && find . -type f -exec stat -c '%n %y' {} + 2>/dev/null | LC_ALL=C sort) ||
+        (cd "$1" && find . -type f -exec stat -f '%N %Fm' {} + | LC_ALL=C sort)
 }
 
 echo "Trove end-to-end tests (scratch: $SCRATCH)"
