@@ -6,7 +6,7 @@
 /// keeps reading its old data through `@renamed(from:)`, which adds the number of the old name.
 ///
 /// ```swift
-/// FieldNumber.of("name")  // 0x1BE9_B5FA, the same on every platform and in every version
+/// FieldNumber.of("name")  // 0x11A7_37BC, the same on every platform and in every version
 /// ```
 ///
 /// - Important: The function is part of the stored format. Changing it makes every stored item
