@@ -11,6 +11,8 @@
 ///
 /// - Important: The function is part of the stored format. Changing it makes every stored item
 ///   unreadable. Two names of one type whose numbers collide must be rejected by the generator.
+///
+/// `FieldNumber` has no values (a namespace), so it declares no `Sendable` conformance.
 public enum FieldNumber {
     /// The largest field number: numbers have 29 bits, because the tag keeps 3 bits for the
     /// wire type.
