@@ -32,7 +32,7 @@ private struct Preferences: BinaryMessage, Equatable {
     }
 }
 
-private struct Note: Codable, Equatable {
+private struct CodableNote: Codable, Equatable {
     var id: String
     var text: String
     var created: Date
@@ -74,13 +74,13 @@ struct CodableFallbackTests {
     }
 
     @Test func codableCoderRoundTrips() throws {
-        let note = Note(id: "n1", text: "héllo", created: Date(timeIntervalSinceReferenceDate: 12.25))
+        let note = CodableNote(id: "n1", text: "héllo", created: Date(timeIntervalSinceReferenceDate: 12.25))
         var writer = BinaryWriter()
-        try CodableCoder<Note>.encode(note, to: &writer)
+        try CodableCoder<CodableNote>.encode(note, to: &writer)
         #expect(writer.bytes.first == UInt8(ascii: "{"))
         let decoded = try writer.bytes.withUnsafeBytes { (buffer) throws in
             var reader = BinaryReader(buffer)
-            let value = try CodableCoder<Note>.decode(from: &reader)
+            let value = try CodableCoder<CodableNote>.decode(from: &reader)
             #expect(reader.isAtEnd)
             return value
         }
@@ -92,7 +92,7 @@ struct CodableFallbackTests {
             let error = expectTroveError {
                 _ = try bytes.withUnsafeBytes { (buffer) throws in
                     var reader = BinaryReader(buffer)
-                    return try CodableCoder<Note>.decode(from: &reader)
+                    return try CodableCoder<CodableNote>.decode(from: &reader)
                 }
             }
             #expect(error?.underlyingError != nil)
