@@ -140,6 +140,9 @@ extension BinaryReader {
     /// reserving gigabytes.
     ///
     /// - Parameter bytesPerUnit: The minimum size of one counted unit.
+    /// - Returns: The count.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
+    ///   malformed or larger than the remaining bytes allow.
     @inlinable
     internal mutating func readLength(bytesPerUnit: Int = 1) throws -> Int {
         let count = try readVarint()
