@@ -21,13 +21,13 @@ extension Dimensions: BinaryMessage {}
 #endif
 
 extension Dimensions {
-    /// Writes the stored fields of `value` (transient properties are not stored).
+    /// Writes the stored fields of `value`.
     package nonisolated static func encodeMessage(_ value: Dimensions, to writer: inout BinaryWriter) throws {
         try writer.encode(value.width, field: 0x12B0_EDC3) // width
         try writer.encode(value.height, field: 0x1AB7_B768) // height
     }
 
-    /// Decodes a `Dimensions` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     package nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Dimensions {
         var width: Double?
@@ -81,13 +81,13 @@ extension Product {
 }
 
 extension Product {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     public nonisolated static func encodeMessage(_ value: Product, to writer: inout BinaryWriter) throws {
         try writer.encode(value.sku, field: 0x1B25_7443) // sku
         try writer.encode(value.price, field: 0x0168_88A5) // price
     }
 
-    /// Decodes a `Product` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     public nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Product {
         var sku: String?
@@ -118,12 +118,12 @@ extension ProductInfo: BinaryMessage {}
 #endif
 
 extension ProductInfo {
-    /// Writes the stored fields of `value` (transient properties are not stored).
+    /// Writes the stored fields of `value`.
     public nonisolated static func encodeMessage(_ value: ProductInfo, to writer: inout BinaryWriter) throws {
         try writer.encode(value.views, field: 0x09F5_9EDA) // views
     }
 
-    /// Decodes a `ProductInfo` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     public nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> ProductInfo {
         var views: Int?

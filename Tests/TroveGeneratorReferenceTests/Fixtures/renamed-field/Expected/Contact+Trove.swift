@@ -29,13 +29,13 @@ extension Contact {
 }
 
 extension Contact {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: Contact, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: 0x06E7_0D5C) // id
         try writer.encode(value.name, field: 0x11A7_37BC) // name
     }
 
-    /// Decodes a `Contact` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Contact {
         var id: String?

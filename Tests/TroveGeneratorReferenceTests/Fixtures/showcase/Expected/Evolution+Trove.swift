@@ -29,7 +29,7 @@ extension NoteV1 {
 }
 
 extension NoteV1 {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: NoteV1, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: 0x06E7_0D5C) // id
         try writer.encode(value.title, field: 0x130C_B6A1) // title
@@ -38,7 +38,7 @@ extension NoteV1 {
         try writer.encodeIfPresent(value.subtitle, field: 0x022B_7F97) // subtitle
     }
 
-    /// Decodes a `NoteV1` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> NoteV1 {
         var id: String?
@@ -89,7 +89,7 @@ extension NoteV2 {
 }
 
 extension NoteV2 {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: NoteV2, to writer: inout BinaryWriter) throws {
         try writer.encode(value.subtitle, field: 0x022B_7F97) // subtitle
         try writer.encode(value.pinned, field: 0x0A6D_F811) // pinned
@@ -98,7 +98,7 @@ extension NoteV2 {
         try writer.encode(value.id, field: 0x06E7_0D5C) // id
     }
 
-    /// Decodes a `NoteV2` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> NoteV2 {
         var subtitle: String?

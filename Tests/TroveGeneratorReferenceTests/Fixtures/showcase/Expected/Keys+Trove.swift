@@ -29,13 +29,13 @@ extension Counter {
 }
 
 extension Counter {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: Counter, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: 0x06E7_0D5C) // id
         try writer.encode(value.count, field: 0x0736_3BBE) // count
     }
 
-    /// Decodes a `Counter` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Counter {
         var id: Int64?
@@ -83,13 +83,13 @@ extension Order {
 }
 
 extension Order {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: Order, to writer: inout BinaryWriter) throws {
         try writer.encode(value.number, field: 0x037A_CE14) // number
         try writer.encode(value.total, field: 0x009A_125F) // total
     }
 
-    /// Decodes a `Order` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Order {
         var number: OrderNumber?
@@ -143,8 +143,8 @@ extension Setting {
         }
     }
 
-    /// Decodes a `Setting` from the field of its case: unknown cases and associated values
-    /// are skipped, and a message without a known case throws.
+    /// Creates a value from the field of its case: unknown cases and associated values are
+    /// skipped, and a message without a known case throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Setting {
         var result: Setting?
         while let header = try reader.nextField() {
@@ -203,13 +203,13 @@ extension Tag {
 }
 
 extension Tag {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     public nonisolated static func encodeMessage(_ value: Tag, to writer: inout BinaryWriter) throws {
         try writer.encode(value.name, field: 0x11A7_37BC) // name
         try writer.encode(value.uses, field: 0x0C2F_0C10) // uses
     }
 
-    /// Decodes a `Tag` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     public nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Tag {
         var name: String?

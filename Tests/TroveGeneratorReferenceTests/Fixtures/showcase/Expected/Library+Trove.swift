@@ -21,13 +21,13 @@ extension Library.Author: BinaryMessage {}
 #endif
 
 extension Library.Author {
-    /// Writes the stored fields of `value` (transient properties are not stored).
+    /// Writes the stored fields of `value`.
     nonisolated static func encodeMessage(_ value: Library.Author, to writer: inout BinaryWriter) throws {
         try writer.encode(value.name, field: 0x11A7_37BC) // name
         try writer.encodeIfPresent(value.born, field: 0x1890_F85F) // born
     }
 
-    /// Decodes a `Library.Author` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Library.Author {
         var name: String?
@@ -69,7 +69,7 @@ extension Library.Book {
 }
 
 extension Library.Book {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: Library.Book, to writer: inout BinaryWriter) throws {
         try writer.encode(value.isbn, field: 0x170F_EC9C) // isbn
         try writer.encode(value.title, field: 0x130C_B6A1) // title
@@ -77,7 +77,7 @@ extension Library.Book {
         try writer.encodeIfPresent(value.publicationYear, field: 0x0AD6_01B6) // publicationYear
     }
 
-    /// Decodes a `Library.Book` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Library.Book {
         var isbn: String?

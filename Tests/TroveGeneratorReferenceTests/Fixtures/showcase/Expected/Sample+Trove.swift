@@ -29,7 +29,7 @@ extension Sample {
 }
 
 extension Sample {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: Sample, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: 0x06E7_0D5C) // id
         try writer.encode(value.flag, field: 0x17BD_551A) // flag
@@ -55,7 +55,7 @@ extension Sample {
         try writer.encodeIfPresent(value.optionalURL, field: 0x17B1_A6E5) // optionalURL
     }
 
-    /// Decodes a `Sample` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Sample {
         var id: Int?

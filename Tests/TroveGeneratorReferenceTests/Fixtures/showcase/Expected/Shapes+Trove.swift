@@ -65,8 +65,8 @@ extension Shape {
         }
     }
 
-    /// Decodes a `Shape` from the field of its case: unknown cases and associated values
-    /// are skipped, and a message without a known case throws.
+    /// Creates a value from the field of its case: unknown cases and associated values are
+    /// skipped, and a message without a known case throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Shape {
         var result: Shape?
         while let header = try reader.nextField() {

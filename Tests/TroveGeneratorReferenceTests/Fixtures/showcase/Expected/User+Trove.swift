@@ -21,14 +21,14 @@ extension Address: BinaryMessage {}
 #endif
 
 extension Address {
-    /// Writes the stored fields of `value` (transient properties are not stored).
+    /// Writes the stored fields of `value`.
     nonisolated static func encodeMessage(_ value: Address, to writer: inout BinaryWriter) throws {
         try writer.encode(value.street, field: 0x0ECC_A087) // street
         try writer.encode(value.city, field: 0x01B8_9028) // city
         try writer.encodeIfPresent(value.zip, field: 0x1570_4E76) // zip
     }
 
-    /// Decodes a `Address` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Address {
         var street: String?
@@ -86,7 +86,7 @@ extension User {
 }
 
 extension User {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: User, to writer: inout BinaryWriter) throws {
         try writer.encode(value.userID, field: 0x063F_3347) // userID
         try writer.encode(value.name, field: 0x11A7_37BC) // name
@@ -101,7 +101,7 @@ extension User {
         try writer.encode(value.`default`, field: 0x1267_6B7B) // default
     }
 
-    /// Decodes a `User` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> User {
         var userID: UUID?
@@ -168,13 +168,13 @@ extension UserStats: BinaryMessage {}
 #endif
 
 extension UserStats {
-    /// Writes the stored fields of `value` (transient properties are not stored).
+    /// Writes the stored fields of `value`.
     nonisolated static func encodeMessage(_ value: UserStats, to writer: inout BinaryWriter) throws {
         try writer.encode(value.logins, field: 0x0E86_EC6A) // logins
         try writer.encodeIfPresent(value.lastSeen, field: 0x0F15_DD94) // lastSeen
     }
 
-    /// Decodes a `UserStats` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> UserStats {
         var logins: Int?
