@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Trove", targets: ["Trove"]),
+        .executable(name: "trove-gen", targets: ["trove-gen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
@@ -110,11 +111,3 @@ let package = Package(
         ),
     ]
 )
-
-// The plugin products are declared above; their targets land with the plugins branch. Until then,
-// drop a product whose target is not in this manifest so that the package still loads.
-// (Remove this block when merging the plugins branch.)
-package.products.removeAll { product in
-    ["TrovePlugin", "TroveCommandPlugin"].contains(product.name)
-        && !package.targets.contains { $0.name == product.name }
-}
