@@ -7,6 +7,8 @@ struct ModelBuilder {
     private var diagnostics: [Diagnostic] = []
     /// The dotted names of every type with a generated message coder, across all inputs.
     private let messageTypes: Set<String>
+    /// The dotted names of every type declared in the parsed inputs.
+    private let declaredTypes: Set<String>
 
     /// Builds the model of `files`.
     ///
@@ -19,7 +21,7 @@ struct ModelBuilder {
                 messageTypes.insert(type.qualifiedName)
             }
         }
-        var builder = ModelBuilder(messageTypes: messageTypes)
+        var builder = ModelBuilder(messageTypes: messageTypes, declaredTypes: Set(files.flatMap(\.declaredTypes)))
         var descriptions: [FileDescription] = []
         for file in files {
             let types = file.types.compactMap { builder.describe($0, in: file) }
@@ -31,8 +33,46 @@ struct ModelBuilder {
         return (ModelDescription(files: descriptions), builder.diagnostics)
     }
 
-    private init(messageTypes: Set<String>) {
+    private init(messageTypes: Set<String>, declaredTypes: Set<String>) {
         self.messageTypes = messageTypes
+        self.declaredTypes = declaredTypes
+    }
+
+    /// `typeName` as written inside `owner`, with every name that refers to a type nested in an
+    /// enclosing scope qualified, so that it also resolves in a file-scope extension:
+    /// `Author` inside `Library.Book` becomes `Library.Author` when `Library.Author` exists.
+    func qualify(_ typeName: String, in owner: String) -> String {
+        let scopes = owner.split(separator: ".").map(String.init)
+        guard scopes.count > 1 || declaredTypes.contains(where: { $0.hasPrefix(owner + ".") }) else { return typeName }
+        var result = ""
+        var identifier = ""
+        var previous: Character = " "
+        func flush() {
+            guard !identifier.isEmpty else { return }
+            var replacement = identifier
+            if previous != "." {
+                for depth in stride(from: scopes.count, through: 1, by: -1) {
+                    let candidate = scopes[0..<depth].joined(separator: ".") + "." + identifier
+                    if declaredTypes.contains(candidate) {
+                        replacement = candidate
+                        break
+                    }
+                }
+            }
+            result += replacement
+            identifier = ""
+        }
+        for character in typeName {
+            if character.isLetter || character.isNumber || character == "_" {
+                if identifier.isEmpty { previous = result.last ?? " " }
+                identifier.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return result
     }
 
     private mutating func error(_ message: String, at location: SourceLocation) {
@@ -94,7 +134,7 @@ struct ModelBuilder {
             let fields = persisted.map { property in
                 let (storedType, isOptional) = Self.storedType(of: property)
                 return FieldDescription(
-                    name: property.name, type: storedType, isOptional: isOptional,
+                    name: property.name, type: qualify(storedType, in: type.qualifiedName), isOptional: isOptional,
                     defaultValue: property.defaultValue,
                     previousNames: property.annotations.filter { $0.name == "renamed" }.compactMap {
                         if case .string(let old) = $0.argument("from")?.value { old } else { nil }
@@ -340,8 +380,11 @@ struct ModelBuilder {
         switch kind {
         case .struct:
             guard !type.initializers.isEmpty else {
-                // The memberwise initializer is private when a stored property is.
-                for property in type.properties where !property.isStatic && !property.isComputed {
+                // The memberwise initializer is private when a stored property is. A private
+                // persisted property is reported already; a private transient one is not.
+                for property in type.properties where !property.isStatic && !property.isComputed
+                    && property.annotations.contains(where: { $0.name == AnnotationName.transient.rawValue })
+                {
                     if let access = property.access, access <= .fileprivate {
                         error("stored property '\(property.name)' makes the memberwise initializer of "
                             + "'\(type.qualifiedName)' \(access == .private ? "private" : "fileprivate"), so the "
@@ -401,7 +444,8 @@ struct ModelBuilder {
                     break
                 }
                 return FieldDescription(
-                    name: parameter.label ?? "_\(index)", isLabeled: parameter.label != nil, type: storedType,
+                    name: parameter.label ?? "_\(index)", isLabeled: parameter.label != nil,
+                    type: qualify(storedType, in: type.qualifiedName),
                     isOptional: isOptional, defaultValue: parameter.defaultValue)
             }
             checkCollisions(parameters, enumCase.parameters.map(\.location), in: "\(type.qualifiedName).\(enumCase.name)")
@@ -439,7 +483,8 @@ struct ModelBuilder {
                     key = (property, annotation)
                 }
             }
-            if annotations[.metadata] != nil, metadata == nil, case .optional(let wrapped) = property.shape {
+            if annotations[.metadata] != nil, metadata == nil, case .optional(let written) = property.shape {
+                let wrapped = qualify(written, in: type.qualifiedName)
                 let hasGeneratedCoder = messageTypes.contains(wrapped)
                     || messageTypes.contains { $0.hasSuffix(".\(wrapped)") }
                 metadata = MetadataDescription(property: property.name, type: wrapped, hasGeneratedCoder: hasGeneratedCoder)
@@ -480,7 +525,8 @@ struct ModelBuilder {
             break
         }
         return PersistableDescription(
-            collection: collection, key: KeyDescription(property: keyProperty.name, type: typeName),
+            collection: collection,
+            key: KeyDescription(property: keyProperty.name, type: qualify(typeName, in: type.qualifiedName)),
             metadata: metadata, indexes: indexes)
     }
 }

@@ -14,6 +14,7 @@ final class DeclarationCollector: SyntaxVisitor {
     private var scope: [(name: String, access: AccessLevel?)] = []
     private var types: [ParsedType] = []
     private var extensionInitializers: [String: [[String]]] = [:]
+    private var declaredTypes: [String] = []
     private var diagnostics: [Diagnostic] = []
     /// The UTF-8 offsets of the `@` of every annotation read as part of a declaration.
     private var consumed: Set<Int> = []
@@ -32,6 +33,7 @@ final class DeclarationCollector: SyntaxVisitor {
             path: path,
             types: collector.types,
             extensionInitializers: collector.extensionInitializers,
+            declaredTypes: collector.declaredTypes,
             diagnostics: collector.diagnostics)
     }
 
@@ -99,6 +101,11 @@ final class DeclarationCollector: SyntaxVisitor {
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { scope.removeLast() }
 
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        declaredTypes.append(qualified(unescaped(node.name.text)))
+        return .skipChildren
+    }
+
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: DeinitializerDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
@@ -117,6 +124,7 @@ final class DeclarationCollector: SyntaxVisitor {
         let ownAccess = explicitAccess(modifiers) ?? .internal
         let access = scope.compactMap(\.access).reduce(ownAccess, min)
         scope.append((qualifiedName, ownAccess))
+        declaredTypes.append(qualifiedName)
 
         let annotations = readAnnotations(node.leadingTrivia, at: node.position)
         guard annotations.contains(where: { AnnotationName(rawValue: $0.name)?.appliesToTypes == true }) else {

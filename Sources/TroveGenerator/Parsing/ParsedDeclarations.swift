@@ -8,6 +8,9 @@ struct ParsedFile: Sendable {
     /// The argument labels of every initializer declared in an extension of a type, by the
     /// extended type's name as written.
     var extensionInitializers: [String: [[String]]]
+    /// The dotted name of every type declared in the file, annotated or not, so that names
+    /// written inside nested types can be qualified in generated extensions.
+    var declaredTypes: [String]
     /// Diagnostics found while parsing (malformed or stray annotations).
     var diagnostics: [Diagnostic]
 }

@@ -131,7 +131,7 @@ package struct Renderer: Sendable {
     {
         var arguments = fields.map(argument)
         for index in arguments.indices.dropLast() { arguments[index] += "," }
-        let encodeNote = type.persistable == nil ? " (transient properties are not stored)" : ", except its metadata (stored in its own column) and transient properties"
+        let encodeNote = type.persistable == nil ? "" : "; its metadata is stored in its own column"
         return MessageContext(
             name: type.name, access: access, encodeNote: encodeNote, fields: fields.map(field),
             hasArguments: !arguments.isEmpty, arguments: arguments)
