@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "trove-gen", targets: ["trove-gen"]),
         .plugin(name: "TrovePlugin", targets: ["TrovePlugin"]),
         .plugin(name: "TroveCommandPlugin", targets: ["TroveCommandPlugin"]),
+        .plugin(name: "TroveCheckPlugin", targets: ["TroveCheckPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
@@ -69,7 +70,7 @@ let package = Package(
 
         // MARK: Plugins
         // Each plugin folder holds a `Shared -> ../Shared` symlink: SwiftPM compiles the files behind it as the
-        // plugin's own sources, so both plugins build from one copy of the code they share.
+        // plugin's own sources, so every plugin builds from one copy of the code they share.
         .plugin(
             name: "TrovePlugin",
             capability: .buildTool(),
@@ -86,6 +87,19 @@ let package = Package(
                 permissions: [
                     .writeToPackageDirectory(reason: "Writes the generated Trove sources into Generated/ folders")
                 ]
+            ),
+            dependencies: ["trove-gen"]
+        ),
+        // The same check as `trove --check`, under its own verb with no permission: SwiftPM asks for a command
+        // plugin's permissions before running it, whatever its arguments, so CI could not run that one unasked.
+        .plugin(
+            name: "TroveCheckPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "trove-check",
+                    description: "Check that the committed generated Trove sources of annotated models are up to "
+                        + "date (writes nothing; for CI)"
+                )
             ),
             dependencies: ["trove-gen"]
         ),
@@ -141,6 +155,13 @@ let package = Package(
         .testTarget(
             name: "TroveGenTests",
             dependencies: ["trove-gen"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests of the plugins' shared code
+        // `ManifestScanner.swift` is a symlink to the plugins' copy: a plugin cannot be imported by a test.
+        .testTarget(
+            name: "TrovePluginSupportTests",
             swiftSettings: strictSettings
         ),
     ]

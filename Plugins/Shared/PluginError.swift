@@ -7,9 +7,9 @@ struct PluginError: Error, CustomStringConvertible, LocalizedError {
     private enum Kind {
         case incompatibleTarget(targetName: String)
         case sourceOutsideTarget(path: String, targetName: String)
-        case unknownArguments([String])
+        case unknownArguments([String], usage: String)
         case generatorFailed(targetName: String, exitStatus: Int32)
-        case staleGeneratedSources(targetNames: [String])
+        case staleGeneratedSources(targetNames: [String], fixCommand: String, withoutCommittedSources: [String])
     }
 
     private let kind: Kind
@@ -28,9 +28,9 @@ struct PluginError: Error, CustomStringConvertible, LocalizedError {
         Self(.sourceOutsideTarget(path: path, targetName: targetName))
     }
 
-    /// The command plugin got arguments it does not know.
-    static func unknownArguments(_ arguments: [String]) -> Self {
-        Self(.unknownArguments(arguments))
+    /// A command plugin got arguments it does not know; `usage` is its command line.
+    static func unknownArguments(_ arguments: [String], usage: String) -> Self {
+        Self(.unknownArguments(arguments, usage: usage))
     }
 
     /// `trove-gen` exited with a failure status; it printed the reason itself.
@@ -38,9 +38,17 @@ struct PluginError: Error, CustomStringConvertible, LocalizedError {
         Self(.generatorFailed(targetName: targetName, exitStatus: exitStatus))
     }
 
-    /// `swift package trove --check` found committed generated sources that are out of date.
-    static func staleGeneratedSources(targetNames: [String]) -> Self {
-        Self(.staleGeneratedSources(targetNames: targetNames))
+    /// A check (`swift package trove-check`, `swift package trove --check`) found committed generated sources
+    /// that are out of date in `targetNames`; `fixCommand` regenerates them. `withoutCommittedSources` lists the
+    /// targets among them that have annotated models but no committed generated sources at all.
+    static func staleGeneratedSources(
+        targetNames: [String],
+        fixCommand: String,
+        withoutCommittedSources: [String]
+    ) -> Self {
+        Self(
+            .staleGeneratedSources(
+                targetNames: targetNames, fixCommand: fixCommand, withoutCommittedSources: withoutCommittedSources))
     }
 
     var description: String {
@@ -51,17 +59,22 @@ struct PluginError: Error, CustomStringConvertible, LocalizedError {
         case .sourceOutsideTarget(let path, let targetName):
             return "Source file '\(path)' is outside the folder of target '\(targetName)', so Trove cannot name its "
                 + "generated file. Move the file into the target's folder."
-        case .unknownArguments(let arguments):
-            return "Unknown arguments: \(arguments.joined(separator: " ")). "
-                + "Usage: swift package --allow-writing-to-package-directory trove [--target <target> ...] [--check]"
+        case .unknownArguments(let arguments, let usage):
+            return "Unknown arguments: \(arguments.joined(separator: " ")). Usage: \(usage)"
         case .generatorFailed(let targetName, let exitStatus):
             return "trove-gen failed for target '\(targetName)' (exit status \(exitStatus)); its errors are printed "
                 + "above. Fix the annotations at the reported lines and run the command again."
-        case .staleGeneratedSources(let targetNames):
-            let targetArguments = targetNames.map { "--target \($0)" }.joined(separator: " ")
-            return "Committed generated sources are out of date in \(targetNames.map { "'\($0)'" }.joined(separator: ", ")). "
-                + "Run `swift package --allow-writing-to-package-directory trove \(targetArguments)` and commit "
-                + "the result."
+        case .staleGeneratedSources(let targetNames, let fixCommand, let withoutCommittedSources):
+            var message = "Committed generated sources are out of date in "
+                + "\(targetNames.map { "'\($0)'" }.joined(separator: ", ")). Run `\(fixCommand)` and commit the result."
+            if !withoutCommittedSources.isEmpty {
+                message += " (\(withoutCommittedSources.map { "'\($0)'" }.joined(separator: ", ")) "
+                    + "\(withoutCommittedSources.count == 1 ? "has" : "have") annotated models but no committed "
+                    + "generated sources; to build \(withoutCommittedSources.count == 1 ? "it" : "them") in build "
+                    + "mode instead, apply TrovePlugin in Package.swift: "
+                    + "`plugins: [.plugin(name: \"TrovePlugin\", package: \"Trove\")]`.)"
+            }
+            return message
         }
     }
 

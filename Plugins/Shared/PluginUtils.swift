@@ -141,6 +141,8 @@ enum PluginUtils {
     ///
     /// The tool's own binary is an input of every command SwiftPM runs, so a new `trove-gen` re-runs it.
     ///
+    /// `fixCommand` is the command a stale report names (`trove-gen --fix-command`); `nil` keeps the tool's own.
+    ///
     /// SwiftPM (6.3) reuses the commands returned here until the target's list of files changes: editing a
     /// file, or even a new plugin binary, does not call the plugin again. So everything here derives from
     /// paths, and the logic lives in `trove-gen`, whose binary is an input of the command. For the same
@@ -150,7 +152,8 @@ enum PluginUtils {
         tool: URL,
         workDirectory: URL,
         targetName: String,
-        sources: TargetSources
+        sources: TargetSources,
+        fixCommand: String?
     ) throws -> [Command] {
         let sourceRootArguments = ["--source-root", sources.sourceRoot.path]
         let inputArguments = sources.inputs.map(\.path)
@@ -175,12 +178,17 @@ enum PluginUtils {
             ]
         } else {
             let stamp = workDirectory.appendingPathComponent(verificationStampFileName)
+            var arguments = ["generate", "--output-dir", sources.generatedFolder.path] + sourceRootArguments
+            arguments += ["--check", "--stamp", stamp.path]
+            if let fixCommand {
+                arguments += ["--fix-command", fixCommand]
+            }
+            arguments += inputArguments
             return [
                 .buildCommand(
                     displayName: "Verifying committed Trove sources of \(targetName)",
                     executable: tool,
-                    arguments: ["generate", "--output-dir", sources.generatedFolder.path] + sourceRootArguments
-                        + ["--check", "--stamp", stamp.path] + inputArguments,
+                    arguments: arguments,
                     inputFiles: sources.inputs + sources.committedGeneratedFiles,
                     outputFiles: [stamp]
                 )

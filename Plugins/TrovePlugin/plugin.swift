@@ -21,7 +21,8 @@ struct TrovePlugin: BuildToolPlugin {
             tool: context.tool(named: PluginUtils.toolName).url,
             workDirectory: context.pluginWorkDirectoryURL,
             targetName: target.name,
-            sources: sources
+            sources: sources,
+            fixCommand: TroveCommand.fixCommand(targetNames: [target.name])
         )
     }
 }
@@ -41,7 +42,8 @@ extension TrovePlugin: XcodeBuildToolPlugin {
             tool: context.tool(named: PluginUtils.toolName).url,
             workDirectory: context.pluginWorkDirectoryURL,
             targetName: target.displayName,
-            sources: sources
+            sources: sources,
+            fixCommand: nil
         )
     }
 }

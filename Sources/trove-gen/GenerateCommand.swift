@@ -13,8 +13,9 @@ struct GenerateCommand: ParsableCommand {
             missing or extra generated files.
             """)
 
-    /// The command that regenerates committed sources, named in `--check` failures.
-    static let fixCommand = "swift package --allow-writing-to-package-directory trove"
+    /// The command that regenerates committed sources, named in `--check` failures unless `--fix-command`
+    /// names another.
+    static let defaultFixCommand = "swift package --allow-writing-to-package-directory trove"
 
     @Option(name: .long, help: "The directory generated files are written to.")
     var outputDir: String
@@ -36,6 +37,13 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(name: .long, help: "After success, write this header-only file (a build plugin's declared output).")
     var stamp: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The command that --check names to regenerate stale files (the plugins name the one for the target).",
+            valueName: "command"))
+    var fixCommand: String = Self.defaultFixCommand
 
     @Argument(help: "Swift source files, or @file response files with one path per line.")
     var inputs: [String] = []
@@ -73,7 +81,7 @@ struct GenerateCommand: ParsableCommand {
             guard plan.isUpToDate else {
                 var report = "error: generated Trove sources are out of date:\n"
                 for line in plan.changeLines() { report += "  \(line)\n" }
-                report += "Run `\(Self.fixCommand)` to regenerate them.\n"
+                report += "Run `\(fixCommand)` to regenerate them.\n"
                 FileHandle.standardError.write(Data(report.utf8))
                 throw ExitCode(2)
             }

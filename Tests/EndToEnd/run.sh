@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of TrovePlugin, TroveCommandPlugin and trove-gen, on a copy of the fixture package
+# End-to-end tests of TrovePlugin, TroveCommandPlugin, TroveCheckPlugin and trove-gen, on a copy of the fixture package
 # Tests/EndToEnd/PluginConsumer, which depends on this repository by path, as a user's package would.
 #
 #   Tests/EndToEnd/run.sh            run every step; prints PASS/FAIL lines, exits non-zero on any failure
@@ -57,6 +57,11 @@ build() {
     swift build --scratch-path "$SCRATCH" "$@"
 }
 trove() { swift package --scratch-path "$SCRATCH" --allow-writing-to-package-directory trove "$@"; }
+# The check as CI runs it: no permission flag, and stdin is not a terminal (SwiftPM would fail, not prompt, if the
+# plugin asked for a permission).
+trove_check() { swift package --scratch-path "$SCRATCH" trove-check "$@" </dev/null; }
+# The command line that regenerates one target, as every stale report must name it.
+fix_for() { echo "swift package --allow-writing-to-package-directory trove --target $1"; }
 # Replaces text in a file of the fixture copy (portable: no sed -i).
 edit() {
     local file=$WORK/$1
@@ -171,6 +176,10 @@ check "committed mode: inputs without annotations get no committed file" \
 
 run committed-check trove --check
 check "committed mode: swift package trove --check passes on fresh sources" succeeded
+run check-plugin-fresh trove_check
+check "trove-check: passes on fresh sources, with no permission flag and no terminal" succeeded
+check "trove-check: checks every committed target" \
+    bash -c "grep -q 'Checking Trove sources of CommittedApp' '$LAST_LOG' && grep -q 'Checking Trove sources of CommittedLibrary' '$LAST_LOG'"
 
 run committed-build build
 check "committed mode: committed sources + TrovePlugin build without duplicate definitions" succeeded
@@ -184,15 +193,29 @@ committed_before=$(fingerprint "$WORK/Sources/CommittedApp/Generated")
 edit Sources/CommittedApp/Note.swift 'collection: "notes"' 'collection: "notes_v2"'
 run committed-check-stale trove --check
 check "committed mode: --check fails after an annotation changes" failed
-check "committed mode: --check names the target and the fix" \
-    log_has "swift package --allow-writing-to-package-directory trove --target CommittedApp"
+check "committed mode: --check names the target and the fix" log_has "$(fix_for CommittedApp)"
+check "committed mode: trove-gen's stale report names the fix for that target, not the untargeted one" \
+    log_has "Run \`$(fix_for CommittedApp)\` to regenerate them."
 check "committed mode: --check writes nothing" \
     test "$committed_before" = "$(fingerprint "$WORK/Sources/CommittedApp/Generated")"
+
+run check-plugin-stale trove_check
+check "trove-check: fails on stale sources, with no permission flag and no terminal" failed
+check "trove-check: names the stale file" log_has_regex "stale: .*CommittedApp/Generated/Note\+Trove\.swift"
+check "trove-check: names the command that fixes that target" \
+    log_has "Run \`$(fix_for CommittedApp)\` to regenerate them."
+check "trove-check: writes nothing" \
+    test "$committed_before" = "$(fingerprint "$WORK/Sources/CommittedApp/Generated")"
+run check-plugin-other-target trove_check --target CommittedLibrary
+check "trove-check --target: checks only the named target (CommittedLibrary is fresh)" \
+    bash -c "[ $LAST_STATUS -eq 0 ] && ! grep -q 'of CommittedApp' '$LAST_LOG'"
 
 run committed-build-stale build --product CommittedApp
 check "committed mode: the build plugin refuses stale committed sources" failed
 check "committed mode: the build error names the stale file" \
     log_has_regex "stale: .*CommittedApp/Generated/Note\+Trove\.swift"
+check "committed mode: the build error names the fix for that target" \
+    log_has "Run \`$(fix_for CommittedApp)\` to regenerate them."
 
 run committed-regenerate trove --target CommittedApp
 run committed-check-again trove --check
@@ -206,6 +229,9 @@ edit Sources/CommittedLibrary/Book.swift 'collection: "books"' 'collection: "lib
 run committed-library-stale trove --check
 check "committed mode: --check catches a stale target that does not apply the plugin" \
     bash -c "[ $LAST_STATUS -ne 0 ] && grep -q -- '--target CommittedLibrary' '$LAST_LOG'"
+run check-plugin-library-stale trove_check
+check "trove-check: catches a stale target that does not apply the plugin" \
+    bash -c "[ $LAST_STATUS -ne 0 ] && grep -qF -- 'Run \`$(fix_for CommittedLibrary)\` to regenerate them.' '$LAST_LOG'"
 run committed-library-regenerate trove
 run committed-library-check trove --check
 check "committed mode: swift package trove (no --target) regenerates every target" succeeded
@@ -214,6 +240,26 @@ rm -rf "$WORK/Sources/BuildModeApp/Generated"
 run back-to-build-mode build --product BuildModeApp
 run back-to-build-mode-run "$SCRATCH/debug/BuildModeApp"
 check "committed mode: deleting Generated/ returns a target to build mode" log_has "round trip OK"
+
+# MARK: A check skips targets in build mode: they apply TrovePlugin and have nothing committed to check.
+run check-skips-build-mode trove_check
+check "trove-check: skips a target in build mode (applies TrovePlugin, no Generated/)" succeeded
+check "trove-check: says which target it skipped and why" \
+    log_has "Skipping BuildModeApp: it applies TrovePlugin and has no committed generated sources (build mode)"
+run check-skips-build-mode-trove trove --check
+check "trove --check: skips a target in build mode too" succeeded
+
+library_generated=$WORK/Sources/CommittedLibrary/Generated
+rm -rf "$library_generated"
+run check-library-missing trove_check
+check "trove-check: still fails for an annotated target with neither Generated/ nor TrovePlugin" failed
+check "trove-check: names the missing file and the fix" \
+    bash -c "grep -Eq 'missing: .*CommittedLibrary/Generated/Book\+Trove\.swift' '$LAST_LOG' &&
+        grep -qF -- 'Run \`$(fix_for CommittedLibrary)\` to regenerate them.' '$LAST_LOG'"
+check "trove-check: a missing Generated/ stays missing (nothing written)" test ! -e "$library_generated"
+run check-library-restored trove --target CommittedLibrary
+run check-library-restored-check trove_check
+check "trove-check: passes again once the library's sources are regenerated" succeeded
 
 # MARK: trove-gen on bad input: message, line, column, exit status, nothing written.
 TOOL=$(find "$SCRATCH" -path '*/debug/trove-gen-tool' -type f | head -1)
