@@ -2,7 +2,7 @@ import Foundation
 
 /// An error of a Trove plugin. Its description says what went wrong and how to fix it.
 ///
-/// This file is shared by both plugins through the `Shared` symlink in each plugin folder.
+/// This file is shared by the plugins through the `Shared` symlink in each plugin folder.
 struct PluginError: Error, CustomStringConvertible, LocalizedError {
     private enum Kind {
         case incompatibleTarget(targetName: String)
@@ -65,10 +65,12 @@ struct PluginError: Error, CustomStringConvertible, LocalizedError {
             return "trove-gen failed for target '\(targetName)' (exit status \(exitStatus)); its errors are printed "
                 + "above. Fix the annotations at the reported lines and run the command again."
         case .staleGeneratedSources(let targetNames, let fixCommand, let withoutCommittedSources):
-            var message = "Committed generated sources are out of date in "
+            var message =
+                "Committed generated sources are out of date in "
                 + "\(targetNames.map { "'\($0)'" }.joined(separator: ", ")). Run `\(fixCommand)` and commit the result."
             if !withoutCommittedSources.isEmpty {
-                message += " (\(withoutCommittedSources.map { "'\($0)'" }.joined(separator: ", ")) "
+                message +=
+                    " (\(withoutCommittedSources.map { "'\($0)'" }.joined(separator: ", ")) "
                     + "\(withoutCommittedSources.count == 1 ? "has" : "have") annotated models but no committed "
                     + "generated sources; to build \(withoutCommittedSources.count == 1 ? "it" : "them") in build "
                     + "mode instead, apply TrovePlugin in Package.swift: "

@@ -1,13 +1,13 @@
 import Foundation
 import PackagePlugin
 
-/// What both Trove plugins agree on with `trove-gen`: file names, the output-naming rule and how a target's
+/// What the Trove plugins agree on with `trove-gen`: file names, the output-naming rule and how a target's
 /// Swift files split into generator inputs and committed generated files.
 ///
-/// A plugin cannot import a library target, so this file is the one copy, shared by both plugins through
+/// A plugin cannot import a library target, so this file is the one copy, shared by the plugins through
 /// the `Shared -> ../Shared` symlink in each plugin folder.
 enum PluginUtils {
-    /// The name of the generator executable both plugins depend on.
+    /// The name of the generator executable every plugin depends on.
     static let toolName = "trove-gen"
     /// The folder of a target that holds its committed generated sources.
     static let generatedFolderName = "Generated"

@@ -1,0 +1,1 @@
+../TroveGeneratorReferenceTests/Fixtures/showcase/Input/Keys.swift
