@@ -43,5 +43,21 @@ let package = Package(
             dependencies: ["Trove", "TroveTestSupport", "CSQLite"],
             swiftSettings: strictSettings
         ),
+
+        // MARK: Reliability tests
+        // The child process of the crash tests: writes in many transactions, printing each commit,
+        // until the test kills it. A dependency of the test target so that building the tests
+        // builds it too.
+        .executableTarget(
+            name: "trove-crash-writer",
+            dependencies: ["Trove", "TroveTestSupport"],
+            path: "Tests/trove-crash-writer",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TroveReliabilityTests",
+            dependencies: ["Trove", "TroveTestSupport", "CSQLite", "trove-crash-writer"],
+            swiftSettings: strictSettings
+        ),
     ]
 )
