@@ -38,6 +38,11 @@ final class CrashWriterProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
+        // No Swift crash backtracer in the child: it would hold the output pipes open after the
+        // kill, and a crash must show as the child ending by itself.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
         try process.run()
         self.process = process
         let output = self.output
@@ -90,7 +95,8 @@ final class CrashWriterProcess {
     func sigkill() -> String? {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        readerDone.wait()
+        // The pipes close when the child dies, unless it left a process behind that holds them.
+        _ = readerDone.wait(timeout: .now() + 10)
         if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
             return nil
         }
