@@ -1,0 +1,215 @@
+import Foundation
+import Synchronization
+import Testing
+import Trove
+import TroveTestSupport
+
+/// Seeded random mutations of real encodings of every test model: decoding them returns a value
+/// or throws a `TroveError` of code `corruptData`, and never traps, never hangs, never throws
+/// anything else. Through the database, the error also names the collection and the key.
+///
+/// The seed is printed first, so that a trap (which ends the test process) can be reproduced:
+/// `TROVE_FUZZ_SEED=<seed> swift test --filter BadBytesTests`.
+/// Soak: `TROVE_FUZZ_INPUTS=2000000 swift test --filter BadBytesTests`.
+@Suite
+struct BadBytesTests {
+    /// One decoder under test and real encodings to mutate.
+    struct Target {
+        var name: String
+        var samples: [[UInt8]]
+        /// Decodes the bytes and, when that succeeds, encodes the value again.
+        var decode: ([UInt8]) throws -> Void
+    }
+
+    static func targets(_ random: inout SeededGenerator) throws -> [Target] {
+        func message<V: BinaryMessage>(_ values: [V]) throws -> Target {
+            let samples = try values.map { value in
+                var writer = BinaryWriter()
+                try MessageCoder<V>.encode(value, to: &writer)
+                return writer.bytes
+            }
+            return Target(name: "\(V.self)", samples: samples) { bytes in
+                let value = try bytes.withUnsafeBytes { buffer in
+                    var reader = BinaryReader(buffer)
+                    return try MessageCoder<V>.decode(from: &reader)
+                }
+                var writer = BinaryWriter()
+                try MessageCoder<V>.encode(value, to: &writer)
+            }
+        }
+        func codable<V: Codable>(_ values: [V]) throws -> Target {
+            let samples = try values.map { value in
+                var writer = BinaryWriter()
+                try CodableCoder<V>.encode(value, to: &writer)
+                return writer.bytes
+            }
+            return Target(name: "\(V.self) (Codable)", samples: samples) { bytes in
+                _ = try bytes.withUnsafeBytes { buffer in
+                    var reader = BinaryReader(buffer)
+                    return try CodableCoder<V>.decode(from: &reader)
+                }
+            }
+        }
+        let profiles = (0..<24).map { _ in Profile.sample(&random) }
+        return [
+            try message(profiles),
+            try message(profiles.compactMap(\.metadata)),
+            try message(profiles.map(\.address) + profiles.flatMap(\.previous)),
+            try message(profiles.map(\.shape)),
+            try message((0..<8).map { CrashWorkload.groupItem($0, 0) }),
+            try message([LoadLedger(id: "ledger", sequence: 99, versions: Array(0..<24))]),
+            try message([LoadAccount(id: 3, balance: -5, version: 7, metadata: nil)]),
+            try codable([Memo(id: 1, lines: ["a", "b"], pinned: true), Memo(id: -9, lines: [], pinned: false)]),
+        ]
+    }
+
+    @Test func mutatedEncodingsOfEveryModelThrowOnlyCorruptDataErrors() throws {
+        let inputs = Soak.integer("TROVE_FUZZ_INPUTS", default: 60_000)
+        let seed = UInt64(Soak.integer("TROVE_FUZZ_SEED", default: Int(UInt32.random(in: 0...UInt32.max))))
+        Soak.report("fuzz decoders: seed \(seed)")
+        let outcome = Mutex<(decoded: Int, rejected: Int, slowest: Duration, problems: [String])>((0, 0, .zero, []))
+        let start = ContinuousClock.now
+        let finished = finishes(within: .seconds(300)) {
+            var random = SeededGenerator(seed: seed)
+            let targets: [Target]
+            do {
+                targets = try Self.targets(&random)
+            } catch {
+                outcome.withLock { $0.problems.append("encoding the samples failed: \(error)") }
+                return
+            }
+            var decoded = 0
+            var rejected = 0
+            var slowest = Duration.zero
+            var problems: [String] = []
+            for input in 0..<inputs {
+                let target = targets[input % targets.count]
+                let original = target.samples[Int(random.next() % UInt64(target.samples.count))]
+                let bytes = Mutator.mutate(original, &random)
+                let clock = ContinuousClock.now
+                do {
+                    try target.decode(bytes)
+                    decoded += 1
+                } catch let error as TroveError where error.code == .corruptData {
+                    rejected += 1
+                } catch {
+                    problems.append("\(target.name), input \(input), bytes \(bytes): \(type(of: error)) \(error)")
+                }
+                slowest = max(slowest, ContinuousClock.now - clock)
+            }
+            outcome.withLock { $0 = (decoded, rejected, slowest, problems) }
+        }
+        #expect(finished, "a decoder hung: the inputs were not done in 5 minutes (seed \(seed))")
+        let (decoded, rejected, slowest, problems) = outcome.withLock { $0 }
+        #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5).joined(separator: "\n"))")
+        #expect(decoded + rejected == inputs)
+        // Most mutations must be caught: a decoder that accepted anything would pass the rest.
+        #expect(rejected > inputs / 2)
+        #expect(slowest < .seconds(1), "one input took \(slowest) to decode (seed \(seed))")
+        Soak.report(
+            "fuzz decoders: \(inputs) mutated inputs of 8 coders in \(ContinuousClock.now - start): \(rejected) rejected with corruptData, \(decoded) decoded, slowest \(slowest), seed \(seed)"
+        )
+    }
+
+    @Test func aBadFieldInsideTheMetadataIsNamedAsAPathFromTheMetadata() throws {
+        let database = try makeTemporaryDatabase()
+        let connection = try database.newConnection()
+        var random = SeededGenerator(seed: 7)
+        let profile = Profile.sample(&random)
+        var data = BinaryWriter()
+        try Profile.Coder.encode(profile, to: &data)
+        // Metadata whose `history` field holds a string instead of an array of integers.
+        var metadata = BinaryWriter()
+        try metadata.encode(3, field: FieldNumber.of("visits"))
+        try metadata.encode("not a history", field: FieldNumber.of("history"))
+        try connection.readWrite { tx in
+            try tx.setData(Data(data.bytes), metadata: Data(metadata.bytes), forKey: profile.id.itemKey, in: Profile.collection)
+        }
+        for read in 0..<2 {
+            #expect {
+                try connection.read { tx in
+                    read == 0 ? try tx.read(Profile.self, key: profile.id)?.metadata : try tx.metadata(for: Profile.self, key: profile.id)
+                }
+            } throws: { error in
+                // "history" alone would send the reader looking for a field of Profile.
+                (error as? TroveError)?.field == "metadata.history"
+            }
+        }
+    }
+
+    @Test func mutatedBytesInTheDatabaseThrowErrorsNamingTheItem() throws {
+        let batches = Soak.integer("TROVE_FUZZ_DATABASE_BATCHES", default: 40)
+        let seed = UInt64(Soak.integer("TROVE_FUZZ_SEED", default: Int(UInt32.random(in: 0...UInt32.max))))
+        Soak.report("fuzz database: seed \(seed)")
+        var random = SeededGenerator(seed: seed)
+        let database = try makeTemporaryDatabase()
+        let writer = try database.newConnection()
+        let reader = try database.newConnection()
+        let samples = (0..<16).map { _ in Profile.sample(&random) }
+        let encoded = try samples.map { profile in
+            var data = BinaryWriter()
+            try Profile.Coder.encode(profile, to: &data)
+            var metadata = BinaryWriter()
+            try ProfileStats.encodeMessage(profile.metadata ?? ProfileStats(visits: 1, history: [2], last: nil), to: &metadata)
+            return (data.bytes, metadata.bytes)
+        }
+        var inputs = 0
+        var rejected = 0
+        for batch in 0..<batches {
+            var keys: [UUID] = []
+            try writer.readWrite { tx in
+                try tx.removeAll(Profile.self)
+                for _ in 0..<50 {
+                    let (data, metadata) = encoded[Int(random.next() % UInt64(encoded.count))]
+                    let key = UUID()
+                    keys.append(key)
+                    // Mutate the item, its metadata, or both.
+                    let which = random.next() % 3
+                    try tx.setData(
+                        Data(which == 1 ? data : Mutator.mutate(data, &random)),
+                        metadata: Data(which == 0 ? metadata : Mutator.mutate(metadata, &random)),
+                        forKey: key.itemKey, in: Profile.collection)
+                }
+            }
+            try reader.read { tx in
+                for key in keys {
+                    inputs += 1
+                    var failed = false
+                    for read in 0..<2 {
+                        do {
+                            if read == 0 {
+                                _ = try tx.read(Profile.self, key: key)
+                            } else {
+                                _ = try tx.metadata(for: Profile.self, key: key)
+                            }
+                        } catch let error as TroveError {
+                            failed = true
+                            #expect(
+                                error.code == .corruptData && error.collection == Profile.collection && error.key == key.itemKey,
+                                "batch \(batch), seed \(seed): \(error)")
+                            if read == 1 {
+                                #expect(error.field?.hasPrefix("metadata") == true, "\(error)")
+                            }
+                        }
+                    }
+                    if failed { rejected += 1 }
+                }
+                // Reading the whole collection stops at the first bad row and names it.
+                do {
+                    _ = try tx.readAll(Profile.self)
+                } catch let error as TroveError {
+                    #expect(error.code == .corruptData && keys.map(\.itemKey).contains(error.key ?? ""), "\(error)")
+                }
+            }
+        }
+        // Keys that are not UUIDs: the typed key listing says so.
+        try writer.readWrite { tx in try tx.setData(Data(encoded[0].0), forKey: "not-a-uuid", in: Profile.collection) }
+        #expect {
+            try reader.read { tx in try tx.keys(of: Profile.self) }
+        } throws: { error in
+            (error as? TroveError)?.code == .invalidKey && (error as? TroveError)?.key == "not-a-uuid"
+        }
+        #expect(rejected > inputs / 2)
+        Soak.report("fuzz database: \(inputs) stored items with mutated data or metadata read back, \(rejected) rejected naming collection and key, seed \(seed)")
+    }
+}
