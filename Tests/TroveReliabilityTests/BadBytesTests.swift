@@ -137,6 +137,17 @@ struct BadBytesTests {
         }
     }
 
+    @Test func aFieldOfTheMetadataThatFailsToEncodeIsNamedAsAPathFromTheMetadata() throws {
+        let connection = try makeTemporaryDatabase().newConnection()
+        #expect {
+            try connection.write(Parcel(id: "p", metadata: Parcel.Label(text: "unencodable")))
+        } throws: { error in
+            guard let error = error as? TroveError else { return false }
+            return error.code == .encodingFailed && error.field == "metadata.text" && error.key == "p"
+        }
+        #expect(try connection.read { try $0.count(in: Parcel.collection) } == 0)
+    }
+
     @Test func mutatedBytesInTheDatabaseThrowErrorsNamingTheItem() throws {
         let batches = Soak.integer("TROVE_FUZZ_DATABASE_BATCHES", default: 40)
         let seed = UInt64(Soak.integer("TROVE_FUZZ_SEED", default: Int(UInt32.random(in: 0...UInt32.max))))
@@ -212,4 +223,39 @@ struct BadBytesTests {
         #expect(rejected > inputs / 2)
         Soak.report("fuzz database: \(inputs) stored items with mutated data or metadata read back, \(rejected) rejected naming collection and key, seed \(seed)")
     }
+}
+
+/// An item whose metadata coder refuses some values, naming the field, as a generated coder of a
+/// field with a `Codable` fallback does.
+private struct Parcel: Persistable {
+    struct Label: Sendable {
+        var text: String
+    }
+
+    enum LabelCoder: ValueCoder {
+        static func encode(_ value: Label, to writer: inout BinaryWriter) throws {
+            guard value.text != "unencodable" else { throw TroveError.encodingFailed("refused", field: "text") }
+            try writer.encode(value.text, field: FieldNumber.of("text"))
+        }
+
+        static func decode(from reader: inout BinaryReader) throws -> Label {
+            Label(text: "")
+        }
+    }
+
+    enum ParcelCoder: ValueCoder {
+        static func encode(_ value: Parcel, to writer: inout BinaryWriter) throws {
+            try writer.encode(value.id, field: FieldNumber.of("id"))
+        }
+
+        static func decode(from reader: inout BinaryReader) throws -> Parcel {
+            Parcel(id: "", metadata: nil)
+        }
+    }
+
+    typealias Coder = ParcelCoder
+    typealias MetadataCoder = LabelCoder
+    static let collection = "parcels"
+    var id: String
+    var metadata: Label?
 }
