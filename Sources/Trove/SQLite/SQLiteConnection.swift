@@ -131,12 +131,22 @@ final class SQLiteConnection {
         default: troveCode = .sqlite
         }
         let error = TroveError(
-            code: troveCode, message: "SQLite error \(resultCode): \(message).", sql: sql, path: path,
-            sqliteResultCode: resultCode)
+            code: troveCode, message: "SQLite error \(resultCode): \(message).\(Self.hint(resultCode: resultCode))",
+            sql: sql, path: path, sqliteResultCode: resultCode)
         if isTransactionExpected && abortCause == nil && !isInsideTransaction {
             abortCause = error
         }
         return error
+    }
+
+    /// What to tell beyond SQLite's own message, for results whose cause it does not name.
+    private static func hint(resultCode: Int32) -> String {
+        switch resultCode {
+        case 1544:  // SQLITE_READONLY_DIRECTORY
+            " The folder of the database file is read-only: the database is in WAL mode, which needs to create the files -wal and -shm beside it."
+        default:
+            ""
+        }
     }
 }
 
