@@ -57,6 +57,7 @@ let package = Package(
         .testTarget(
             name: "TroveReliabilityTests",
             dependencies: ["Trove", "TroveTestSupport", "CSQLite", "trove-crash-writer"],
+            exclude: ["CompileChecks"],
             swiftSettings: strictSettings
         ),
     ]
