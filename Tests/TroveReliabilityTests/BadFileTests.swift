@@ -69,14 +69,14 @@ struct BadFileTests {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/empty.trove"
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         let connection = try Database(path: path).newConnection()
         try connection.write(CrashWorkload.groupItem(1, 0))
         #expect(try connection.read { try $0.count() } == 1)
     }
 
     @Test func damagedPagesGiveErrorsNotCrashes() throws {
-        let (folder, path, bytes) = try Self.makeFile()
+        let (folder, _, bytes) = try Self.makeFile()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let page = 4_096
         var random = SeededGenerator(seed: 0x7E57)

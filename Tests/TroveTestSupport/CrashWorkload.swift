@@ -106,6 +106,9 @@ public enum CrashWorkload {
     public static let bulkWindow = 3
     /// The key of the counter item.
     public static let counterKey = "counter"
+    /// The key of the item that counts the items of the shared workload (``item(id:group:salt:)``
+    /// with the count as its group).
+    public static let totalKey = "total"
 
     /// The number of items of small group `group`: 1 to 4.
     public static func groupSize(_ group: Int) -> Int {
@@ -203,9 +206,9 @@ public enum CrashWorkload {
         return items
     }
 
-    /// The payload of an item: 16 to 600 bytes, and one item in 16 takes 3 to 9 KB so that it
-    /// spills onto SQLite overflow pages.
-    static func item(id: String, group: Int, salt: UInt64) -> CrashItem {
+    /// An item whose payload derives from its group and `salt`: 16 to 600 bytes, and one item
+    /// in 16 takes 3 to 9 KB so that it spills onto SQLite overflow pages.
+    public static func item(id: String, group: Int, salt: UInt64) -> CrashItem {
         var random = SeededGenerator(seed: mix(UInt64(group), salt))
         let large = random.next() % 16 == 0
         let count = large ? Int(3_000 + random.next() % 6_000) : Int(16 + random.next() % 585)

@@ -8,6 +8,8 @@ import TroveTestSupport
 /// trove-crash-writer small <database path>   many small transactions, "committed <group>" after each
 /// trove-crash-writer bulk <database path>    transactions of 400 items, "committed <group>" after each
 /// trove-crash-writer long <database path>    one transaction that never ends, "writing <n>" as it grows
+/// trove-crash-writer shared <database path> <name>   with other processes on the same file: item
+///                                             <name>-<n> and the shared "total" (+1), "committed <n>"
 /// ```
 ///
 /// It continues the workload from the counter stored in the database, and prints a line only
@@ -17,8 +19,8 @@ import TroveTestSupport
 struct CrashWriter {
     static func main() {
         let arguments = CommandLine.arguments
-        guard arguments.count == 3 else {
-            fail("usage: trove-crash-writer small|bulk|long <database path>")
+        guard arguments.count == 3 || (arguments.count == 4 && arguments[1] == "shared") else {
+            fail("usage: trove-crash-writer small|bulk|long <database path> | shared <database path> <name>")
         }
         do {
             let connection = try Database(path: arguments[2]).newConnection()
@@ -47,6 +49,18 @@ struct CrashWriter {
                         try tx.write(CrashItem(id: "long-\(n)", group: -1, payload: payload, metadata: nil))
                         if n % 100 == 0 { say("writing \(n)") }
                     }
+                }
+            case "shared":
+                let name = arguments[3]
+                for n in 0... {
+                    try connection.readWrite { tx in
+                        // Read-modify-write of an item every process shares: a lost update
+                        // between processes shows as a total that is not the number of items.
+                        let total = try tx.read(CrashItem.self, key: CrashWorkload.totalKey)?.group ?? 0
+                        try tx.write(CrashWorkload.item(id: "\(name)-\(n)", group: n, salt: 7))
+                        try tx.write(CrashWorkload.item(id: CrashWorkload.totalKey, group: total + 1, salt: 8))
+                    }
+                    say("committed \(n)")
                 }
             default:
                 fail("unknown mode \(arguments[1])")

@@ -27,12 +27,12 @@ final class CrashWriterProcess {
         func withLock<T>(_ body: (inout Output) -> T) -> T { state.withLock { body(&$0) } }
     }
 
-    /// Starts the child in `mode` on the database at `path`.
-    init(mode: String, path: String) throws {
+    /// Starts the child in `mode` on the database at `path`, with `extra` arguments.
+    init(mode: String, path: String, extra: [String] = []) throws {
         let executable = try CrashWriterProcess.executableURL()
         let process = Process()
         process.executableURL = executable
-        process.arguments = [mode, path]
+        process.arguments = [mode, path] + extra
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
