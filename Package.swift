@@ -54,6 +54,14 @@ let package = Package(
             path: "Tests/trove-crash-writer",
             swiftSettings: strictSettings
         ),
+        // A libFuzzer target of the decoders (RELIABILITY.md has the command); a plain build
+        // writes its seed corpus and replays inputs.
+        .executableTarget(
+            name: "trove-fuzz",
+            dependencies: ["TroveTestSupport"],
+            path: "Tests/trove-fuzz",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "TroveReliabilityTests",
             dependencies: ["Trove", "TroveTestSupport", "CSQLite", "trove-crash-writer"],

@@ -111,6 +111,24 @@ struct BadBytesTests {
         )
     }
 
+    /// The harness of the libFuzzer target `trove-fuzz` (not run in CI) keeps working: its seeds
+    /// decode, and mutations of them decode or are rejected without stopping the program.
+    @Test func theLibFuzzerHarnessDecodesItsSeedsAndSurvivesMutations() throws {
+        let corpus = try FuzzHarness.seedCorpus()
+        #expect(Set(corpus.map { Int($0[0]) }).count == FuzzHarness.decoderCount)
+        for seed in corpus {
+            #expect(seed.withUnsafeBytes { FuzzHarness.run($0) }, "seed for decoder \(seed[0]) does not decode")
+        }
+        var random = SeededGenerator(seed: 0xF022)
+        var rejected = 0
+        for index in 0..<5_000 {
+            let seed = corpus[index % corpus.count]
+            let input = [seed[0]] + Mutator.mutate(Array(seed.dropFirst()), &random)
+            if !input.withUnsafeBytes({ FuzzHarness.run($0) }) { rejected += 1 }
+        }
+        #expect(rejected > 2_500)
+    }
+
     @Test func aBadFieldInsideTheMetadataIsNamedAsAPathFromTheMetadata() throws {
         let database = try makeTemporaryDatabase()
         let connection = try database.newConnection()

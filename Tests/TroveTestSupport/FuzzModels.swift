@@ -1,91 +1,102 @@
 import Foundation
 import Trove
-import TroveTestSupport
 
-// The models of the bad-bytes tests: every kind of field the binary format has, with coders
+// The models of the bad-bytes tests and of trove-fuzz: every kind of field the binary format has, with coders
 // written the way trove-gen writes them.
 
 /// An item with one field of every kind: integers of every width, floating point, Bool, String,
 /// Data, Date, UUID, URL, Decimal, optionals, arrays, sets, dictionaries, nested messages,
 /// raw-value enumerations, an enumeration with associated values, and a `Codable` fallback.
-struct Profile: Persistable, Equatable {
-    typealias Coder = MessageCoder<Profile>
-    typealias MetadataCoder = MessageCoder<ProfileStats>
-    static let collection = "fuzz-profiles"
+public struct Profile: Persistable, Equatable {
+    public typealias Coder = MessageCoder<Profile>
+    public typealias MetadataCoder = MessageCoder<ProfileStats>
+    public static let collection = "fuzz-profiles"
 
-    var id: UUID
-    var name: String
-    var age: Int
-    var score: Double
-    var ratio: Float
-    var tiny: Int8
-    var flags: UInt16
-    var big: UInt64
-    var active: Bool
-    var avatar: Data
-    var joined: Date
-    var homepage: URL?
-    var balance: Decimal
-    var nickname: String?
-    var tags: [String]
-    var lucky: Set<Int32>
-    var scores: [String: Double]
-    var address: PostalAddress
-    var previous: [PostalAddress]
-    var role: Role
-    var level: Level
-    var shape: Shape
-    var extra: Extra
-    var metadata: ProfileStats?
+    public var id: UUID
+    public var name: String
+    public var age: Int
+    public var score: Double
+    public var ratio: Float
+    public var tiny: Int8
+    public var flags: UInt16
+    public var big: UInt64
+    public var active: Bool
+    public var avatar: Data
+    public var joined: Date
+    public var homepage: URL?
+    public var balance: Decimal
+    public var nickname: String?
+    public var tags: [String]
+    public var lucky: Set<Int32>
+    public var scores: [String: Double]
+    public var address: PostalAddress
+    public var previous: [PostalAddress]
+    public var role: Role
+    public var level: Level
+    public var shape: Shape
+    public var extra: Extra
+    public var metadata: ProfileStats?
 }
 
-struct ProfileStats: Sendable, Equatable {
-    var visits: Int
-    var history: [Int64]
-    var last: Date?
+public struct ProfileStats: Sendable, Equatable {
+    public var visits: Int
+    public var history: [Int64]
+    public var last: Date?
+
+    public init(visits: Int, history: [Int64], last: Date?) {
+        self.visits = visits
+        self.history = history
+        self.last = last
+    }
 }
 
-struct PostalAddress: Sendable, Equatable {
-    var street: String
-    var city: String
-    var zip: UInt32?
+public struct PostalAddress: Sendable, Equatable {
+    public var street: String
+    public var city: String
+    public var zip: UInt32?
 }
 
-enum Role: String, Sendable, BinaryCodable {
+public enum Role: String, Sendable, BinaryCodable {
     case reader, writer, admin
 }
 
-enum Level: Int, Sendable, BinaryCodable {
+public enum Level: Int, Sendable, BinaryCodable {
     case low = 1, middle = 5, high = 9
 }
 
 /// An enumeration with associated values: one field per case, holding the case's values as a
 /// nested message.
-enum Shape: Sendable, Equatable {
+public enum Shape: Sendable, Equatable {
     case empty
     case circle(radius: Double)
     case rectangle(width: Double, height: Double, label: String?)
 }
 
 /// A field type that is only `Codable`: stored through the JSON fallback.
-struct Extra: Codable, Sendable, Equatable {
-    var note: String
-    var weights: [Double]
+public struct Extra: Codable, Sendable, Equatable {
+    public var note: String
+    public var weights: [Double]
 }
 
 /// An item coded entirely through `CodableCoder`.
-struct Memo: Persistable, Codable, Equatable {
-    typealias Coder = CodableCoder<Memo>
-    static let collection = "fuzz-memos"
-    var id: Int
-    var lines: [String]
-    var pinned: Bool
+public struct Memo: Persistable, Codable, Equatable {
+    public typealias Coder = CodableCoder<Memo>
+    public static let collection = "fuzz-memos"
+    public var id: Int
+    public var lines: [String]
+    public var pinned: Bool
+
+    public init(id: Int, lines: [String], pinned: Bool) {
+        self.id = id
+        self.lines = lines
+        self.pinned = pinned
+    }
 }
 
 // MARK: Coders
 
 extension Profile: BinaryMessage {
-    static func encodeMessage(_ value: Profile, to writer: inout BinaryWriter) throws {
+    public static func encodeMessage(_ value: Profile, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: FieldNumber.of("id"))
         try writer.encode(value.name, field: FieldNumber.of("name"))
         try writer.encode(value.age, field: FieldNumber.of("age"))
@@ -111,7 +122,7 @@ extension Profile: BinaryMessage {
         try writer.encode(value.extra, field: FieldNumber.of("extra"))
     }
 
-    static func decodeMessage(from reader: inout BinaryReader) throws -> Profile {
+    public static func decodeMessage(from reader: inout BinaryReader) throws -> Profile {
         var id: UUID?
         var name: String?
         var age: Int?
@@ -179,13 +190,13 @@ extension Profile: BinaryMessage {
 }
 
 extension ProfileStats: BinaryMessage {
-    static func encodeMessage(_ value: ProfileStats, to writer: inout BinaryWriter) throws {
+    public static func encodeMessage(_ value: ProfileStats, to writer: inout BinaryWriter) throws {
         try writer.encode(value.visits, field: FieldNumber.of("visits"))
         try writer.encode(value.history, field: FieldNumber.of("history"))
         try writer.encodeIfPresent(value.last, field: FieldNumber.of("last"))
     }
 
-    static func decodeMessage(from reader: inout BinaryReader) throws -> ProfileStats {
+    public static func decodeMessage(from reader: inout BinaryReader) throws -> ProfileStats {
         var visits: Int?
         var history: [Int64]?
         var last: Date?
@@ -202,13 +213,13 @@ extension ProfileStats: BinaryMessage {
 }
 
 extension PostalAddress: BinaryMessage {
-    static func encodeMessage(_ value: PostalAddress, to writer: inout BinaryWriter) throws {
+    public static func encodeMessage(_ value: PostalAddress, to writer: inout BinaryWriter) throws {
         try writer.encode(value.street, field: FieldNumber.of("street"))
         try writer.encode(value.city, field: FieldNumber.of("city"))
         try writer.encodeIfPresent(value.zip, field: FieldNumber.of("zip"))
     }
 
-    static func decodeMessage(from reader: inout BinaryReader) throws -> PostalAddress {
+    public static func decodeMessage(from reader: inout BinaryReader) throws -> PostalAddress {
         var street: String?
         var city: String?
         var zip: UInt32?
@@ -225,7 +236,7 @@ extension PostalAddress: BinaryMessage {
 }
 
 extension Shape: BinaryMessage {
-    static func encodeMessage(_ value: Shape, to writer: inout BinaryWriter) throws {
+    public static func encodeMessage(_ value: Shape, to writer: inout BinaryWriter) throws {
         switch value {
         case .empty:
             try writer.encodeMessage(field: FieldNumber.of("empty")) { _ in }
@@ -242,7 +253,7 @@ extension Shape: BinaryMessage {
         }
     }
 
-    static func decodeMessage(from reader: inout BinaryReader) throws -> Shape {
+    public static func decodeMessage(from reader: inout BinaryReader) throws -> Shape {
         var shape: Shape?
         while let header = try reader.nextField() {
             switch header.number {
@@ -291,7 +302,7 @@ extension Shape: BinaryMessage {
 extension Profile {
     /// A profile with contents drawn from `random`: empty, small and large collections, odd
     /// strings, extreme numbers.
-    static func sample(_ random: inout SeededGenerator) -> Profile {
+    public static func sample(_ random: inout SeededGenerator) -> Profile {
         func string(_ random: inout SeededGenerator) -> String {
             let pieces = ["", "a", "é", "日本", "🦊", "\u{0}", "tab\tnew\nline", String(repeating: "x", count: 300)]
             return (0..<Int(random.next() % 4)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
