@@ -96,7 +96,9 @@ struct BadFileTests {
                 // The page was free or its damage fell where SQLite does not look: nothing to report.
             } catch let error as TroveError {
                 errors += 1
-                #expect(error.code == .corruptData || error.sqliteResultCode.map { $0 & 0xFF } == SQLITE_CORRUPT, "page \(pageIndex): \(error)")
+                #expect(
+                    error.code == .corruptData || error.sqliteResultCode.map { $0 & 0xFF } == SQLITE_CORRUPT,
+                    "page \(pageIndex): \(error)")
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == damaged, "page \(pageIndex)")
             for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasPrefix("damaged") {
@@ -107,75 +109,77 @@ struct BadFileTests {
     }
 
     #if compiler(>=6.2)
-    @Test func aReadOnlyFileIsReadableAndRefusesWrites() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            var scenario = Scenario()
-            do {
-                let (folder, path, bytes) = try BadFileTests.makeFile()
-                chmod(folder, 0o777)
-                chmod(path, 0o444)
-                Scenario.dropPrivileges()
-                let database = try Database(path: path)
-                let writer = try database.newConnection()
-                let reader = try database.newConnection()
-                let before = try reader.read { tx in try tx.readAll(CrashItem.self) }
-                scenario.check(before.count == 300, "\(before.count) items read from the read-only file")
+        @Test func aReadOnlyFileIsReadableAndRefusesWrites() async {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                var scenario = Scenario()
                 do {
-                    try writer.readWrite { tx in
-                        try tx.write(CrashWorkload.groupItem(0, 1))
-                        try tx.remove(CrashItem.self, key: "g1-0")
+                    let (folder, path, bytes) = try BadFileTests.makeFile()
+                    chmod(folder, 0o777)
+                    chmod(path, 0o444)
+                    Scenario.dropPrivileges()
+                    let database = try Database(path: path)
+                    let writer = try database.newConnection()
+                    let reader = try database.newConnection()
+                    let before = try reader.read { tx in try tx.readAll(CrashItem.self) }
+                    scenario.check(before.count == 300, "\(before.count) items read from the read-only file")
+                    do {
+                        try writer.readWrite { tx in
+                            try tx.write(CrashWorkload.groupItem(0, 1))
+                            try tx.remove(CrashItem.self, key: "g1-0")
+                        }
+                        scenario.fail("a write to a read-only file succeeded")
+                    } catch let error as TroveError {
+                        scenario.check(error.code == .readOnly, "the write threw \(error)")
+                        scenario.check(
+                            error.message.contains("read-only") || error.message.contains("readonly"), "\(error)")
                     }
-                    scenario.fail("a write to a read-only file succeeded")
-                } catch let error as TroveError {
-                    scenario.check(error.code == .readOnly, "the write threw \(error)")
-                    scenario.check(error.message.contains("read-only") || error.message.contains("readonly"), "\(error)")
+                    // Rolled back, in the writer's cache too; the connections keep reading.
+                    for connection in [writer, reader, try database.newConnection()] {
+                        let items = try connection.read { tx in try tx.readAll(CrashItem.self) }
+                        scenario.check(items == before, "the items changed after the failed write")
+                        let cached = try connection.read { tx in try tx.read(CrashItem.self, key: "g0-1") }
+                        scenario.check(cached == nil, "the failed write is visible in a cache")
+                    }
+                    Scenario.restorePrivileges()
+                    scenario.check(
+                        try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the read-only file was changed")
+                    try? FileManager.default.removeItem(atPath: folder)
+                } catch {
+                    scenario.fail("\(error)")
                 }
-                // Rolled back, in the writer's cache too; the connections keep reading.
-                for connection in [writer, reader, try database.newConnection()] {
-                    let items = try connection.read { tx in try tx.readAll(CrashItem.self) }
-                    scenario.check(items == before, "the items changed after the failed write")
-                    let cached = try connection.read { tx in try tx.read(CrashItem.self, key: "g0-1") }
-                    scenario.check(cached == nil, "the failed write is visible in a cache")
-                }
-                Scenario.restorePrivileges()
-                scenario.check(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the read-only file was changed")
-                try? FileManager.default.removeItem(atPath: folder)
-            } catch {
-                scenario.fail("\(error)")
+                scenario.exit()
             }
-            scenario.exit()
+            recordScenarioFailures(result)
         }
-        recordScenarioFailures(result)
-    }
 
-    @Test func aReadOnlyFolderIsRefusedAtOpenWithAClearError() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            var scenario = Scenario()
-            do {
-                let (folder, path, bytes) = try BadFileTests.makeFile()
-                chmod(path, 0o666)
-                chmod(folder, 0o555)
-                Scenario.dropPrivileges()
+        @Test func aReadOnlyFolderIsRefusedAtOpenWithAClearError() async {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                var scenario = Scenario()
                 do {
-                    _ = try Database(path: path).newConnection().read { tx in try tx.count() }
-                    scenario.fail("opening a database in a read-only folder succeeded")
-                } catch let error as TroveError {
-                    // WAL mode needs to create db.trove-wal and db.trove-shm beside the file.
-                    scenario.check(error.code == .readOnly && error.path == path, "\(error)")
-                    scenario.check(error.message.contains("folder"), "the error does not name the folder: \(error)")
+                    let (folder, path, bytes) = try BadFileTests.makeFile()
+                    chmod(path, 0o666)
+                    chmod(folder, 0o555)
+                    Scenario.dropPrivileges()
+                    do {
+                        _ = try Database(path: path).newConnection().read { tx in try tx.count() }
+                        scenario.fail("opening a database in a read-only folder succeeded")
+                    } catch let error as TroveError {
+                        // WAL mode needs to create db.trove-wal and db.trove-shm beside the file.
+                        scenario.check(error.code == .readOnly && error.path == path, "\(error)")
+                        scenario.check(error.message.contains("folder"), "the error does not name the folder: \(error)")
+                    }
+                    Scenario.restorePrivileges()
+                    scenario.check(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the file was changed")
+                    let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+                    scenario.check(files == ["db.trove"], "the folder holds \(files)")
+                    chmod(folder, 0o755)
+                    try? FileManager.default.removeItem(atPath: folder)
+                } catch {
+                    scenario.fail("\(error)")
                 }
-                Scenario.restorePrivileges()
-                scenario.check(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the file was changed")
-                let files = try FileManager.default.contentsOfDirectory(atPath: folder)
-                scenario.check(files == ["db.trove"], "the folder holds \(files)")
-                chmod(folder, 0o755)
-                try? FileManager.default.removeItem(atPath: folder)
-            } catch {
-                scenario.fail("\(error)")
+                scenario.exit()
             }
-            scenario.exit()
+            recordScenarioFailures(result)
         }
-        recordScenarioFailures(result)
-    }
     #endif
 }

@@ -96,7 +96,9 @@ struct ConcurrencyLoadTests {
                                 if index % 4 == 0 {
                                     let transfer = Bank.Transfer(&random)
                                     do {
-                                        let sequence = try await connection.readWrite { tx in try Bank.make(transfer, in: tx) }
+                                        let sequence = try await connection.readWrite { tx in
+                                            try Bank.make(transfer, in: tx)
+                                        }
                                         state.committed(sequence)
                                     } catch is Bank.DeliberateRollback {
                                         state.rolledBack()
@@ -104,9 +106,12 @@ struct ConcurrencyLoadTests {
                                 } else {
                                     let floor = state.lastCommitted
                                     let style = Int(random.next() % 5)
-                                    let sequence = try await connection.read { tx in try Bank.check(tx, floor: floor, style: style) }
+                                    let sequence = try await connection.read { tx in
+                                        try Bank.check(tx, floor: floor, style: style)
+                                    }
                                     if sequence < last {
-                                        throw Bank.Violation(description: "snapshot went back from \(last) to \(sequence)")
+                                        throw Bank.Violation(
+                                            description: "snapshot went back from \(last) to \(sequence)")
                                     }
                                     last = sequence
                                     state.checkedSnapshot()

@@ -4,9 +4,9 @@ import Trove
 import TroveTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Kills a writer process with SIGKILL at random moments and checks, after each kill, that the
@@ -116,7 +116,9 @@ struct CrashDurabilityTests {
                 path: path, expected: CrashWorkload.expectedSmallState, acknowledged: committed, mayAdvance: false,
                 context: "long round \(round) (seed \(seed))")
         }
-        Soak.report("crash long: \(kills) SIGKILLs inside one uncommitted transaction of up to \(largest) items, nothing of it visible")
+        Soak.report(
+            "crash long: \(kills) SIGKILLs inside one uncommitted transaction of up to \(largest) items, nothing of it visible"
+        )
     }
 
     // MARK: Checking
@@ -136,7 +138,10 @@ struct CrashDurabilityTests {
         let (items, counter): ([CrashItem], Int) = try {
             let connection = try Database(path: path).newConnection()
             return try connection.read { tx in
-                (try tx.readAll(CrashItem.self), try tx.read(CrashItem.self, key: CrashWorkload.counterKey)?.group ?? -1)
+                (
+                    try tx.readAll(CrashItem.self),
+                    try tx.read(CrashItem.self, key: CrashWorkload.counterKey)?.group ?? -1
+                )
             }
         }()
         if mayAdvance {

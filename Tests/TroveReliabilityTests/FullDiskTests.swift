@@ -13,7 +13,9 @@ import TroveTestSupport
 struct FullDiskTests {
     static func blob(_ key: String, _ size: Int, group: Int = 0) -> CrashItem {
         let payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ key.utf8.count) })
-        return CrashItem(id: key, group: group, payload: payload, metadata: CrashStamp(group: group, checksum: CrashWorkload.checksum(payload)))
+        return CrashItem(
+            id: key, group: group, payload: payload,
+            metadata: CrashStamp(group: group, checksum: CrashWorkload.checksum(payload)))
     }
 
     @Test func aWritePastThePageLimitFailsAndIsRolledBack() throws {
@@ -112,82 +114,84 @@ struct FullDiskTests {
     }
 
     #if os(Linux) && compiler(>=6.2)
-    @Test func aWriteTheFileSystemRefusesFailsAndIsRolledBack() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            var scenario = Scenario()
-            do {
-                try FullDiskTests.fileSizeLimitScenario(&scenario)
-            } catch {
-                scenario.fail("\(error)")
-            }
-            scenario.exit()
-        }
-        recordScenarioFailures(result)
-    }
-
-    /// In a child process: limits the size of the files the process may write (`RLIMIT_FSIZE`)
-    /// a little above the current size of the database, then writes until the WAL hits it.
-    static func fileSizeLimitScenario(_ scenario: inout Scenario) throws {
-        signal(SIGXFSZ, SIG_IGN)  // write(2) then fails with EFBIG instead of killing the process
-        let folder = try makeTemporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/db.trove"
-        let database = try Database(path: path)
-        let writer = try database.newConnection()
-        let reader = try database.newConnection()
-        var committed: [String: CrashItem] = [:]
-        for item in (0..<20).map({ blob("base-\($0)", 2_000) }) { committed[item.id] = item }
-        try writer.write(Array(committed.values))
-
-        func size(_ file: String) -> Int {
-            ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int) ?? 0
-        }
-        let limit = max(size(path), size(path + "-wal")) + 96 * 1_024
-        var rlimit = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t.max)
-        let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
-        scenario.check(setrlimit(resource, &rlimit) == 0, "setrlimit failed")
-
-        var failure: TroveError?
-        var failedKeys: [String] = []
-        for round in 0..<500 {
-            let items = (0..<6).map { blob("r\(round)-\($0)", 3_000, group: round) }
-            _ = try reader.read { tx in try tx.read(CrashItem.self, keys: committed.keys) }
-            do {
-                try writer.readWrite { tx throws in try tx.write(items) }
-                for item in items { committed[item.id] = item }
-            } catch let error as TroveError {
-                failure = error
-                failedKeys = items.map(\.id)
-                break
-            }
-        }
-        rlimit.rlim_cur = rlim_t.max
-        scenario.check(setrlimit(resource, &rlimit) == 0, "setrlimit failed")
-        guard let failure else {
-            scenario.fail("no write failed under a file size limit of \(limit) bytes")
-            return
-        }
-        // EFBIG is an I/O error for SQLite (ENOSPC would be SQLITE_FULL).
-        let code = failure.sqliteResultCode.map { $0 & 0xFF }
-        scenario.check(code == SQLITE_IOERR || code == SQLITE_FULL, "the failed write threw \(failure)")
-
-        for connection in [writer, reader, try database.newConnection()] {
-            try connection.read { tx throws in
-                for item in committed.values where try tx.read(CrashItem.self, key: item.id) != item {
-                    scenario.fail("\(item.id), committed before the failure, reads differently after it")
+        @Test func aWriteTheFileSystemRefusesFailsAndIsRolledBack() async {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                var scenario = Scenario()
+                do {
+                    try FullDiskTests.fileSizeLimitScenario(&scenario)
+                } catch {
+                    scenario.fail("\(error)")
                 }
-                for key in failedKeys where try tx.read(CrashItem.self, key: key) != nil {
-                    scenario.fail("\(key), written by the failed transaction, is visible")
-                }
-                let count = try tx.count(of: CrashItem.self)
-                scenario.check(count == committed.count, "\(count) items, \(committed.count) committed")
+                scenario.exit()
             }
+            recordScenarioFailures(result)
         }
-        // Room again: the same connection writes, the other sees it, and the file is sound.
-        try writer.write(blob("after", 3_000))
-        scenario.check(try reader.read(CrashItem.self, key: "after") == blob("after", 3_000), "the write after the failure is not visible")
-        let check = try integrityCheck(path: path)
-        scenario.check(check == ["ok"], "integrity_check: \(check)")
-    }
+
+        /// In a child process: limits the size of the files the process may write (`RLIMIT_FSIZE`)
+        /// a little above the current size of the database, then writes until the WAL hits it.
+        static func fileSizeLimitScenario(_ scenario: inout Scenario) throws {
+            signal(SIGXFSZ, SIG_IGN)  // write(2) then fails with EFBIG instead of killing the process
+            let folder = try makeTemporaryFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + "/db.trove"
+            let database = try Database(path: path)
+            let writer = try database.newConnection()
+            let reader = try database.newConnection()
+            var committed: [String: CrashItem] = [:]
+            for item in (0..<20).map({ blob("base-\($0)", 2_000) }) { committed[item.id] = item }
+            try writer.write(Array(committed.values))
+
+            func size(_ file: String) -> Int {
+                ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int) ?? 0
+            }
+            let limit = max(size(path), size(path + "-wal")) + 96 * 1_024
+            var rlimit = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t.max)
+            let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+            scenario.check(setrlimit(resource, &rlimit) == 0, "setrlimit failed")
+
+            var failure: TroveError?
+            var failedKeys: [String] = []
+            for round in 0..<500 {
+                let items = (0..<6).map { blob("r\(round)-\($0)", 3_000, group: round) }
+                _ = try reader.read { tx in try tx.read(CrashItem.self, keys: committed.keys) }
+                do {
+                    try writer.readWrite { tx throws in try tx.write(items) }
+                    for item in items { committed[item.id] = item }
+                } catch let error as TroveError {
+                    failure = error
+                    failedKeys = items.map(\.id)
+                    break
+                }
+            }
+            rlimit.rlim_cur = rlim_t.max
+            scenario.check(setrlimit(resource, &rlimit) == 0, "setrlimit failed")
+            guard let failure else {
+                scenario.fail("no write failed under a file size limit of \(limit) bytes")
+                return
+            }
+            // EFBIG is an I/O error for SQLite (ENOSPC would be SQLITE_FULL).
+            let code = failure.sqliteResultCode.map { $0 & 0xFF }
+            scenario.check(code == SQLITE_IOERR || code == SQLITE_FULL, "the failed write threw \(failure)")
+
+            for connection in [writer, reader, try database.newConnection()] {
+                try connection.read { tx throws in
+                    for item in committed.values where try tx.read(CrashItem.self, key: item.id) != item {
+                        scenario.fail("\(item.id), committed before the failure, reads differently after it")
+                    }
+                    for key in failedKeys where try tx.read(CrashItem.self, key: key) != nil {
+                        scenario.fail("\(key), written by the failed transaction, is visible")
+                    }
+                    let count = try tx.count(of: CrashItem.self)
+                    scenario.check(count == committed.count, "\(count) items, \(committed.count) committed")
+                }
+            }
+            // Room again: the same connection writes, the other sees it, and the file is sound.
+            try writer.write(blob("after", 3_000))
+            scenario.check(
+                try reader.read(CrashItem.self, key: "after") == blob("after", 3_000),
+                "the write after the failure is not visible")
+            let check = try integrityCheck(path: path)
+            scenario.check(check == ["ok"], "integrity_check: \(check)")
+        }
     #endif
 }

@@ -39,7 +39,8 @@ struct MultiProcessTests {
             if let problem = child.sigkill() {
                 Issue.record("\(name): \(problem)")
             }
-            acknowledged[name] = child.lines.compactMap { $0.hasPrefix("committed ") ? Int($0.dropFirst(10)) : nil }.max() ?? -1
+            acknowledged[name] =
+                child.lines.compactMap { $0.hasPrefix("committed ") ? Int($0.dropFirst(10)) : nil }.max() ?? -1
         }
         #expect(problems.isEmpty, "\(problems)")
 

@@ -9,16 +9,23 @@ import Trove
 /// An item written by the crash workload: a payload derived from its group and index, so that
 /// any torn or mixed-up write shows as a wrong payload.
 public struct CrashItem: Persistable, Equatable {
+    /// The coder of items, written the way trove-gen writes it.
     public typealias Coder = MessageCoder<CrashItem>
+    /// The coder of the metadata.
     public typealias MetadataCoder = MessageCoder<CrashStamp>
+    /// The collection of the items.
     public static let collection = "crash"
 
+    /// The key of the item.
     public var id: String
     /// The transaction (group) that wrote the item.
     public var group: Int
+    /// Bytes that are a function of the group and of the item's place in it.
     public var payload: Data
+    /// The metadata, stored in its own column.
     public var metadata: CrashStamp?
 
+    /// Creates a value from its fields.
     public init(id: String, group: Int, payload: Data, metadata: CrashStamp?) {
         self.id = id
         self.group = group
@@ -30,9 +37,12 @@ public struct CrashItem: Persistable, Equatable {
 /// The metadata of a ``CrashItem``: its group again, and a checksum of its payload, stored in
 /// the metadata column so that the two columns of one row are checked against each other.
 public struct CrashStamp: Sendable, Equatable {
+    /// The group of the item, again.
     public var group: Int
+    /// The ``CrashWorkload/checksum(_:)`` of the item's payload.
     public var checksum: UInt64
 
+    /// Creates a value from its fields.
     public init(group: Int, checksum: UInt64) {
         self.group = group
         self.checksum = checksum
@@ -40,12 +50,14 @@ public struct CrashStamp: Sendable, Equatable {
 }
 
 extension CrashItem: BinaryMessage {
+    /// Writes the fields of `value`, the way trove-gen writes them.
     public static func encodeMessage(_ value: CrashItem, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: FieldNumber.of("id"))
         try writer.encode(value.group, field: FieldNumber.of("group"))
         try writer.encode(value.payload, field: FieldNumber.of("payload"))
     }
 
+    /// Reads the fields of a value, the way trove-gen reads them.
     public static func decodeMessage(from reader: inout BinaryReader) throws -> CrashItem {
         var id: String?
         var group: Int?
@@ -65,11 +77,13 @@ extension CrashItem: BinaryMessage {
 }
 
 extension CrashStamp: BinaryMessage {
+    /// Writes the fields of `value`, the way trove-gen writes them.
     public static func encodeMessage(_ value: CrashStamp, to writer: inout BinaryWriter) throws {
         try writer.encode(value.group, field: FieldNumber.of("group"))
         try writer.encode(value.checksum, field: FieldNumber.of("checksum"))
     }
 
+    /// Reads the fields of a value, the way trove-gen reads them.
     public static func decodeMessage(from reader: inout BinaryReader) throws -> CrashStamp {
         var group: Int?
         var checksum: UInt64?
@@ -80,7 +94,9 @@ extension CrashStamp: BinaryMessage {
             default: try reader.skip(header)
             }
         }
-        return CrashStamp(group: try reader.required(group, field: "group"), checksum: try reader.required(checksum, field: "checksum"))
+        return CrashStamp(
+            group: try reader.required(group, field: "group"),
+            checksum: try reader.required(checksum, field: "checksum"))
     }
 }
 
@@ -216,7 +232,8 @@ public enum CrashWorkload {
         payload.withUnsafeMutableBytes { buffer in
             for offset in buffer.indices { buffer[offset] = UInt8(truncatingIfNeeded: random.next()) }
         }
-        return CrashItem(id: id, group: group, payload: payload, metadata: CrashStamp(group: group, checksum: checksum(payload)))
+        return CrashItem(
+            id: id, group: group, payload: payload, metadata: CrashStamp(group: group, checksum: checksum(payload)))
     }
 
     /// FNV-1a 64 of the payload.
@@ -240,10 +257,12 @@ public enum CrashWorkload {
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// Creates a generator whose numbers are a function of `seed`.
     public init(seed: UInt64) {
         state = seed
     }
 
+    /// The next pseudo-random number.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -12,7 +12,7 @@ public enum FuzzHarness {
         ("Profile", { try roundTrip(MessageCoder<Profile>.self, $0) }),
         ("ProfileStats", { try roundTrip(MessageCoder<ProfileStats>.self, $0) }),
         ("PostalAddress", { try roundTrip(MessageCoder<PostalAddress>.self, $0) }),
-        ("Shape", { try roundTrip(MessageCoder<Shape>.self, $0) }),
+        ("Outline", { try roundTrip(MessageCoder<Outline>.self, $0) }),
         ("CrashItem", { try roundTrip(MessageCoder<CrashItem>.self, $0) }),
         ("CrashStamp", { try roundTrip(MessageCoder<CrashStamp>.self, $0) }),
         ("Memo (Codable)", { try roundTrip(CodableCoder<Memo>.self, $0) }),
@@ -58,9 +58,11 @@ public enum FuzzHarness {
         for _ in 0..<8 {
             let profile = Profile.sample(&random)
             try add(MessageCoder<Profile>.self, profile, decoder: 0)
-            try add(MessageCoder<ProfileStats>.self, profile.metadata ?? ProfileStats(visits: 1, history: [], last: nil), decoder: 1)
+            try add(
+                MessageCoder<ProfileStats>.self, profile.metadata ?? ProfileStats(visits: 1, history: [], last: nil),
+                decoder: 1)
             try add(MessageCoder<PostalAddress>.self, profile.address, decoder: 2)
-            try add(MessageCoder<Shape>.self, profile.shape, decoder: 3)
+            try add(MessageCoder<Outline>.self, profile.shape, decoder: 3)
         }
         let item = CrashWorkload.groupItem(3, 1)
         try add(MessageCoder<CrashItem>.self, item, decoder: 4)

@@ -8,41 +8,73 @@ import Trove
 /// Data, Date, UUID, URL, Decimal, optionals, arrays, sets, dictionaries, nested messages,
 /// raw-value enumerations, an enumeration with associated values, and a `Codable` fallback.
 public struct Profile: Persistable, Equatable {
+    /// The coder of items, written the way trove-gen writes it.
     public typealias Coder = MessageCoder<Profile>
+    /// The coder of the metadata.
     public typealias MetadataCoder = MessageCoder<ProfileStats>
+    /// The collection of the items.
     public static let collection = "fuzz-profiles"
 
+    /// The key of the item.
     public var id: UUID
+    /// A field of type `String`.
     public var name: String
+    /// A field of type `Int`.
     public var age: Int
+    /// A field of type `Double`.
     public var score: Double
+    /// A field of type `Float`.
     public var ratio: Float
+    /// A field of type `Int8`.
     public var tiny: Int8
+    /// A field of type `UInt16`.
     public var flags: UInt16
+    /// A field of type `UInt64`.
     public var big: UInt64
+    /// A field of type `Bool`.
     public var active: Bool
+    /// A field of type `Data`.
     public var avatar: Data
+    /// A field of type `Date`.
     public var joined: Date
+    /// A field of type `URL?`.
     public var homepage: URL?
+    /// A field of type `Decimal`.
     public var balance: Decimal
+    /// A field of type `String?`.
     public var nickname: String?
+    /// A field of type `[String]`.
     public var tags: [String]
+    /// A field of type `Set<Int32>`.
     public var lucky: Set<Int32>
+    /// A field of type `[String: Double]`.
     public var scores: [String: Double]
+    /// A field of type `PostalAddress`.
     public var address: PostalAddress
+    /// A field of type `[PostalAddress]`.
     public var previous: [PostalAddress]
-    public var role: Role
-    public var level: Level
-    public var shape: Shape
+    /// A field of type `Access`.
+    public var role: Access
+    /// A field of type `Tier`.
+    public var level: Tier
+    /// A field of type `Outline`.
+    public var shape: Outline
+    /// A field of type `Extra`.
     public var extra: Extra
+    /// The metadata, stored in its own column.
     public var metadata: ProfileStats?
 }
 
+/// The metadata of a ``Profile``.
 public struct ProfileStats: Sendable, Equatable {
+    /// A field of type `Int`.
     public var visits: Int
+    /// A field of type `[Int64]`.
     public var history: [Int64]
+    /// A field of type `Date?`.
     public var last: Date?
 
+    /// Creates a value from its fields.
     public init(visits: Int, history: [Int64], last: Date?) {
         self.visits = visits
         self.history = history
@@ -50,23 +82,29 @@ public struct ProfileStats: Sendable, Equatable {
     }
 }
 
+/// A nested message: a field of ``Profile``, and an element of an array.
 public struct PostalAddress: Sendable, Equatable {
+    /// A field of type `String`.
     public var street: String
+    /// A field of type `String`.
     public var city: String
+    /// A field of type `UInt32?`.
     public var zip: UInt32?
 }
 
-public enum Role: String, Sendable, BinaryCodable {
+/// A raw-value enumeration with `String` raw values.
+public enum Access: String, Sendable, BinaryCodable {
     case reader, writer, admin
 }
 
-public enum Level: Int, Sendable, BinaryCodable {
+/// A raw-value enumeration with `Int` raw values.
+public enum Tier: Int, Sendable, BinaryCodable {
     case low = 1, middle = 5, high = 9
 }
 
 /// An enumeration with associated values: one field per case, holding the case's values as a
 /// nested message.
-public enum Shape: Sendable, Equatable {
+public enum Outline: Sendable, Equatable {
     case empty
     case circle(radius: Double)
     case rectangle(width: Double, height: Double, label: String?)
@@ -74,18 +112,26 @@ public enum Shape: Sendable, Equatable {
 
 /// A field type that is only `Codable`: stored through the JSON fallback.
 public struct Extra: Codable, Sendable, Equatable {
+    /// A field of type `String`.
     public var note: String
+    /// A field of type `[Double]`.
     public var weights: [Double]
 }
 
 /// An item coded entirely through `CodableCoder`.
 public struct Memo: Persistable, Codable, Equatable {
+    /// The coder of items, written the way trove-gen writes it.
     public typealias Coder = CodableCoder<Memo>
+    /// The collection of the items.
     public static let collection = "fuzz-memos"
+    /// The key of the item.
     public var id: Int
+    /// A field of type `[String]`.
     public var lines: [String]
+    /// A field of type `Bool`.
     public var pinned: Bool
 
+    /// Creates a value from its fields.
     public init(id: Int, lines: [String], pinned: Bool) {
         self.id = id
         self.lines = lines
@@ -96,6 +142,7 @@ public struct Memo: Persistable, Codable, Equatable {
 // MARK: Coders
 
 extension Profile: BinaryMessage {
+    /// Writes the fields of `value`, the way trove-gen writes them.
     public static func encodeMessage(_ value: Profile, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: FieldNumber.of("id"))
         try writer.encode(value.name, field: FieldNumber.of("name"))
@@ -122,6 +169,7 @@ extension Profile: BinaryMessage {
         try writer.encode(value.extra, field: FieldNumber.of("extra"))
     }
 
+    /// Reads the fields of a value, the way trove-gen reads them.
     public static func decodeMessage(from reader: inout BinaryReader) throws -> Profile {
         var id: UUID?
         var name: String?
@@ -142,9 +190,9 @@ extension Profile: BinaryMessage {
         var scores: [String: Double]?
         var address: PostalAddress?
         var previous: [PostalAddress]?
-        var role: Role?
-        var level: Level?
-        var shape: Shape?
+        var role: Access?
+        var level: Tier?
+        var shape: Outline?
         var extra: Extra?
         while let header = try reader.nextField() {
             switch header.number {
@@ -164,12 +212,15 @@ extension Profile: BinaryMessage {
             case FieldNumber.of("nickname"): nickname = try reader.decode(String.self, from: header, field: "nickname")
             case FieldNumber.of("tags"): tags = try reader.decode([String].self, from: header, field: "tags")
             case FieldNumber.of("lucky"): lucky = try reader.decode(Set<Int32>.self, from: header, field: "lucky")
-            case FieldNumber.of("scores"): scores = try reader.decode([String: Double].self, from: header, field: "scores")
-            case FieldNumber.of("address"): address = try reader.decode(PostalAddress.self, from: header, field: "address")
-            case FieldNumber.of("previous"): previous = try reader.decode([PostalAddress].self, from: header, field: "previous")
-            case FieldNumber.of("role"): role = try reader.decode(Role.self, from: header, field: "role")
-            case FieldNumber.of("level"): level = try reader.decode(Level.self, from: header, field: "level")
-            case FieldNumber.of("shape"): shape = try reader.decode(Shape.self, from: header, field: "shape")
+            case FieldNumber.of("scores"):
+                scores = try reader.decode([String: Double].self, from: header, field: "scores")
+            case FieldNumber.of("address"):
+                address = try reader.decode(PostalAddress.self, from: header, field: "address")
+            case FieldNumber.of("previous"):
+                previous = try reader.decode([PostalAddress].self, from: header, field: "previous")
+            case FieldNumber.of("role"): role = try reader.decode(Access.self, from: header, field: "role")
+            case FieldNumber.of("level"): level = try reader.decode(Tier.self, from: header, field: "level")
+            case FieldNumber.of("shape"): shape = try reader.decode(Outline.self, from: header, field: "shape")
             case FieldNumber.of("extra"): extra = try reader.decode(Extra.self, from: header, field: "extra")
             default: try reader.skip(header)
             }
@@ -190,12 +241,14 @@ extension Profile: BinaryMessage {
 }
 
 extension ProfileStats: BinaryMessage {
+    /// Writes the fields of `value`, the way trove-gen writes them.
     public static func encodeMessage(_ value: ProfileStats, to writer: inout BinaryWriter) throws {
         try writer.encode(value.visits, field: FieldNumber.of("visits"))
         try writer.encode(value.history, field: FieldNumber.of("history"))
         try writer.encodeIfPresent(value.last, field: FieldNumber.of("last"))
     }
 
+    /// Reads the fields of a value, the way trove-gen reads them.
     public static func decodeMessage(from reader: inout BinaryReader) throws -> ProfileStats {
         var visits: Int?
         var history: [Int64]?
@@ -213,12 +266,14 @@ extension ProfileStats: BinaryMessage {
 }
 
 extension PostalAddress: BinaryMessage {
+    /// Writes the fields of `value`, the way trove-gen writes them.
     public static func encodeMessage(_ value: PostalAddress, to writer: inout BinaryWriter) throws {
         try writer.encode(value.street, field: FieldNumber.of("street"))
         try writer.encode(value.city, field: FieldNumber.of("city"))
         try writer.encodeIfPresent(value.zip, field: FieldNumber.of("zip"))
     }
 
+    /// Reads the fields of a value, the way trove-gen reads them.
     public static func decodeMessage(from reader: inout BinaryReader) throws -> PostalAddress {
         var street: String?
         var city: String?
@@ -231,12 +286,15 @@ extension PostalAddress: BinaryMessage {
             default: try reader.skip(header)
             }
         }
-        return PostalAddress(street: try reader.required(street, field: "street"), city: try reader.required(city, field: "city"), zip: zip)
+        return PostalAddress(
+            street: try reader.required(street, field: "street"), city: try reader.required(city, field: "city"),
+            zip: zip)
     }
 }
 
-extension Shape: BinaryMessage {
-    public static func encodeMessage(_ value: Shape, to writer: inout BinaryWriter) throws {
+extension Outline: BinaryMessage {
+    /// Writes the fields of `value`, the way trove-gen writes them.
+    public static func encodeMessage(_ value: Outline, to writer: inout BinaryWriter) throws {
         switch value {
         case .empty:
             try writer.encodeMessage(field: FieldNumber.of("empty")) { _ in }
@@ -253,8 +311,9 @@ extension Shape: BinaryMessage {
         }
     }
 
-    public static func decodeMessage(from reader: inout BinaryReader) throws -> Shape {
-        var shape: Shape?
+    /// Reads the fields of a value, the way trove-gen reads them.
+    public static func decodeMessage(from reader: inout BinaryReader) throws -> Outline {
+        var shape: Outline?
         while let header = try reader.nextField() {
             switch header.number {
             case FieldNumber.of("empty"):
@@ -267,7 +326,8 @@ extension Shape: BinaryMessage {
                     var radius: Double?
                     while let header = try reader.nextField() {
                         switch header.number {
-                        case FieldNumber.of("radius"): radius = try reader.decode(Double.self, from: header, field: "radius")
+                        case FieldNumber.of("radius"):
+                            radius = try reader.decode(Double.self, from: header, field: "radius")
                         default: try reader.skip(header)
                         }
                     }
@@ -280,14 +340,18 @@ extension Shape: BinaryMessage {
                     var label: String?
                     while let header = try reader.nextField() {
                         switch header.number {
-                        case FieldNumber.of("width"): width = try reader.decode(Double.self, from: header, field: "width")
-                        case FieldNumber.of("height"): height = try reader.decode(Double.self, from: header, field: "height")
-                        case FieldNumber.of("label"): label = try reader.decode(String.self, from: header, field: "label")
+                        case FieldNumber.of("width"):
+                            width = try reader.decode(Double.self, from: header, field: "width")
+                        case FieldNumber.of("height"):
+                            height = try reader.decode(Double.self, from: header, field: "height")
+                        case FieldNumber.of("label"):
+                            label = try reader.decode(String.self, from: header, field: "label")
                         default: try reader.skip(header)
                         }
                     }
                     return .rectangle(
-                        width: try reader.required(width, field: "width"), height: try reader.required(height, field: "height"),
+                        width: try reader.required(width, field: "width"),
+                        height: try reader.required(height, field: "height"),
                         label: label)
                 }
             default: try reader.skip(header)
@@ -308,7 +372,10 @@ extension Profile {
             return (0..<Int(random.next() % 4)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
         }
         let count = Int(random.next() % 6)
-        let shapes: [Shape] = [.empty, .circle(radius: Double(random.next() % 100) / 3), .rectangle(width: 2, height: -0.5, label: random.next() % 2 == 0 ? nil : "box")]
+        let shapes: [Outline] = [
+            .empty, .circle(radius: Double(random.next() % 100) / 3),
+            .rectangle(width: 2, height: -0.5, label: random.next() % 2 == 0 ? nil : "box"),
+        ]
         return Profile(
             id: UUID(),
             name: string(&random),
@@ -326,17 +393,19 @@ extension Profile {
             nickname: random.next() % 2 == 0 ? string(&random) : nil,
             tags: (0..<count).map { _ in string(&random) },
             lucky: Set((0..<count).map { _ in Int32(truncatingIfNeeded: random.next()) }),
-            scores: Dictionary((0..<count).map { ("k\($0)", Double(random.next() % 100)) }, uniquingKeysWith: { a, _ in a }),
+            scores: Dictionary(
+                (0..<count).map { ("k\($0)", Double(random.next() % 100)) }, uniquingKeysWith: { a, _ in a }),
             address: PostalAddress(street: string(&random), city: "Lyon", zip: random.next() % 2 == 0 ? 69_001 : nil),
             previous: (0..<count).map { _ in PostalAddress(street: "s", city: string(&random), zip: nil) },
-            role: [Role.reader, .writer, .admin][Int(random.next() % 3)],
-            level: [Level.low, .middle, .high][Int(random.next() % 3)],
+            role: [Access.reader, .writer, .admin][Int(random.next() % 3)],
+            level: [Tier.low, .middle, .high][Int(random.next() % 3)],
             shape: shapes[Int(random.next() % 3)],
             extra: Extra(note: string(&random), weights: (0..<count).map { Double($0) / 2 }),
             metadata: random.next() % 3 == 0
                 ? nil
                 : ProfileStats(
-                    visits: Int(random.next() % 1000), history: (0..<count).map { _ in Int64(truncatingIfNeeded: random.next()) },
+                    visits: Int(random.next() % 1000),
+                    history: (0..<count).map { _ in Int64(truncatingIfNeeded: random.next()) },
                     last: random.next() % 2 == 0 ? Date(timeIntervalSince1970: 1e9) : nil))
     }
 }

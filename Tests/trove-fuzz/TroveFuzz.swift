@@ -19,40 +19,40 @@ public func troveFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
 }
 
 #if TROVE_LIBFUZZER
-/// libFuzzer's driver: SwiftPM gives every executable its own `main`, so this one hands over to
-/// libFuzzer instead of linking libFuzzer's `main`.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
+    /// libFuzzer's driver: SwiftPM gives every executable its own `main`, so this one hands over to
+    /// libFuzzer instead of linking libFuzzer's `main`.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+    ) -> CInt
 #endif
 
 @main
 struct TroveFuzz {
     static func main() throws {
         #if TROVE_LIBFUZZER
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, troveFuzzTestOneInput))
+            var argc = CommandLine.argc
+            var argv = CommandLine.unsafeArgv
+            exit(LLVMFuzzerRunDriver(&argc, &argv, troveFuzzTestOneInput))
         #else
-        var arguments = CommandLine.arguments.dropFirst()
-        if arguments.first == "-write-corpus", let folder = arguments.dropFirst().first {
-            for (index, input) in try FuzzHarness.seedCorpus().enumerated() {
-                try Data(input).write(to: URL(fileURLWithPath: folder).appendingPathComponent("seed-\(index)"))
+            var arguments = CommandLine.arguments.dropFirst()
+            if arguments.first == "-write-corpus", let folder = arguments.dropFirst().first {
+                for (index, input) in try FuzzHarness.seedCorpus().enumerated() {
+                    try Data(input).write(to: URL(fileURLWithPath: folder).appendingPathComponent("seed-\(index)"))
+                }
+                return
             }
-            return
-        }
-        guard !arguments.isEmpty else {
-            print("usage: trove-fuzz -write-corpus <folder> | trove-fuzz <input file>...")
-            return
-        }
-        while let path = arguments.popFirst() {
-            let input = try Data(contentsOf: URL(fileURLWithPath: path))
-            let decoded = input.withUnsafeBytes { FuzzHarness.run($0) }
-            print("\(path): \(decoded ? "decoded" : "rejected as corrupt")")
-        }
+            guard !arguments.isEmpty else {
+                print("usage: trove-fuzz -write-corpus <folder> | trove-fuzz <input file>...")
+                return
+            }
+            while let path = arguments.popFirst() {
+                let input = try Data(contentsOf: URL(fileURLWithPath: path))
+                let decoded = input.withUnsafeBytes { FuzzHarness.run($0) }
+                print("\(path): \(decoded ? "decoded" : "rejected as corrupt")")
+            }
         #endif
     }
 }

@@ -42,7 +42,8 @@ enum Bank {
             for id in 0..<accountCount {
                 try tx.write(LoadAccount(id: id, balance: initialBalance, version: 0, metadata: LoadStamp(version: 0)))
             }
-            try tx.write(LoadLedger(id: LoadLedger.key, sequence: 0, versions: Array(repeating: 0, count: accountCount)))
+            try tx.write(
+                LoadLedger(id: LoadLedger.key, sequence: 0, versions: Array(repeating: 0, count: accountCount)))
         }
     }
 
@@ -90,11 +91,13 @@ enum Bank {
     /// Checks one snapshot.
     ///
     /// - Parameters:
+    ///   - tx: The transaction whose snapshot to check.
     ///   - floor: The sequence number of a transfer whose commit returned before this
     ///     transaction began: the snapshot must include it.
     ///   - style: Which read API to use: cached reads by key, in different orders, uncached
     ///     `readAll`, metadata alone.
     /// - Returns: The sequence number of the snapshot.
+    /// - Throws: ``Violation`` naming the broken invariant, or what Trove throws.
     static func check(_ tx: ReadTransaction, floor: Int, style: Int) throws -> Int {
         func violation(_ text: String) -> Violation { Violation(description: "style \(style): \(text)") }
         var stamps: [Int: LoadStamp] = [:]
@@ -108,7 +111,9 @@ enum Bank {
             throw violation("the ledger is missing")
         }
         if ledger.sequence < floor {
-            throw violation("stale snapshot: the ledger is at \(ledger.sequence), but \(floor) had committed before the transaction began")
+            throw violation(
+                "stale snapshot: the ledger is at \(ledger.sequence), but \(floor) had committed before the transaction began"
+            )
         }
         let accounts: [LoadAccount]
         switch style {
@@ -117,21 +122,30 @@ enum Bank {
         case 2: accounts = try tx.read(LoadAccount.self, keys: (0..<accountCount).reversed())
         default: accounts = try LoadAccount.read(tx).byKeys(Array(0..<accountCount))
         }
-        guard accounts.count == accountCount else { throw violation("\(accounts.count) accounts instead of \(accountCount)") }
+        guard accounts.count == accountCount else {
+            throw violation("\(accounts.count) accounts instead of \(accountCount)")
+        }
         let sum = accounts.reduce(0) { $0 + $1.balance }
         if sum != total {
-            throw violation("the balances add up to \(sum), not \(total), at ledger \(ledger.sequence): a transfer is half visible")
+            throw violation(
+                "the balances add up to \(sum), not \(total), at ledger \(ledger.sequence): a transfer is half visible")
         }
         for account in accounts {
             let expected = ledger.versions[account.id]
             if account.version != expected {
-                throw violation("account \(account.id) is at version \(account.version), the ledger \(ledger.sequence) says \(expected)")
+                throw violation(
+                    "account \(account.id) is at version \(account.version), the ledger \(ledger.sequence) says \(expected)"
+                )
             }
             if account.metadata?.version != expected {
-                throw violation("account \(account.id) has metadata \(String(describing: account.metadata)), the ledger says \(expected)")
+                throw violation(
+                    "account \(account.id) has metadata \(String(describing: account.metadata)), the ledger says \(expected)"
+                )
             }
             if style == 4, stamps[account.id]?.version != expected {
-                throw violation("account \(account.id) has cached metadata \(String(describing: stamps[account.id])), the ledger says \(expected)")
+                throw violation(
+                    "account \(account.id) has cached metadata \(String(describing: stamps[account.id])), the ledger says \(expected)"
+                )
             }
         }
         return ledger.sequence

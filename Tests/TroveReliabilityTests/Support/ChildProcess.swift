@@ -3,11 +3,11 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A running `trove-crash-writer`, whose standard output is collected line by line as it comes.
@@ -101,7 +101,8 @@ final class CrashWriterProcess {
             return nil
         }
         let errors = output.withLock { String(decoding: $0.errors, as: UTF8.self) }
-        return "the child ended by itself (reason \(process.terminationReason.rawValue), status \(process.terminationStatus)) before it was killed: \(errors)"
+        return
+            "the child ended by itself (reason \(process.terminationReason.rawValue), status \(process.terminationStatus)) before it was killed: \(errors)"
     }
 
     /// Where the `trove-crash-writer` executable is: `$TROVE_CRASH_WRITER`, or next to the test
@@ -111,9 +112,9 @@ final class CrashWriterProcess {
             return URL(fileURLWithPath: path)
         }
         #if os(Linux)
-        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         #else
-        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+            let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         #endif
         var folder = testBinary.deletingLastPathComponent()
         // On Apple platforms the test binary is inside TrovePackageTests.xctest/Contents/MacOS.

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The checks of a scenario that runs in a child process (an exit test), where a failed
@@ -27,7 +27,8 @@ struct Scenario {
     /// available when the status is the expected one. A trap still fails the test.
     func exit() -> Never {
         for failure in failures {
-            FileHandle.standardError.write(Data(("scenario: " + failure.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
+            FileHandle.standardError.write(
+                Data(("scenario: " + failure.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
         }
         Foundation.exit(0)
     }
