@@ -50,6 +50,19 @@ struct BadBytesTests {
                 }
             }
         }
+        func evolved<Old: BinaryMessage, New: BinaryMessage>(_ values: [Old], as new: New.Type) throws -> Target {
+            var target = try message(values)
+            target.name = "\(Old.self) read as \(New.self)"
+            target.decode = { bytes in
+                let value = try bytes.withUnsafeBytes { buffer in
+                    var reader = BinaryReader(buffer)
+                    return try MessageCoder<New>.decode(from: &reader)
+                }
+                var writer = BinaryWriter()
+                try MessageCoder<New>.encode(value, to: &writer)
+            }
+            return target
+        }
         let profiles = (0..<24).map { _ in Profile.sample(&random) }
         return [
             try message(profiles),
@@ -60,14 +73,33 @@ struct BadBytesTests {
             try message([LoadLedger(id: "ledger", sequence: 99, versions: Array(0..<24))]),
             try message([LoadAccount(id: 3, balance: -5, version: 7, metadata: nil)]),
             try codable([Memo(id: 1, lines: ["a", "b"], pinned: true), Memo(id: -9, lines: [], pinned: false)]),
+            // Every coder that trove-gen generated for its showcase fixture.
+            try message(ShowcaseSamples.users),
+            try message(ShowcaseSamples.users.compactMap(\.stats)),
+            try message(ShowcaseSamples.users.compactMap(\.address)),
+            try message(ShowcaseSamples.shapes),
+            try message(ShowcaseSamples.samples),
+            try message(ShowcaseSamples.books),
+            try message(ShowcaseSamples.books.map(\.author)),
+            try message(ShowcaseSamples.orders),
+            try codable(ShowcaseSamples.orders.compactMap(\.metadata)),
+            try message(ShowcaseSamples.counters),
+            try message(ShowcaseSamples.tags),
+            try message(ShowcaseSamples.settings),
+            try message(ShowcaseSamples.notesV1),
+            try message(ShowcaseSamples.notesV2),
+            // Data of one version of a model read by the other.
+            try evolved(ShowcaseSamples.notesV1, as: NoteV2.self),
+            try evolved(ShowcaseSamples.notesV2, as: NoteV1.self),
         ]
     }
 
     @Test func mutatedEncodingsOfEveryModelThrowOnlyCorruptDataErrors() throws {
-        let inputs = Soak.integer("TROVE_FUZZ_INPUTS", default: 60_000)
+        let inputs = Soak.integer("TROVE_FUZZ_INPUTS", default: 200_000)
         let seed = UInt64(Soak.integer("TROVE_FUZZ_SEED", default: Int(UInt32.random(in: 0...UInt32.max))))
         Soak.report("fuzz decoders: seed \(seed)")
-        let outcome = Mutex<(decoded: Int, rejected: Int, slowest: Duration, problems: [String])>((0, 0, .zero, []))
+        let outcome = Mutex<(decoded: Int, rejected: Int, slowest: Duration, problems: [String], targets: Int)>(
+            (0, 0, .zero, [], 0))
         let start = ContinuousClock.now
         let finished = finishes(within: .seconds(300)) {
             var random = SeededGenerator(seed: seed)
@@ -97,17 +129,17 @@ struct BadBytesTests {
                 }
                 slowest = max(slowest, ContinuousClock.now - clock)
             }
-            outcome.withLock { $0 = (decoded, rejected, slowest, problems) }
+            outcome.withLock { $0 = (decoded, rejected, slowest, problems, targets.count) }
         }
         #expect(finished, "a decoder hung: the inputs were not done in 5 minutes (seed \(seed))")
-        let (decoded, rejected, slowest, problems) = outcome.withLock { $0 }
+        let (decoded, rejected, slowest, problems, targetCount) = outcome.withLock { $0 }
         #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5).joined(separator: "\n"))")
         #expect(decoded + rejected == inputs)
         // Most mutations must be caught: a decoder that accepted anything would pass the rest.
         #expect(rejected > inputs / 2)
         #expect(slowest < .seconds(5), "one input took \(slowest) to decode (seed \(seed))")
         Soak.report(
-            "fuzz decoders: \(inputs) mutated inputs of 8 coders in \(ContinuousClock.now - start): \(rejected) rejected with corruptData, \(decoded) decoded, slowest \(slowest), seed \(seed)"
+            "fuzz decoders: \(inputs) mutated inputs of \(targetCount) coders in \(ContinuousClock.now - start): \(rejected) rejected with corruptData, \(decoded) decoded, slowest \(slowest), seed \(seed)"
         )
     }
 
@@ -141,12 +173,15 @@ struct BadBytesTests {
         try metadata.encode(3, field: FieldNumber.of("visits"))
         try metadata.encode("not a history", field: FieldNumber.of("history"))
         try connection.readWrite { tx in
-            try tx.setData(Data(data.bytes), metadata: Data(metadata.bytes), forKey: profile.id.itemKey, in: Profile.collection)
+            try tx.setData(
+                Data(data.bytes), metadata: Data(metadata.bytes), forKey: profile.id.itemKey, in: Profile.collection)
         }
         for read in 0..<2 {
             #expect {
                 try connection.read { tx in
-                    read == 0 ? try tx.read(Profile.self, key: profile.id)?.metadata : try tx.metadata(for: Profile.self, key: profile.id)
+                    read == 0
+                        ? try tx.read(Profile.self, key: profile.id)?.metadata
+                        : try tx.metadata(for: Profile.self, key: profile.id)
                 }
             } throws: { error in
                 // "history" alone would send the reader looking for a field of Profile.
@@ -179,7 +214,8 @@ struct BadBytesTests {
             var data = BinaryWriter()
             try Profile.Coder.encode(profile, to: &data)
             var metadata = BinaryWriter()
-            try ProfileStats.encodeMessage(profile.metadata ?? ProfileStats(visits: 1, history: [2], last: nil), to: &metadata)
+            try ProfileStats.encodeMessage(
+                profile.metadata ?? ProfileStats(visits: 1, history: [2], last: nil), to: &metadata)
             return (data.bytes, metadata.bytes)
         }
         var inputs = 0
@@ -214,7 +250,8 @@ struct BadBytesTests {
                         } catch let error as TroveError {
                             failed = true
                             #expect(
-                                error.code == .corruptData && error.collection == Profile.collection && error.key == key.itemKey,
+                                error.code == .corruptData && error.collection == Profile.collection
+                                    && error.key == key.itemKey,
                                 "batch \(batch), seed \(seed): \(error)")
                             if read == 1 {
                                 #expect(error.field?.hasPrefix("metadata") == true, "\(error)")
@@ -239,7 +276,9 @@ struct BadBytesTests {
             (error as? TroveError)?.code == .invalidKey && (error as? TroveError)?.key == "not-a-uuid"
         }
         #expect(rejected > inputs / 2)
-        Soak.report("fuzz database: \(inputs) stored items with mutated data or metadata read back, \(rejected) rejected naming collection and key, seed \(seed)")
+        Soak.report(
+            "fuzz database: \(inputs) stored items with mutated data or metadata read back, \(rejected) rejected naming collection and key, seed \(seed)"
+        )
     }
 }
 
