@@ -158,7 +158,7 @@ let package = Package(
         // writes its seed corpus and replays inputs.
         .executableTarget(
             name: "trove-fuzz",
-            dependencies: ["TroveTestSupport"],
+            dependencies: ["Trove", "TroveTestSupport"],
             path: "Tests/trove-fuzz",
             swiftSettings: strictSettings
         ),

@@ -143,20 +143,25 @@ struct BadBytesTests {
         )
     }
 
-    /// The harness of the libFuzzer target `trove-fuzz` (not run in CI) keeps working: its seeds
-    /// decode, and mutations of them decode or are rejected without stopping the program.
+    /// The harness of the libFuzzer target `trove-fuzz` (not run in CI) keeps working, with the
+    /// showcase's coders added as trove-fuzz adds them: its seeds decode, and mutations of them
+    /// decode or are rejected without stopping the program.
     @Test func theLibFuzzerHarnessDecodesItsSeedsAndSurvivesMutations() throws {
-        let corpus = try FuzzHarness.seedCorpus()
-        #expect(Set(corpus.map { Int($0[0]) }).count == FuzzHarness.decoderCount)
+        let harness = try FuzzHarness(adding: [
+            .coder(MessageCoder<User>.self, name: "User", values: ShowcaseSamples.users),
+            .coder(MessageCoder<Sample>.self, name: "Sample", values: ShowcaseSamples.samples),
+        ])
+        let corpus = harness.seedCorpus
+        #expect(Set(corpus.map { Int($0[0]) }).count == harness.decoders.count)
         for seed in corpus {
-            #expect(seed.withUnsafeBytes { FuzzHarness.run($0) }, "seed for decoder \(seed[0]) does not decode")
+            #expect(seed.withUnsafeBytes { harness.run($0) }, "seed for decoder \(seed[0]) does not decode")
         }
         var random = SeededGenerator(seed: 0xF022)
         var rejected = 0
         for index in 0..<5_000 {
             let seed = corpus[index % corpus.count]
             let input = [seed[0]] + Mutator.mutate(Array(seed.dropFirst()), &random)
-            if !input.withUnsafeBytes({ FuzzHarness.run($0) }) { rejected += 1 }
+            if !input.withUnsafeBytes({ harness.run($0) }) { rejected += 1 }
         }
         #expect(rejected > 2_500)
     }

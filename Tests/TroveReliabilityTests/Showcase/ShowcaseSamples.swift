@@ -1,9 +1,10 @@
 import Foundation
 import Trove
 
-// Values of every model of the generator's showcase fixture (compiled into this target from
-// `Showcase/Models` and `Showcase/Generated`, links to the fixture, as TroveConsumerTests does), so
-// that the bad-bytes tests mutate the encodings of every generated coder.
+// Values of every model of the generator's showcase fixture, compiled with it (`Models` and
+// `Generated` are links to the fixture, as in TroveConsumerTests) into the reliability tests and,
+// through the link `Tests/trove-fuzz/Showcase`, into trove-fuzz: both mutate the encodings of
+// every generated coder.
 
 enum ShowcaseSamples {
     static let users: [User] = [
