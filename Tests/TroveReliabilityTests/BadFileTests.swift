@@ -82,6 +82,7 @@ struct BadFileTests {
         var random = SeededGenerator(seed: 0x7E57)
         // Damage each page after the first in turn, with zeros or random bytes, in a copy.
         var errors = 0
+        var corruptDatabaseErrors = 0
         for pageIndex in 1..<(bytes.count / page) {
             var damaged = bytes
             let range = (pageIndex * page)..<((pageIndex + 1) * page)
@@ -96,9 +97,12 @@ struct BadFileTests {
                 // The page was free or its damage fell where SQLite does not look: nothing to report.
             } catch let error as TroveError {
                 errors += 1
+                // Damage SQLite notices is `corruptDatabase`; damage inside a blob is `corruptData`.
+                let isSQLiteCorruption = error.sqliteResultCode.map { $0 & 0xFF } == SQLITE_CORRUPT
                 #expect(
-                    error.code == .corruptData || error.sqliteResultCode.map { $0 & 0xFF } == SQLITE_CORRUPT,
+                    isSQLiteCorruption ? error.code == .corruptDatabase : error.code == .corruptData,
                     "page \(pageIndex): \(error)")
+                if isSQLiteCorruption { corruptDatabaseErrors += 1 }
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == damaged, "page \(pageIndex)")
             for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasPrefix("damaged") {
@@ -106,6 +110,7 @@ struct BadFileTests {
             }
         }
         #expect(errors > 0)
+        #expect(corruptDatabaseErrors > 0)
     }
 
     #if compiler(>=6.2)

@@ -127,6 +127,7 @@ final class SQLiteConnection {
         let troveCode: TroveError.Code
         switch resultCode & 0xFF {
         case SQLITE_NOTADB: troveCode = .notADatabase
+        case SQLITE_CORRUPT: troveCode = .corruptDatabase
         case SQLITE_READONLY: troveCode = .readOnly
         default: troveCode = .sqlite
         }
