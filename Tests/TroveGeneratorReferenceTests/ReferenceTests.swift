@@ -8,6 +8,11 @@ struct Fixture: CustomTestStringConvertible, Sendable {
     static let committed = ["showcase", "renamed-field", "public-access"]
     /// The fixtures rendered as a build plugin renders them: every input gets an output.
     static let allOutputs = ["unannotated"]
+    /// The folder the inputs of a fixture sit in for the targets that compile it. The showcase is compiled by
+    /// test targets that link `Models -> Input` and `Generated -> Expected`, as a committed-mode target lays out
+    /// its models: rendered as `Models/User.swift`, its outputs are exactly what `swift package trove` writes for
+    /// those targets (`Models_User+Trove.swift`), which `swift package trove-check` at the root verifies.
+    static let sourceFolders = ["showcase": "Models"]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
@@ -24,9 +29,10 @@ struct Fixture: CustomTestStringConvertible, Sendable {
     var expectedDirectory: URL { Self.root.appendingPathComponent(name).appendingPathComponent("Expected") }
 
     func inputs() throws -> [SourceInput] {
-        try Self.swiftFiles(in: inputDirectory).map { fileName in
+        let folder = Self.sourceFolders[name]
+        return try Self.swiftFiles(in: inputDirectory).map { fileName in
             SourceInput(
-                path: "Input/\(fileName)", relativePath: fileName,
+                path: "Input/\(fileName)", relativePath: folder.map { "\($0)/\(fileName)" } ?? fileName,
                 contents: try String(contentsOf: inputDirectory.appendingPathComponent(fileName), encoding: .utf8))
         }
     }

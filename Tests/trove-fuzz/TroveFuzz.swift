@@ -14,7 +14,8 @@ import TroveTestSupport
 // replays inputs (crash files of libFuzzer, for example) given as paths.
 
 /// The decoders under test: FuzzHarness's own and the showcase's generated coders (compiled in
-/// from `Showcase`, a link to the reliability tests' copy of the fixture).
+/// from `Models` and `Generated`, links to the fixture, with the samples of `Showcase`, a link to
+/// the reliability tests' folder).
 let harness: FuzzHarness = {
     do {
         return try FuzzHarness(adding: [

@@ -1,10 +1,11 @@
 import Foundation
 import Trove
 
-// Values of every model of the generator's showcase fixture, compiled with it (`Models` and
-// `Generated` are links to the fixture, as in TroveConsumerTests) into the reliability tests and,
-// through the link `Tests/trove-fuzz/Showcase`, into trove-fuzz: both mutate the encodings of
-// every generated coder.
+// Values of every model of the generator's showcase fixture, compiled with it into the reliability
+// tests and, through the link `Tests/trove-fuzz/Showcase`, into trove-fuzz: both mutate the
+// encodings of every generated coder. Each of those targets links `Models` and `Generated` at its
+// root to the fixture, as TroveConsumerTests does: laid out as a committed-mode target, so that
+// `swift package trove-check` verifies that the fixture is what trove writes for it.
 
 enum ShowcaseSamples {
     static let users: [User] = [

@@ -1,1 +1,0 @@
-../TroveGeneratorReferenceTests/Fixtures/showcase/Input/Evolution.swift
