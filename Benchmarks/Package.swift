@@ -26,9 +26,12 @@ let package = Package(
             name: "CSQLiteBenchmark",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // Callgrind's client requests (no-ops outside valgrind), for Scripts/instructions.sh.
+        .systemLibrary(name: "CCallgrind"),
         .executableTarget(
             name: "trove-benchmarks",
             dependencies: [
+                "CCallgrind",
                 "CSQLiteBenchmark",
                 .product(name: "Trove", package: "Trove"),
                 .product(name: "GRDB", package: "GRDB.swift"),

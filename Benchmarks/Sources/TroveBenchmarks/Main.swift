@@ -31,13 +31,13 @@ enum TroveBenchmarks {
             database = suite
         }
         var coders: CoderSuite?
-        if options.includeCoders && options.profiledWorkload == nil {
+        if (options.includeCoders && options.profiledWorkloads.isEmpty) || options.profilesCoders {
             var suite = CoderSuite(options: options, users: fixtures.users)
             try suite.run()
             coders = suite
         }
         var memory: MemoryProbe?
-        if options.includeMemory && options.profiledWorkload == nil {
+        if options.includeMemory && options.profiledWorkloads.isEmpty && !options.profilesCoders {
             var probe = MemoryProbe(options: options, fixtures: fixtures)
             try probe.run()
             memory = probe

@@ -1,3 +1,4 @@
+import CCallgrind
 import Foundation
 import Trove
 
@@ -33,6 +34,7 @@ struct CoderSuite {
     let options: Options
     let users: [User]
     private(set) var samples: [CoderKind: [CoderOperation: Samples]] = [:]
+    private(set) var otherSamples: [CoderKind: [CoderOperation: Samples]] = [:]
     /// The encoded size of the users with their metadata, in bytes, per coder.
     private(set) var sizes: [CoderKind: Int] = [:]
 
@@ -47,26 +49,33 @@ struct CoderSuite {
             log("run \(run + 1)/\(options.runs): coders")
             for kind in CoderKind.allCases.rotated(by: run) {
                 var checksum = Checksum()
-                let encodeStart = ContinuousClock.now
+                let encodeStart = Stopwatch()
+                if options.profilesCoders { benchmark_callgrind_start() }
                 let encoded: EncodedUsers
                 switch kind {
                 case .handWritten: encoded = try encodeHandWritten()
                 case .generated: encoded = try encodeGenerated()
                 case .json: encoded = try encodeJSON()
                 }
-                let encodeTime = encodeStart.duration(to: .now)
-                let decodeStart = ContinuousClock.now
+                if options.profilesCoders { benchmark_callgrind_stop("coder-encode-\(kind.rawValue)") }
+                let encodeTime = encodeStart.elapsed()
+                let decodeStart = Stopwatch()
+                if options.profilesCoders { benchmark_callgrind_start() }
                 switch kind {
                 case .handWritten: try decodeHandWritten(encoded, into: &checksum)
                 case .generated: try decodeGenerated(encoded, into: &checksum)
                 case .json: try decodeJSON(encoded, into: &checksum)
                 }
-                let decodeTime = decodeStart.duration(to: .now)
+                if options.profilesCoders { benchmark_callgrind_stop("coder-decode-\(kind.rawValue)") }
+                let decodeTime = decodeStart.elapsed()
                 guard checksum == expected else {
                     throw BenchmarkError("coder \(kind.rawValue): decoded \(checksum), expected \(expected)")
                 }
-                samples[kind, default: [:]][.encode, default: Samples()].append(encodeTime.seconds)
-                samples[kind, default: [:]][.decode, default: Samples()].append(decodeTime.seconds)
+                for (operation, time) in [(CoderOperation.encode, encodeTime), (.decode, decodeTime)] {
+                    let (main, other) = options.clock == .cpu ? (time.cpu, time.wall) : (time.wall, time.cpu)
+                    samples[kind, default: [:]][operation, default: Samples()].append(main)
+                    otherSamples[kind, default: [:]][operation, default: Samples()].append(other)
+                }
                 sizes[kind] = encoded.byteCount
             }
         }

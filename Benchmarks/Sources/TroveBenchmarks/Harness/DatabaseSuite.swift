@@ -1,3 +1,4 @@
+import CCallgrind
 import Foundation
 
 /// Runs every database workload on every implementation, `runs` times, and keeps the samples.
@@ -8,7 +9,10 @@ import Foundation
 struct DatabaseSuite {
     let options: Options
     let fixtures: Fixtures
+    /// Samples of the clock of the main table.
     private(set) var samples: [Implementation: [Workload: Samples]] = [:]
+    /// Samples of the other clock.
+    private(set) var otherSamples: [Implementation: [Workload: Samples]] = [:]
 
     init(options: Options, fixtures: Fixtures) {
         self.options = options
@@ -45,20 +49,22 @@ struct DatabaseSuite {
             // Workloads not selected still run, untimed, when a later one needs their effect.
             let isSelected = options.workloads.contains(workload)
             try workload.prepare(store, fixtures: fixtures)
-            let start = ContinuousClock.now
+            let start = Stopwatch()
             let checksum: Checksum?
-            if isSelected && options.profiledWorkload == workload && options.profiledImplementation == implementation {
-                checksum = try profiledRegion { try workload.run(on: store, fixtures: fixtures) }
+            if isSelected && options.profiledWorkloads.contains(workload) && options.profiledImplementation == implementation {
+                checksum = try profiledRegion(workload) { try workload.run(on: store, fixtures: fixtures) }
             } else {
                 checksum = try workload.run(on: store, fixtures: fixtures)
             }
-            let elapsed = start.duration(to: .now)
+            let (cpu, wall) = start.elapsed()
             if let checksum, let want = expected.checksum(for: workload), checksum != want {
                 throw BenchmarkError(
                     "\(implementation.rawValue) \(workload.rawValue): found \(checksum), expected \(want)")
             }
             if record && isSelected {
-                samples[implementation, default: [:]][workload, default: Samples()].append(elapsed.seconds)
+                let (main, other) = options.clock == .cpu ? (cpu, wall) : (wall, cpu)
+                samples[implementation, default: [:]][workload, default: Samples()].append(main)
+                otherSamples[implementation, default: [:]][workload, default: Samples()].append(other)
             }
         }
         // Every write must have landed: read everything back, untimed.
@@ -103,11 +109,13 @@ struct ExpectedChecksums {
     }
 }
 
-/// The region that `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*profiledRegion*'`
-/// counts: the one workload named by `--profile`.
-@inline(never)
-func profiledRegion<T>(_ body: () throws -> T) rethrows -> T {
-    try body()
+/// Runs `body` as the one region a callgrind profile counts, and dumps that profile under the
+/// workload's name: run under `valgrind --tool=callgrind --collect-atstart=no` (see
+/// Scripts/instructions.sh). Outside valgrind, it only runs `body`.
+func profiledRegion(_ workload: Workload, _ body: () throws -> Checksum?) throws -> Checksum? {
+    benchmark_callgrind_start()
+    defer { benchmark_callgrind_stop(workload.rawValue) }
+    return try body()
 }
 
 /// Creates a fresh folder for one database.
@@ -120,6 +128,23 @@ func makeDirectory(in parent: String, prefix: String) throws -> String {
 /// Progress goes to standard error, so that standard output is only the report.
 func log(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Measures the CPU time of the process (every thread) and the elapsed time since its creation.
+struct Stopwatch {
+    private let cpu = Stopwatch.now(CLOCK_PROCESS_CPUTIME_ID)
+    private let wall = Stopwatch.now(CLOCK_MONOTONIC)
+
+    /// (CPU seconds, elapsed seconds).
+    func elapsed() -> (cpu: Double, wall: Double) {
+        (Stopwatch.now(CLOCK_PROCESS_CPUTIME_ID) - cpu, Stopwatch.now(CLOCK_MONOTONIC) - wall)
+    }
+
+    private static func now(_ clock: clockid_t) -> Double {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
 }
 
 extension Duration {

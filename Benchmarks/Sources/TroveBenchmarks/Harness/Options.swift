@@ -11,8 +11,22 @@ struct Options {
     var warmUp = true
     var isSmoke = false
     var directory = NSTemporaryDirectory()
+    var clock = Clock.cpu
     var profiledImplementation: Implementation?
-    var profiledWorkload: Workload?
+    /// The profiled workloads: one, or all of them with `--profile <impl>:all`.
+    var profiledWorkloads: Set<Workload> = []
+    /// Whether each coder operation is a profile of its own (`--profile coders`).
+    var profilesCoders = false
+
+    /// What a sample measures.
+    enum Clock: String {
+        /// CPU time of the process, all threads (`CLOCK_PROCESS_CPUTIME_ID`): what the work costs,
+        /// nearly unaffected by other processes competing for the cores.
+        case cpu
+        /// Elapsed time (`CLOCK_MONOTONIC`): what a user waits, including time spent waiting for a
+        /// core or the disk.
+        case wall
+    }
 
     static let usage = """
         USAGE: trove-benchmarks [options]
@@ -32,11 +46,14 @@ struct Options {
           --no-memory               Skip the peak-memory probe.
           --no-warm-up              Skip the small untimed pass before the timed runs.
           --directory <path>        Where the databases are created (default: the temporary folder).
+          --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
+                                    busy machine disturbs far less than elapsed time); the other is shown too.
           --smoke                   A quick check that everything runs (CI): --count 1000 --runs 1 --no-warm-up.
                                     Speed targets are not judged.
-          --profile <impl>:<workload>
-                                    Wrap that one workload in profiledRegion(), for
-                                    valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*profiledRegion*'.
+          --profile <impl>:<workload|all> | --profile coders
+                                    Under valgrind --tool=callgrind --collect-atstart=no, count only that workload
+                                    (or each) of that implementation, one profile per workload, named after it;
+                                    or each coder operation (see Scripts/instructions.sh).
           -h, --help                Show this help.
         """
 
@@ -74,18 +91,27 @@ struct Options {
             case "--no-memory": includeMemory = false
             case "--no-warm-up": warmUp = false
             case "--directory": directory = try value(for: argument)
+            case "--clock":
+                let name = try value(for: argument)
+                guard let chosen = Clock(rawValue: name) else { throw BenchmarkError("--clock takes cpu or wall, not \(name)") }
+                clock = chosen
             case "--smoke":
                 isSmoke = true
                 count = 1_000
                 runs = 1
                 warmUp = false
             case "--profile":
+                if arguments.first == "coders" {
+                    _ = arguments.popFirst()
+                    profilesCoders = true
+                    continue
+                }
                 let parts = try value(for: argument).split(separator: ":").map(String.init)
                 guard parts.count == 2, let implementation = Implementation(rawValue: parts[0]),
-                    let workload = Workload(rawValue: parts[1])
-                else { throw BenchmarkError("--profile takes <implementation>:<workload>, as trove:read-each") }
+                    let workloads = parts[1] == "all" ? Workload.allCases : Workload(rawValue: parts[1]).map({ [$0] })
+                else { throw BenchmarkError("--profile takes <implementation>:<workload|all>, as trove:read-each") }
                 profiledImplementation = implementation
-                profiledWorkload = workload
+                profiledWorkloads = Set(workloads)
             case "-h", "--help":
                 print(Self.usage)
                 exit(0)

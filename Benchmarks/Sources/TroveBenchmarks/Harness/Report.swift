@@ -44,18 +44,34 @@ struct Report {
 
     // MARK: Tables
 
+    private var clockName: String {
+        options.clock == .cpu ? "CPU time of the process" : "elapsed time"
+    }
+
+    private var otherClockName: String {
+        options.clock == .cpu ? "elapsed time" : "CPU time of the process"
+    }
+
     private func databaseTables(_ suite: DatabaseSuite) -> [String] {
+        var lines = ["", "## Database workloads (\(clockName))", ""]
+        lines += databaseTable(suite.samples, withSpread: options.runs > 1)
+        lines += ["", "### The same runs in \(otherClockName)", ""]
+        lines += databaseTable(suite.otherSamples, withSpread: false)
+        return lines
+    }
+
+    private func databaseTable(_ samples: [Implementation: [Workload: Samples]], withSpread: Bool) -> [String] {
         let implementations = options.implementations
-        var lines = ["", "## Database workloads", ""]
+        var lines: [String] = []
         lines.append("| Workload | " + implementations.map(\.title).joined(separator: " | ") + " |")
         lines.append("| --- |" + String(repeating: " ---: |", count: implementations.count))
         var spreadLines: [String] = []
         for workload in options.workloads {
-            let base = suite.samples[.baseline]?[workload]?.median
+            let base = samples[.baseline]?[workload]?.median
             var cells: [String] = []
             var spreads: [String] = []
             for implementation in implementations {
-                guard let samples = suite.samples[implementation]?[workload] else {
+                guard let samples = samples[implementation]?[workload] else {
                     cells.append("–")
                     spreads.append("–")
                     continue
@@ -71,7 +87,7 @@ struct Report {
             lines.append("| \(title) | " + cells.joined(separator: " | ") + " |")
             spreadLines.append("| \(workload.rawValue) | " + spreads.joined(separator: " | ") + " |")
         }
-        if options.runs > 1 {
+        if withSpread {
             lines += ["", "Run-to-run spread (half the range of the samples, relative to the median):", ""]
             lines.append("| Workload | " + implementations.map(\.shortTitle).joined(separator: " | ") + " |")
             lines.append("| --- |" + String(repeating: " ---: |", count: implementations.count))
@@ -81,7 +97,7 @@ struct Report {
     }
 
     private func coderTables(_ suite: CoderSuite) -> [String] {
-        var lines = ["", "## Coders alone (no database)", ""]
+        var lines = ["", "## Coders alone, no database (\(clockName))", ""]
         let kinds = CoderKind.allCases
         lines.append("| Operation | " + kinds.map(\.title).joined(separator: " | ") + " |")
         lines.append("| --- |" + String(repeating: " ---: |", count: kinds.count))
