@@ -13,6 +13,9 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Trove", targets: ["Trove"]),
+        .executable(name: "trove-gen", targets: ["trove-gen"]),
+        .plugin(name: "TrovePlugin", targets: ["TrovePlugin"]),
+        .plugin(name: "TroveCommandPlugin", targets: ["TroveCommandPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
@@ -31,6 +34,71 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Generator
+        .target(
+            name: "TroveTemplates",
+            path: "Templates",
+            resources: [
+                .embedInCode("Header.mustache"),
+                .embedInCode("File.mustache"),
+                .embedInCode("Persistable.mustache"),
+                .embedInCode("Message.mustache"),
+                .embedInCode("EnumMessage.mustache"),
+                .embedInCode("Conformances.mustache"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TroveGenerator",
+            dependencies: [
+                "TroveTemplates",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "trove-gen",
+            dependencies: [
+                "TroveGenerator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Plugins
+        // Each plugin folder holds a `Shared -> ../Shared` symlink: SwiftPM compiles the files behind it as the
+        // plugin's own sources, so both plugins build from one copy of the code they share.
+        .plugin(
+            name: "TrovePlugin",
+            capability: .buildTool(),
+            dependencies: ["trove-gen"]
+        ),
+        .plugin(
+            name: "TroveCommandPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "trove",
+                    description: "Write the generated Trove sources of annotated models into each target's Generated/ "
+                        + "folder, or check them with --check"
+                ),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the generated Trove sources into Generated/ folders")
+                ]
+            ),
+            dependencies: ["trove-gen"]
+        ),
+
+        // MARK: Example
+        .executableTarget(
+            name: "trove-demo",
+            dependencies: ["Trove"],
+            path: "Examples/TroveDemo",
+            swiftSettings: strictSettings,
+            plugins: [.plugin(name: "TrovePlugin")]
+        ),
+
         // MARK: Tests of the runtime
         .target(
             name: "TroveTestSupport",
@@ -41,6 +109,38 @@ let package = Package(
         .testTarget(
             name: "TroveTests",
             dependencies: ["Trove", "TroveTestSupport", "CSQLite"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests of the generator
+        .testTarget(
+            name: "TroveGeneratorTests",
+            dependencies: [
+                "TroveGenerator",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TroveGeneratorReferenceTests",
+            dependencies: ["TroveGenerator"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TroveConsumerTests",
+            dependencies: ["Trove"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TroveConsumerMainActorTests",
+            dependencies: ["Trove"],
+            swiftSettings: strictSettings + [.unsafeFlags(["-default-isolation", "MainActor"])]
+        ),
+        .testTarget(
+            name: "TroveGenTests",
+            dependencies: ["trove-gen"],
             swiftSettings: strictSettings
         ),
     ]

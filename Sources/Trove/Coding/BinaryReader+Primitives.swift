@@ -1,3 +1,5 @@
+import Foundation
+
 extension BinaryReader {
     /// Reads a base-128 varint (see ``BinaryWriter/writeVarint(_:)``).
     ///
@@ -91,11 +93,24 @@ extension BinaryReader {
     ///   truncated or are not valid UTF-8 (invalid bytes are not repaired).
     @inlinable
     public mutating func readString() throws -> String {
-        let bytes = try readLengthDelimited()
-        guard let string = String(validating: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
-            throw ReadFailure.invalidUTF8()
-        }
+        let bytes = try readLengthDelimited().assumingMemoryBound(to: UInt8.self)
+        // `String(decoding:)` validates on its fast path but repairs invalid bytes, so the result
+        // is compared with the input: equal bytes mean the input was valid. This measures about
+        // twice as fast as `String(validating:as:)`, which takes a generic path.
+        let string = String(decoding: bytes, as: UTF8.self)
+        guard Self.hasSameUTF8(string, as: bytes) else { throw ReadFailure.invalidUTF8() }
         return string
+    }
+
+    /// Whether the UTF-8 of `string` is exactly `bytes`.
+    @inlinable
+    internal static func hasSameUTF8(_ string: String, as bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let same = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.count == bytes.count else { return false }
+            guard let lhs = utf8.baseAddress, let rhs = bytes.baseAddress else { return true }
+            return memcmp(lhs, rhs, bytes.count) == 0
+        }
+        return same ?? string.utf8.elementsEqual(bytes)
     }
 
     /// Reads a varint byte count, then runs `body` with a reader of exactly that many bytes.
@@ -125,10 +140,13 @@ extension BinaryReader {
     /// reserving gigabytes.
     ///
     /// - Parameter bytesPerUnit: The minimum size of one counted unit.
+    /// - Returns: The count.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
+    ///   malformed or larger than the remaining bytes allow.
     @inlinable
     internal mutating func readLength(bytesPerUnit: Int = 1) throws -> Int {
         let count = try readVarint()
-        guard count <= UInt64(remainingCount / bytesPerUnit) else {
+        guard count <= UInt64(remainingCount / Swift.max(1, bytesPerUnit)) else {
             throw ReadFailure.countTooLarge(count, remaining: remainingCount)
         }
         return Int(truncatingIfNeeded: count)
@@ -136,7 +154,8 @@ extension BinaryReader {
 
     /// Reads a varint element count of a collection (see ``readLength(bytesPerUnit:)``).
     ///
-    /// - Parameter bytesPerElement: The minimum size of one element.
+    /// - Parameter bytesPerElement: The minimum size of one element (see
+    ///   ``WireType/minimumSize``); values below 1 count as 1.
     /// - Returns: The count, at most the number of remaining bytes divided by `bytesPerElement`.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
     ///   malformed or too large.

@@ -12,7 +12,7 @@
 /// var name: String?
 /// while let header = try reader.nextField() {
 ///     switch header.number {
-///     case 0x1BE9_B5FA: name = try reader.decode(String.self, from: header, field: "name")
+///     case 0x11A7_37BC: name = try reader.decode(String.self, from: header, field: "name")
 ///     default: try reader.skip(header)
 ///     }
 /// }

@@ -6,7 +6,7 @@ extension BinaryWriter {
     /// Generated coders call it once per stored property:
     ///
     /// ```swift
-    /// try writer.encode(user.name, field: 0x1BE9_B5FA)
+    /// try writer.encode(user.name, field: 0x11A7_37BC)
     /// ```
     ///
     /// - Parameters:
@@ -78,8 +78,8 @@ extension BinaryWriter {
     ///
     /// ```swift
     /// case .circle(let radius):
-    ///     try writer.encodeMessage(field: 0x0C1B_2A3F) { writer in
-    ///         try writer.encode(radius, field: 0x1D5E_0A41)
+    ///     try writer.encodeMessage(field: 0x0504_2E11) { writer in
+    ///         try writer.encode(radius, field: 0x01B7_4996)
     ///     }
     /// ```
     ///

@@ -16,7 +16,8 @@ import Foundation
 /// ```
 ///
 /// The stored blob is the JSON itself, with sorted keys, so that equal values give equal bytes.
-/// `CodableCoder` has no values; it is a namespace for two static functions.
+/// `CodableCoder` has no values; it is a namespace for two static functions, so it declares no
+/// `Sendable` conformance: there is nothing to send.
 public enum CodableCoder<Value: Codable>: ValueCoder {
     /// Appends the JSON of `value`.
     ///

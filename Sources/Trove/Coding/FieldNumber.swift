@@ -6,11 +6,13 @@
 /// keeps reading its old data through `@renamed(from:)`, which adds the number of the old name.
 ///
 /// ```swift
-/// FieldNumber.of("name")  // 0x1BE9_B5FA, the same on every platform and in every version
+/// FieldNumber.of("name")  // 0x11A7_37BC, the same on every platform and in every version
 /// ```
 ///
 /// - Important: The function is part of the stored format. Changing it makes every stored item
 ///   unreadable. Two names of one type whose numbers collide must be rejected by the generator.
+///
+/// `FieldNumber` has no values (a namespace), so it declares no `Sendable` conformance.
 public enum FieldNumber {
     /// The largest field number: numbers have 29 bits, because the tag keeps 3 bits for the
     /// wire type.

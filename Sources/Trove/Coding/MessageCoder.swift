@@ -9,7 +9,8 @@
 /// }
 /// ```
 ///
-/// `MessageCoder` has no values; it is a namespace for two static functions.
+/// `MessageCoder` has no values; it is a namespace for two static functions, so it declares no
+/// `Sendable` conformance: there is nothing to send.
 public enum MessageCoder<Value: BinaryMessage>: ValueCoder {
     /// Writes the fields of `value`.
     ///

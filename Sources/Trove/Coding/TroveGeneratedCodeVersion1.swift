@@ -13,6 +13,8 @@
 /// regenerate: `swift package --allow-writing-to-package-directory trove`, or rebuild when the
 /// build plugin is applied.
 ///
+/// The type has no values (nothing to send, so no `Sendable` conformance): only its name matters.
+///
 /// - Important: Remove this type only together with a change of the generated-code interface,
 ///   and never reuse a retired version number.
 public enum TroveGeneratedCodeVersion1 {}

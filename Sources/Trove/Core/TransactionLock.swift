@@ -23,6 +23,7 @@ final class TransactionLock: Sendable {
     ///   - misuse: The message of the precondition failure when the current thread already holds
     ///     the lock.
     ///   - body: The work to do under the lock.
+    /// - Returns: What `body` returns.
     func withLock<T>(misuse: @autoclosure () -> String, _ body: () throws -> T) rethrows -> T {
         let thread = currentThreadID()
         if owner.withLock({ $0 }) == thread {

@@ -3,7 +3,7 @@ import Testing
 import Trove
 import TroveTestSupport
 
-struct CorruptDataTests {
+struct StoredItemCorruptionTests {
     @Test func corruptItemBytesThrowAnErrorNamingCollectionAndKey() throws {
         let database = try makeTemporaryDatabase()
         let connection = try database.newConnection()

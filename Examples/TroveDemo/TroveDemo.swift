@@ -1,0 +1,96 @@
+import Foundation
+import Trove
+
+/// `swift run trove-demo [path]`: writes, reads and removes annotated models in a real database file and
+/// prints what it did.
+///
+/// Without a path, the database lives in a temporary folder and is deleted at the end. With a path, the
+/// file stays, and the next run starts by reading what this one left behind.
+@main
+struct TroveDemo {
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.contains("-h") || arguments.contains("--help") || arguments.count > 1 {
+            print("usage: trove-demo [database-path]")
+            return
+        }
+        do {
+            let database = try arguments.first.map { try Database(path: $0) } ?? Database.temporary()
+            try run(database)
+        } catch {
+            FileHandle.standardError.write(Data("trove-demo: error: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run(_ database: Database) throws {
+        print("Opened \(database.path)")
+        let connection = try database.newConnection()
+
+        let previous = try User.read(connection).all()
+        if !previous.isEmpty {
+            print("Found \(previous.count) user(s) from an earlier run: \(names(previous))")
+        }
+
+        let launch = Date(timeIntervalSince1970: 1_700_000_000)
+        let ada = User(
+            userID: UUID(), name: "Ada Lovelace", email: "ada@example.com", age: 36, role: .admin,
+            address: Address(street: "12 St James's Square", city: "London"),
+            metadata: UserStats(loginCount: 3, lastLogin: launch),
+            avatarCache: Data(repeating: 0xFF, count: 64)
+        )
+        let grace = User(
+            userID: UUID(), name: "Grace Hopper", email: "grace@example.com", age: 85,
+            address: Address(street: "1 Navy Yard", city: "Arlington")
+        )
+        let alan = User(userID: UUID(), name: "Alan Turing", email: "alan@example.com", age: 41, role: .guest)
+
+        // One transaction: all three are written, or none.
+        try connection.readWrite { tx in
+            try tx.write([ada, grace, alan])
+        }
+        print("Wrote \(names([ada, grace, alan])) in one transaction")
+
+        // By key, on a second connection: its cache is empty, so the generated coder decodes the stored bytes.
+        // (A connection's cache returns written values as they were, @transient fields included.)
+        if let user = try User.read(database.newConnection()).byKey(ada.userID) {
+            let city = user.address?.city ?? "nowhere"
+            print("Read by key: \(user.name) <\(user.email)>, \(user.role.rawValue), lives in \(city)")
+            print("  @transient avatarCache was not stored: \(user.avatarCache.map { "\($0.count) bytes" } ?? "nil")")
+        }
+
+        try connection.read { tx in
+            // By keys: the order of the keys is kept.
+            let pair = try User.read(tx).byKeys([alan.userID, grace.userID])
+            print("Read by keys: \(names(pair))")
+            // All of a collection.
+            print("Read all: \(try User.read(tx).all().count) user(s) in \"\(User.collection)\"")
+            // Which of these keys exist?
+            let stranger = UUID()
+            let (found, missing) = try User.read(tx).filterExisting([ada.userID, stranger, alan.userID])
+            print("filterExisting: found \(names(found)), \(missing.count) key(s) missing")
+            // Metadata alone: only the metadata column is decoded.
+            if let stats = try User.read(tx).metadata(forKey: ada.userID) {
+                print("Metadata alone: Ada has logged in \(stats.loginCount) time(s)")
+            }
+        }
+
+        // Replace the metadata without touching the item.
+        try connection.readWrite { tx in
+            _ = try tx.setMetadata(UserStats(loginCount: 4, lastLogin: launch + 60), for: User.self, key: ada.userID)
+        }
+        let stats = try User.read(connection).metadata(forKey: ada.userID)
+        print("Replaced metadata: Ada has now logged in \(stats?.loginCount ?? 0) time(s)")
+
+        // Remove by value and by key; the file keeps Ada for the next run.
+        let removed = try connection.readWrite { tx in
+            (try tx.remove(alan) ? 1 : 0) + (try tx.remove(User.self, key: grace.userID) ? 1 : 0)
+        }
+        let left = try User.read(connection).all()
+        print("Removed \(removed) user(s); \(left.count) left: \(names(left))")
+    }
+
+    private static func names(_ users: [User]) -> String {
+        users.map(\.name).sorted().joined(separator: ", ")
+    }
+}

@@ -1,0 +1,163 @@
+import Mustache
+import TroveTemplates
+
+/// Turns a ``FileDescription`` into the text of a generated Swift file, through the templates
+/// of `Templates/`.
+///
+/// Rendering is deterministic: the same description always gives the same bytes.
+package struct Renderer: Sendable {
+    private let library: MustacheLibrary
+
+    /// Creates a renderer with the templates compiled into the tool.
+    ///
+    /// - Throws: An error when a template does not parse; the reference tests catch this
+    ///   before a release.
+    package init() throws {
+        var library = MustacheLibrary()
+        for (name, text) in TroveTemplates.all.sorted(by: { $0.key < $1.key }) {
+            try library.register(text, named: name)
+        }
+        self.library = library
+    }
+
+    /// Renders the file generated for one input.
+    ///
+    /// - Parameters:
+    ///   - file: The annotated types of the input, or `nil` for an input without annotations,
+    ///     which gets a header-only file.
+    ///   - sourcePath: The input's path relative to the source root, for the header.
+    /// - Returns: The file's text, ending with one newline.
+    package func render(_ file: FileDescription?, sourcePath: String) -> String {
+        var sections = [render("Header", HeaderContext(sourcePath: sourcePath))]
+        if let file, !file.types.isEmpty {
+            sections.append(render("File", ()))
+            for type in file.types {
+                sections += renderType(type)
+            }
+        }
+        return sections.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined(separator: "\n")
+    }
+
+    private func render(_ template: String, _ context: Any) -> String {
+        guard let text = library.render(context, withTemplate: template) else {
+            preconditionFailure("template \(template) is not compiled into trove-gen")
+        }
+        return text
+    }
+
+    private func renderType(_ type: TypeDescription) -> [String] {
+        let access = type.accessModifier.isEmpty ? "" : type.accessModifier + " "
+        var conformances: [String] = []
+        var sections: [String] = []
+        if let persistable = type.persistable {
+            conformances.append("Persistable")
+            sections.append(render("Persistable", persistableContext(type, persistable, access: access)))
+        }
+        switch type.coding {
+        case .rawValue:
+            conformances.append("BinaryCodable")
+        case .message(let fields):
+            conformances.append("BinaryMessage")
+            sections.append(render("Message", messageContext(type, fields, access: access)))
+        case .cases(let cases):
+            conformances.append("BinaryMessage")
+            sections.append(render("EnumMessage", enumContext(type, cases, access: access)))
+        }
+        let header = ConformancesContext(
+            name: type.name,
+            conformances: conformances.joined(separator: ", "),
+            nonisolatedConformances: conformances.map { "nonisolated \($0)" }.joined(separator: ", "))
+        return [render("Conformances", header)] + sections
+    }
+
+    private func persistableContext(
+        _ type: TypeDescription, _ persistable: PersistableDescription, access: String
+    ) -> PersistableContext {
+        let key = persistable.key
+        var metadataContext: PersistableContext.Metadata?
+        if let metadata = persistable.metadata {
+            metadataContext = PersistableContext.Metadata(
+                type: metadata.type,
+                coder: metadata.hasGeneratedCoder ? "MessageCoder<\(metadata.type)>" : "CodableCoder<\(metadata.type)>",
+                coderDescription: metadata.hasGeneratedCoder
+                    ? "with its generated binary coder" : "as JSON, because `\(metadata.type)` is not annotated",
+                accessor: metadata.property == "metadata"
+                    ? nil
+                    : .init(property: metadata.property, swiftProperty: SwiftNames.identifier(metadata.property)))
+        }
+        return PersistableContext(
+            name: type.name,
+            access: access,
+            collectionLiteral: SwiftNames.stringLiteral(persistable.collection),
+            key: key.property == "id"
+                ? nil
+                : .init(
+                    typeName: type.name, property: key.property, swiftProperty: SwiftNames.identifier(key.property),
+                    type: key.type),
+            metadata: metadataContext)
+    }
+
+    private func field(_ field: FieldDescription) -> MessageContext.Field {
+        let numbers = [field.number] + field.previousNames.map(\.number)
+        var comment = field.name
+        if !field.previousNames.isEmpty {
+            comment += " (also read as " + field.previousNames.map { "\"\($0.name)\"" }.joined(separator: ", ") + ")"
+        }
+        return MessageContext.Field(
+            name: field.name,
+            swiftName: SwiftNames.identifier(field.name),
+            localName: SwiftNames.local(field.name),
+            type: field.type,
+            encodeMethod: field.isOptional ? "encodeIfPresent" : "encode",
+            numberLiteral: FieldNumber.literal(field.number),
+            caseNumbers: numbers.map(FieldNumber.literal).joined(separator: ", "),
+            caseComment: comment)
+    }
+
+    /// The expression that gives a field its value after the read loop.
+    private func argumentValue(_ field: FieldDescription) -> String {
+        let local = SwiftNames.local(field.name)
+        if field.isOptional { return local }
+        if let defaultValue = field.defaultValue { return "\(local) ?? \(defaultValue)" }
+        return "try reader.required(\(local), field: \"\(field.name)\")"
+    }
+
+    private func argument(_ field: FieldDescription) -> String {
+        field.isLabeled ? "\(field.name): \(argumentValue(field))" : argumentValue(field)
+    }
+
+    private func messageContext(_ type: TypeDescription, _ fields: [FieldDescription], access: String)
+        -> MessageContext
+    {
+        var arguments = fields.map(argument)
+        for index in arguments.indices.dropLast() { arguments[index] += "," }
+        let encodeNote = type.persistable == nil ? "" : "; its metadata is stored in its own column"
+        return MessageContext(
+            name: type.name, access: access, encodeNote: encodeNote, fields: fields.map(field),
+            hasArguments: !arguments.isEmpty, arguments: arguments)
+    }
+
+    private func enumContext(_ type: TypeDescription, _ cases: [CaseDescription], access: String)
+        -> EnumMessageContext
+    {
+        EnumMessageContext(
+            name: type.name,
+            access: access,
+            cases: cases.map { enumCase in
+                let parameters = enumCase.parameters
+                let pattern =
+                    parameters.isEmpty
+                    ? "" : "(" + parameters.map { "let \(SwiftNames.local($0.name))" }.joined(separator: ", ") + ")"
+                let arguments = parameters.map(argument).joined(separator: ", ")
+                let swiftName = SwiftNames.identifier(enumCase.name)
+                return EnumMessageContext.Case(
+                    name: enumCase.name,
+                    swiftName: swiftName,
+                    pattern: pattern,
+                    numberLiteral: FieldNumber.literal(enumCase.number),
+                    hasParameters: !parameters.isEmpty,
+                    parameters: parameters.map(field),
+                    construction: parameters.isEmpty ? ".\(swiftName)" : ".\(swiftName)(\(arguments))")
+            })
+    }
+}

@@ -1,0 +1,81 @@
+// The values templates see. Templates only substitute and loop: every decision (what to call,
+// which literal, which default) is made here, in Swift. swift-mustache reads stored properties
+// through reflection, so these are plain structs of strings, booleans and arrays.
+
+/// The header of every generated file.
+struct HeaderContext {
+    var sourcePath: String
+}
+
+/// The conformance declarations of one type.
+struct ConformancesContext {
+    var name: String
+    var conformances: String
+    var nonisolatedConformances: String
+}
+
+/// The `Persistable` members of one type.
+struct PersistableContext {
+    struct Key {
+        var typeName: String
+        var property: String
+        var swiftProperty: String
+        var type: String
+    }
+
+    struct Metadata {
+        struct Accessor {
+            var property: String
+            var swiftProperty: String
+        }
+
+        var type: String
+        var coder: String
+        var coderDescription: String
+        var accessor: Accessor?
+    }
+
+    var name: String
+    var access: String
+    var collectionLiteral: String
+    var key: Key?
+    var metadata: Metadata?
+}
+
+/// The `BinaryMessage` members of a struct or final class.
+struct MessageContext {
+    struct Field {
+        var name: String
+        var swiftName: String
+        var localName: String
+        var type: String
+        var encodeMethod: String
+        var numberLiteral: String
+        var caseNumbers: String
+        var caseComment: String
+    }
+
+    var name: String
+    var access: String
+    var encodeNote: String
+    var fields: [Field]
+    var hasArguments: Bool
+    var arguments: [String]
+}
+
+/// The `BinaryMessage` members of an enum.
+struct EnumMessageContext {
+    struct Case {
+        var name: String
+        var swiftName: String
+        var pattern: String
+        var numberLiteral: String
+        var hasParameters: Bool
+        var parameters: [MessageContext.Field]
+        var construction: String
+    }
+
+    var name: String
+    var access: String
+    var cases: [Case]
+}

@@ -1,0 +1,89 @@
+import Foundation
+import TroveGenerator
+
+/// What writing the generated files would change in the output directory.
+struct OutputPlan {
+    /// A file to create or replace.
+    struct Write {
+        var url: URL
+        var displayPath: String
+        var data: Data
+        var isNew: Bool
+    }
+
+    /// A previously generated file that is no longer produced.
+    struct Deletion {
+        var url: URL
+        var displayPath: String
+    }
+
+    var directory: URL
+    var writes: [Write]
+    var deletions: [Deletion]
+
+    /// Whether the directory already holds exactly the generated files.
+    var isUpToDate: Bool { writes.isEmpty && deletions.isEmpty }
+
+    /// Compares `files` with what `directory` holds.
+    ///
+    /// - Parameters:
+    ///   - files: The generated files.
+    ///   - directory: The output directory.
+    ///   - deletingExtras: Whether files with the generated header that are not produced any
+    ///     more are deleted (committed mode).
+    ///   - displayPrefix: How the directory is named in messages.
+    static func make(files: [GeneratedFile], in directory: URL, deletingExtras: Bool, displayPrefix: String) throws
+        -> OutputPlan
+    {
+        func display(_ name: String) -> String {
+            displayPrefix.hasSuffix("/") ? displayPrefix + name : displayPrefix + "/" + name
+        }
+        var writes: [Write] = []
+        for file in files {
+            let url = directory.appendingPathComponent(file.name)
+            let data = Data(file.contents.utf8)
+            let existing = try? Data(contentsOf: url)
+            if existing != data {
+                writes.append(Write(url: url, displayPath: display(file.name), data: data, isNew: existing == nil))
+            }
+        }
+        var deletions: [Deletion] = []
+        if deletingExtras {
+            let produced = Set(files.map(\.name))
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for name in names.sorted() where name.hasSuffix(".swift") && !produced.contains(name) {
+                let url = directory.appendingPathComponent(name)
+                guard let text = try? String(contentsOf: url, encoding: .utf8), GeneratedHeader.isGenerated(text)
+                else { continue }
+                deletions.append(Deletion(url: url, displayPath: display(name)))
+            }
+        }
+        return OutputPlan(directory: directory, writes: writes, deletions: deletions)
+    }
+
+    /// One line per change: `missing: path`, `stale: path`, `extra: path`.
+    func changeLines() -> [String] {
+        writes.map { ($0.isNew ? "missing: " : "stale: ") + $0.displayPath }
+            + deletions.map { "extra: " + $0.displayPath }
+    }
+
+    /// Writes every changed file and deletes every extra one.
+    func apply() throws {
+        if !writes.isEmpty {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        for write in writes {
+            try write.data.write(to: write.url, options: .atomic)
+        }
+        for deletion in deletions {
+            try FileManager.default.removeItem(at: deletion.url)
+        }
+    }
+
+    /// Writes `data` to `url` unless the file already holds exactly these bytes.
+    static func writeIfChanged(_ data: Data, to url: URL) throws {
+        if (try? Data(contentsOf: url)) == data { return }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url, options: .atomic)
+    }
+}

@@ -1,0 +1,4 @@
+// @coded
+struct AccountActivity: Sendable, Equatable {
+    var logins: Int
+}

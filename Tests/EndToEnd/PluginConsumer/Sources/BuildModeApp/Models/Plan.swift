@@ -1,0 +1,7 @@
+import Foundation
+
+// @coded
+enum Plan: Sendable, Equatable {
+    case free
+    case paid(seats: Int, renews: Date)
+}

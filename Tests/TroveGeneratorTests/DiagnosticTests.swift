@@ -1,0 +1,293 @@
+import Testing
+import TroveGenerator
+
+/// One bad input, and the diagnostic it must produce.
+struct BadInput: CustomTestStringConvertible, Sendable {
+    var name: String
+    var source: String
+    var line: Int
+    var column: Int
+    var message: String
+    var testDescription: String { name }
+
+    static let all: [BadInput] = [
+        BadInput(
+            name: "unknown annotation", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexd
+                    var name: String
+                }
+                """, line: 4, column: 8, message: "unknown annotation '@indexd'; did you mean '@indexed'?"),
+        BadInput(
+            name: "misspelled type annotation", source: """
+                // @persistible
+                struct A { var id: String }
+                """, line: 1, column: 4, message: "unknown annotation '@persistible'; did you mean '@persistable'?"),
+        BadInput(
+            name: "unknown argument", source: """
+                // @persistable(table: "a")
+                struct A { var id: String }
+                """, line: 1, column: 17,
+            message: "unknown argument 'table' of '@persistable'; expected 'collection'"),
+        BadInput(
+            name: "argument of the wrong type", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed(unique: "yes")
+                    var name: String
+                }
+                """, line: 4, column: 17, message: "'unique' of '@indexed' must be true or false"),
+        BadInput(
+            name: "malformed arguments", source: """
+                // @persistable(collection: users)
+                struct A { var id: String }
+                """, line: 1, column: 29,
+            message: "the value of 'collection' must be a string literal, true or false"),
+        BadInput(
+            name: "no key", source: """
+                // @persistable
+                struct A {
+                    var name: String
+                }
+                """, line: 2, column: 8,
+            message: "'A' has no key: annotate the property that identifies an item with '// @key', or name it 'id'"),
+        BadInput(
+            name: "two keys", source: """
+                // @persistable
+                struct A {
+                    // @key
+                    var a: String
+                    // @key
+                    var b: String
+                }
+                """, line: 5, column: 8, message: "'A' already has '@key' property 'a'; an item has one key"),
+        BadInput(
+            name: "private stored property", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    private var secret: String
+                }
+                """, line: 4, column: 17,
+            message: "stored property 'secret' is private: the generated coder in another file cannot read it; "
+                + "make it internal, or mark it '@transient'"),
+        BadInput(
+            name: "fileprivate stored property", source: """
+                // @coded
+                struct A {
+                    fileprivate var secret: String
+                }
+                """, line: 3, column: 21,
+            message: "stored property 'secret' is fileprivate: the generated coder in another file cannot read "
+                + "it; make it internal, or mark it '@transient'"),
+        BadInput(
+            name: "function type", source: """
+                // @coded
+                struct A {
+                    var callback: () -> Void
+                }
+                """, line: 3, column: 9,
+            message: "property 'callback' of type '() -> Void' cannot be stored: function types cannot be stored"),
+        BadInput(
+            name: "tuple", source: """
+                // @coded
+                struct A {
+                    var pair: (Int, Int)
+                }
+                """, line: 3, column: 9,
+            message: "property 'pair' of type '(Int, Int)' cannot be stored: tuples cannot be stored; declare a "
+                + "@coded struct instead"),
+        BadInput(
+            name: "Any", source: """
+                // @coded
+                struct A {
+                    var values: [String: Any]
+                }
+                """, line: 3, column: 9,
+            message: "property 'values' of type '[String: Any]' cannot be stored: 'Any' cannot be stored; use a "
+                + "concrete type"),
+        BadInput(
+            name: "existential", source: """
+                // @coded
+                struct A {
+                    var error: any Error
+                }
+                """, line: 3, column: 9,
+            message: "property 'error' of type 'any Error' cannot be stored: 'any' types cannot be stored; use a "
+                + "concrete type"),
+        BadInput(
+            name: "generic type", source: """
+                // @coded
+                struct Box<T> {
+                    var value: T
+                }
+                """, line: 2, column: 8,
+            message: "generic type 'Box' cannot be @coded: trove-gen generates one coder per concrete type"),
+        BadInput(
+            name: "non-final class", source: """
+                // @persistable
+                class A {
+                    let id: String
+                    init(id: String) { self.id = id }
+                }
+                """, line: 2, column: 7,
+            message: "class 'A' must be 'final' to be @persistable: the generated decoder creates instances with "
+                + "its initializer, which a subclass would not override"),
+        BadInput(
+            name: "final class without the initializer", source: """
+                // @coded
+                final class A {
+                    let a: Int
+                    let b: Int
+                    init(b: Int, a: Int) { self.a = a; self.b = b }
+                }
+                """, line: 2, column: 13,
+            message: "final class 'A' needs an initializer 'init(a:b:)' taking every stored property by name, in "
+                + "declaration order: the generated decoder calls it"),
+        BadInput(
+            name: "struct without memberwise initializer", source: """
+                // @coded
+                struct A {
+                    var a: Int
+                    init() { a = 0 }
+                }
+                """, line: 2, column: 8,
+            message: "struct 'A' declares an initializer in its body, so Swift does not synthesize the memberwise "
+                + "initializer the generated decoder calls; move the initializer into an extension, or declare "
+                + "'init(a:)'"),
+        BadInput(
+            name: "transient without default", source: """
+                // @coded
+                struct A {
+                    // @transient
+                    var cache: [Int]
+                }
+                """, line: 4, column: 9,
+            message: "'@transient' property 'cache' needs a default value: decoding restores it to its default"),
+        BadInput(
+            name: "two metadata", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @metadata
+                    var first: String?
+                    // @metadata
+                    var second: String?
+                }
+                """, line: 6, column: 8, message: "'A' already has '@metadata' property 'first'"),
+        BadInput(
+            name: "non-optional metadata", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @metadata
+                    var info: String
+                }
+                """, line: 5, column: 9,
+            message: "'@metadata' property 'info' must be optional: an item may have no metadata"),
+        BadInput(
+            name: "field-number collision with a renamed field", source: """
+                // @coded
+                struct A {
+                    var a: Int
+                    // @renamed(from: "a")
+                    var b: Int
+                }
+                """, line: 5, column: 9,
+            message: "the field number 0x1C81_8525 of 'a' is used twice in 'A'; rename one of them"),
+        BadInput(
+            name: "property annotation on a type", source: """
+                // @coded
+                // @key
+                struct A { var a: Int }
+                """, line: 2, column: 4, message: "'@key' applies to a stored property, not to a type"),
+        BadInput(
+            name: "stray property annotation", source: """
+                struct A {
+                    // @key
+                    var a: Int
+                }
+                """, line: 2, column: 8,
+            message: "'@key' must be written right above a property of a type annotated '@persistable' or '@coded'"),
+        BadInput(
+            name: "actor", source: """
+                // @coded
+                actor A { var a = 0 }
+                """, line: 2, column: 7, message: "'@coded' applies to a struct, final class or enum, not to actor 'A'"),
+        BadInput(
+            name: "missing required argument", source: """
+                // @coded
+                struct A {
+                    // @renamed
+                    var a: Int
+                }
+                """, line: 3, column: 8, message: "'@renamed' needs the argument 'from:'"),
+        BadInput(
+            name: "untyped stored property", source: """
+                // @coded
+                struct A {
+                    var date = Date()
+                }
+                """, line: 3, column: 9,
+            message: "stored property 'date' needs an explicit type: trove-gen reads declarations, it does not "
+                + "infer types"),
+        BadInput(
+            name: "optional key", source: """
+                // @persistable
+                struct A {
+                    var id: String?
+                }
+                """, line: 3, column: 9, message: "key 'id' must not be optional: every item has a key"),
+        BadInput(
+            name: "prose after an annotation", source: """
+                // @coded
+                struct A {
+                    // @transient the cache
+                    var cache: Int = 0
+                }
+                """, line: 3, column: 19,
+            message: "unexpected text after '@transient'; put explanations on a comment line of their own"),
+    ]
+}
+
+struct DiagnosticTests {
+    @Test(arguments: BadInput.all)
+    func badInputIsDiagnosedAtItsLocation(_ input: BadInput) throws {
+        let result = try generate(input.source)
+        #expect(result.files.isEmpty)
+        let rendered = result.diagnostics.map(\.description)
+        #expect(
+            rendered.contains("Input0.swift:\(input.line):\(input.column): error: \(input.message)"),
+            "got: \(rendered)")
+    }
+
+    @Test func oneBadFileStopsEveryOutput() throws {
+        let good = """
+            // @coded
+            struct Good { var a: Int }
+            """
+        let bad = """
+            // @coded
+            struct Bad { var f: () -> Void }
+            """
+        let result = try generate(good, bad)
+        #expect(result.hasErrors)
+        #expect(result.files.isEmpty)
+    }
+
+    @Test func everyMistakeOfARunIsReported() throws {
+        let result = try generate(
+            """
+            // @persistable
+            struct A {
+                var name: String
+                private var secret: Int
+            }
+            """)
+        #expect(result.diagnostics.count == 2)
+        #expect(result.diagnostics.map(\.location.line) == [2, 4])
+    }
+}
