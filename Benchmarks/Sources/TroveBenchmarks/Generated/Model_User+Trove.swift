@@ -2,10 +2,6 @@
 // swift-format-ignore-file
 // Source: Model/User.swift
 
-// STAND-IN: written by hand, exactly as trove-gen's templates render it, until the command
-// plugin lands on main; then replaced by the output of
-// `swift package --allow-writing-to-package-directory trove` (and checked by `--check`).
-
 import Foundation
 import Trove
 
@@ -39,7 +35,7 @@ extension User {
 }
 
 extension User {
-    /// Writes the stored fields of `value`, except its metadata (stored in its own column) and transient properties.
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: User, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: 0x06E7_0D5C) // id
         try writer.encode(value.name, field: 0x11A7_37BC) // name
@@ -50,7 +46,7 @@ extension User {
         try writer.encode(value.created, field: 0x063D_AE97) // created
     }
 
-    /// Decodes a `User` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> User {
         var id: String?
@@ -101,13 +97,13 @@ extension UserStats: BinaryMessage {}
 #endif
 
 extension UserStats {
-    /// Writes the stored fields of `value` (transient properties are not stored).
+    /// Writes the stored fields of `value`.
     nonisolated static func encodeMessage(_ value: UserStats, to writer: inout BinaryWriter) throws {
         try writer.encode(value.visits, field: 0x025A_6247) // visits
         try writer.encode(value.lastSeen, field: 0x0F15_DD94) // lastSeen
     }
 
-    /// Decodes a `UserStats` from its fields: unknown fields are skipped, missing ones take
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
     /// their default, and a missing field without one throws.
     nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> UserStats {
         var visits: Int?
