@@ -84,7 +84,12 @@ struct CompactWriter {
 
     @inline(__always)
     mutating func writeFixed64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        // Byte by byte: cheaper than the generic append(contentsOf:) of an 8-byte buffer.
+        var value = value
+        for _ in 0..<8 {
+            bytes.append(UInt8(truncatingIfNeeded: value))
+            value &>>= 8
+        }
     }
 
     @inline(__always)
