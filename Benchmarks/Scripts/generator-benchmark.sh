@@ -78,31 +78,28 @@ SWIFT
     done
 }
 
-now() { date +%s%N; }
-
-# median of the numbers on standard input (nanoseconds), printed in milliseconds
+# median of the numbers (seconds) in column $1 of standard input, printed in milliseconds
 median_ms() {
-    sort -n | awk '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.0f ms", m / 1e6 }'
+    sort -n -k"$1" | awk -v c="$1" '{ a[NR] = $c } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.0f ms", m * 1000 }'
 }
 
-# time_case BINARY INPUTS OUTPUT FRESH: R runs; FRESH=yes empties the output folder before each
+# time_case BINARY INPUTS OUTPUT FRESH: R runs; FRESH=yes empties the output folder before each.
+# Prints the median elapsed time and, in parentheses, the median CPU time (user + system).
 time_case() {
     local binary="$1" inputs="$2" output="$3" fresh="$4" samples=""
     for ((r = 0; r < runs; r++)); do
         if [ "$fresh" = yes ]; then rm -rf "$output"; mkdir -p "$output"; fi
-        local start end
-        start=$(now)
-        "$binary" generate --output-dir "$output" --source-root "$(dirname "$inputs")/$(basename "$inputs" .inputs)" "@$inputs" > /dev/null
-        end=$(now)
-        samples+="$((end - start))"$'\n'
+        samples+=$( { /usr/bin/env time -f "%e %U %S" "$binary" generate --output-dir "$output" \
+            --source-root "$(dirname "$inputs")/$(basename "$inputs" .inputs)" "@$inputs" > /dev/null; } 2>&1 | tail -n 1 |
+            awk '{ print $1, $2 + $3 }')$'\n'
     done
-    printf '%s' "$samples" | median_ms
+    echo "$(printf '%s' "$samples" | median_ms 1) ($(printf '%s' "$samples" | median_ms 2) CPU)"
 }
 
 make_sources "$work/annotated" yes
 make_sources "$work/plain" no
 
-echo "| trove-gen over $files files (median of $runs runs) | release | debug |"
+echo "| trove-gen over $files files, median of $runs runs: elapsed (CPU) | release | debug |"
 echo "| --- | ---: | ---: |"
 rows=(
     "annotated, empty output folder (writes $files files)|annotated|yes"
