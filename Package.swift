@@ -143,5 +143,30 @@ let package = Package(
             dependencies: ["trove-gen"],
             swiftSettings: strictSettings
         ),
+
+        // MARK: Reliability tests
+        // The child process of the crash tests: writes in many transactions, printing each commit,
+        // until the test kills it. A dependency of the test target so that building the tests
+        // builds it too.
+        .executableTarget(
+            name: "trove-crash-writer",
+            dependencies: ["Trove", "TroveTestSupport"],
+            path: "Tests/trove-crash-writer",
+            swiftSettings: strictSettings
+        ),
+        // A libFuzzer target of the decoders (RELIABILITY.md has the command); a plain build
+        // writes its seed corpus and replays inputs.
+        .executableTarget(
+            name: "trove-fuzz",
+            dependencies: ["Trove", "TroveTestSupport"],
+            path: "Tests/trove-fuzz",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TroveReliabilityTests",
+            dependencies: ["Trove", "TroveTestSupport", "CSQLite", "trove-crash-writer"],
+            exclude: ["CompileChecks"],
+            swiftSettings: strictSettings
+        ),
     ]
 )

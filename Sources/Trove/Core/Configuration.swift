@@ -45,6 +45,17 @@ public struct Configuration: Sendable, Hashable {
     /// Default: 1,000.
     public var changesetHistoryLimit: Int = 1_000
 
+    /// The most pages the database file may grow to, or `nil` for SQLite's limit. Default: `nil`.
+    ///
+    /// A write that would grow the database past it fails with a ``TroveError`` whose
+    /// ``TroveError/sqliteResultCode`` is `SQLITE_FULL`, as on a full disk: its transaction is
+    /// rolled back and everything committed before stays readable. Use it to cap the size of a
+    /// cache database, or to test how an application handles a full disk. A page is 4,096 bytes
+    /// unless the file says otherwise.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_max_page_count>
+    public var maximumPageCount: Int?
+
     /// Creates the default configuration.
     public init() {}
 }

@@ -37,6 +37,9 @@ public final class Connection: @unchecked Sendable {
         let sqlite = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
         sqlite3_busy_timeout(sqlite.handle, Int32(clamping: database.configuration.busyTimeoutMilliseconds))
         try sqlite.execute("PRAGMA synchronous = \(database.configuration.synchronous.rawValue)")
+        if let maximumPageCount = database.configuration.maximumPageCount {
+            try sqlite.execute("PRAGMA max_page_count = \(max(1, maximumPageCount))")
+        }
         self.core = ConnectionCore(sqlite: sqlite, database: database)
     }
 

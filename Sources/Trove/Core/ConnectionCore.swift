@@ -28,6 +28,7 @@ final class ConnectionCore {
 
     func beginRead() throws {
         try sqlite.executeCached("BEGIN DEFERRED")
+        sqlite.transactionBegan()
         do {
             // The first read of a transaction fixes its snapshot in WAL mode.
             try catchUp(to: readSnapshot())
@@ -38,11 +39,18 @@ final class ConnectionCore {
     }
 
     func endRead() throws {
-        try sqlite.executeCached("COMMIT")
+        do {
+            try sqlite.executeCached("COMMIT")
+            sqlite.transactionEnded()
+        } catch {
+            rollbackQuietly()
+            throw error
+        }
     }
 
     func beginWrite() throws {
         try sqlite.executeCached("BEGIN IMMEDIATE")
+        sqlite.transactionBegan()
         do {
             try catchUp(to: readSnapshot())
         } catch {
@@ -55,7 +63,13 @@ final class ConnectionCore {
     /// Commits the current write. Returns its changeset, or `nil` when it changed nothing.
     func commitWrite() throws -> Changeset? {
         guard !changes.isEmpty else {
-            try sqlite.executeCached("COMMIT")
+            do {
+                try sqlite.executeCached("COMMIT")
+                sqlite.transactionEnded()
+            } catch {
+                rollbackWrite()
+                throw error
+            }
             return nil
         }
         let current = snapshot ?? 0
@@ -73,6 +87,7 @@ final class ConnectionCore {
         database.registerPendingChangeset(changeset)
         do {
             try sqlite.executeCached("COMMIT")
+            sqlite.transactionEnded()
         } catch {
             database.discardPendingChangeset(snapshot: next)
             rollbackWrite()
@@ -105,6 +120,7 @@ final class ConnectionCore {
         if sqlite.isInsideTransaction {
             try? sqlite.execute("ROLLBACK")
         }
+        sqlite.transactionEnded()
     }
 
     private func readSnapshot() throws -> UInt64 {

@@ -7,6 +7,18 @@ import Foundation
 /// (``read(_:key:)``, ``Persistable/read(_:)-(ReadTransaction)``) decodes ``Persistable`` items
 /// and keeps them in the connection's cache.
 ///
+/// A read transaction has no method that writes: writing takes the ``ReadWriteTransaction`` of
+/// ``Connection/readWrite(_:)-(_)``, so a write inside a read does not compile.
+///
+/// ```swift
+/// try connection.read { tx in
+///     try tx.write(user)  // error: value of type 'ReadTransaction' has no member 'write'
+/// }
+/// ```
+///
+/// A transaction is not `Sendable` either: handing it to a `Thread`, a dispatch queue or a
+/// `Task` does not compile, so it cannot be used at the same time as its closure.
+///
 /// - Important: A transaction must not escape its closure. Using it afterwards stops the
 ///   program with a message.
 public class ReadTransaction {

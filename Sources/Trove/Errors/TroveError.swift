@@ -88,6 +88,7 @@ extension TroveError {
         private enum Kind: String, Hashable, Sendable {
             case sqlite
             case notADatabase
+            case corruptDatabase
             case unsupportedSchemaVersion
             case corruptData
             case encodingFailed
@@ -108,6 +109,9 @@ extension TroveError {
         public static let sqlite = Code(.sqlite)
         /// The file is not a SQLite database, or is a SQLite database that Trove does not own.
         public static let notADatabase = Code(.notADatabase)
+        /// SQLite found the database file damaged (`SQLITE_CORRUPT`): a page or an index does not
+        /// hold what it should. Committed data elsewhere in the file may still be readable.
+        public static let corruptDatabase = Code(.corruptDatabase)
         /// The file was written by a newer version of Trove, whose schema this version cannot read.
         public static let unsupportedSchemaVersion = Code(.unsupportedSchemaVersion)
         /// Stored bytes could not be decoded: truncated, extended, or of another type.

@@ -14,6 +14,11 @@ final class SQLiteConnection {
     /// The statements prepared after the first ``frequentStatementLimit``.
     private var statements: [String: Statement] = [:]
     private static let frequentStatementLimit = 16
+    /// Whether the owner has begun a transaction that it has not ended yet (see
+    /// ``checkTransactionIsActive(sql:)``).
+    private(set) var isTransactionExpected = false
+    /// The error after which SQLite rolled the expected transaction back on its own.
+    private var abortCause: TroveError?
 
     /// Opens a handle on `path`.
     ///
@@ -91,6 +96,43 @@ final class SQLiteConnection {
         sqlite3_get_autocommit(handle) == 0
     }
 
+    // MARK: Transactions begun by the owner
+
+    /// Records that a transaction has begun: until ``transactionEnded()``, statements must run
+    /// inside it.
+    func transactionBegan() {
+        isTransactionExpected = true
+        abortCause = nil
+    }
+
+    /// Records that the transaction has been committed or rolled back.
+    func transactionEnded() {
+        isTransactionExpected = false
+        abortCause = nil
+    }
+
+    /// Throws when a transaction was begun but SQLite has rolled it back on its own.
+    ///
+    /// After some errors (`SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_NOMEM`, `SQLITE_BUSY`, an
+    /// interrupt) SQLite may roll back the whole transaction, not only the failing statement.
+    /// A statement run after that would run in autocommit mode: it would be stored on its own,
+    /// outside the transaction that the caller believes atomic, without a changeset. Statements
+    /// call this check before their first step, so that the transaction's later statements
+    /// and its commit fail instead.
+    ///
+    /// - Parameter sql: The statement about to run, for the error.
+    /// - Throws: ``TroveError`` naming the error after which SQLite rolled back, with its
+    ///   result code.
+    func checkTransactionIsActive(sql: String) throws {
+        guard isTransactionExpected, !isInsideTransaction else { return }
+        let cause = abortCause.map { ": \($0.message)" } ?? "."
+        throw TroveError(
+            code: abortCause?.code ?? .sqlite,
+            message:
+                "The transaction was rolled back by SQLite after an earlier error\(cause) Nothing it wrote is stored, and no statement can run in it any more.",
+            sql: sql, path: path, sqliteResultCode: abortCause?.sqliteResultCode, underlyingError: abortCause)
+    }
+
     /// Makes a ``TroveError`` from the handle's current error state.
     func error(code: Int32, sql: String?) -> TroveError {
         let extended = sqlite3_extended_errcode(handle)
@@ -99,12 +141,27 @@ final class SQLiteConnection {
         let troveCode: TroveError.Code
         switch resultCode & 0xFF {
         case SQLITE_NOTADB: troveCode = .notADatabase
+        case SQLITE_CORRUPT: troveCode = .corruptDatabase
         case SQLITE_READONLY: troveCode = .readOnly
         default: troveCode = .sqlite
         }
-        return TroveError(
-            code: troveCode, message: "SQLite error \(resultCode): \(message).", sql: sql, path: path,
-            sqliteResultCode: resultCode)
+        let error = TroveError(
+            code: troveCode, message: "SQLite error \(resultCode): \(message).\(Self.hint(resultCode: resultCode))",
+            sql: sql, path: path, sqliteResultCode: resultCode)
+        if isTransactionExpected && abortCause == nil && !isInsideTransaction {
+            abortCause = error
+        }
+        return error
+    }
+
+    /// What to tell beyond SQLite's own message, for results whose cause it does not name.
+    private static func hint(resultCode: Int32) -> String {
+        switch resultCode {
+        case 1544:  // SQLITE_READONLY_DIRECTORY
+            " The folder of the database file is read-only: the database is in WAL mode, which needs to create the files -wal and -shm beside it."
+        default:
+            ""
+        }
     }
 }
 

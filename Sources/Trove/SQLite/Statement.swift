@@ -61,6 +61,9 @@ final class Statement {
 
     /// Steps once. Returns `true` when a row is available, `false` when the statement is done.
     func step() throws -> Bool {
+        if sqlite3_stmt_busy(pointer) == 0 {
+            try connection.checkTransactionIsActive(sql: sql)
+        }
         let code = sqlite3_step(pointer)
         switch code {
         case SQLITE_ROW: return true

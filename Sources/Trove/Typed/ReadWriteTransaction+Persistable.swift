@@ -170,9 +170,12 @@ extension ReadWriteTransaction {
 
 extension TroveError {
     /// Makes any error of a coder while encoding a ``TroveError`` that names the item.
+    ///
+    /// `field` (`"metadata"`) prefixes the path of the field that failed inside the value, so
+    /// that `metadata.history` is not mistaken for a field `history` of the item.
     static func wrappingEncoding(_ error: any Error, collection: String, key: String, field: String?) -> TroveError {
         if var troveError = error as? TroveError {
-            if let field, troveError.field == nil { troveError.field = field }
+            if let field { troveError = troveError.nested(in: field) }
             return troveError.locating(collection: collection, key: key)
         }
         return TroveError(

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import Trove
+import TroveTestSupport
+
+/// Several processes write the same file at once, each incrementing a shared total in the
+/// transaction that adds one of its items, while this process reads it: no process gets
+/// SQLITE_BUSY (a child that fails exits, which fails the test), no update is lost, every
+/// snapshot this process reads has exactly as many items as the total says (a cache that kept
+/// the total of an older commit of another process would break it), and every acknowledged
+/// item survives the final SIGKILLs.
+@Suite(.serialized)
+struct MultiProcessTests {
+    @Test func processesSharingAFileLoseNoUpdateAndReadersSeeNoStaleCache() throws {
+        let seconds = Soak.integer("TROVE_LOAD_SECONDS", default: 2)
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/shared.trove"
+        let database = try Database(path: path)
+        let reader = try database.newConnection()
+        let names = ["p0", "p1", "p2"]
+        let children = try names.map { try CrashWriterProcess(mode: "shared", path: path, extra: [$0]) }
+
+        var snapshots = 0
+        var problems: [String] = []
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline && problems.count < 5 {
+            let (total, count) = try reader.read { tx in
+                (try tx.read(CrashItem.self, key: CrashWorkload.totalKey)?.group ?? 0, try tx.count(of: CrashItem.self))
+            }
+            let items = total == 0 ? count : count - 1
+            if items != total {
+                problems.append("a snapshot has \(items) items but a total of \(total)")
+            }
+            snapshots += 1
+        }
+        var acknowledged: [String: Int] = [:]
+        for (name, child) in zip(names, children) {
+            if let problem = child.sigkill() {
+                Issue.record("\(name): \(problem)")
+            }
+            acknowledged[name] =
+                child.lines.compactMap { $0.hasPrefix("committed ") ? Int($0.dropFirst(10)) : nil }.max() ?? -1
+        }
+        #expect(problems.isEmpty, "\(problems)")
+
+        let (total, keys) = try database.newConnection().read { tx in
+            (try tx.read(CrashItem.self, key: CrashWorkload.totalKey)?.group ?? 0, Set(try tx.keys(of: CrashItem.self)))
+        }
+        #expect(total == keys.count - 1, "the total is \(total) for \(keys.count - 1) items: an update was lost")
+        for (name, last) in acknowledged where last >= 0 {
+            #expect(last > 0, "\(name) committed nothing in \(seconds) s")
+            let missing = (0...last).filter { !keys.contains("\(name)-\($0)") }
+            #expect(missing.isEmpty, "\(name): acknowledged items \(missing.prefix(10)) are missing")
+        }
+        #expect(try integrityCheck(path: path) == ["ok"])
+        Soak.report(
+            "multi-process: \(names.count) writer processes on one file for \(seconds) s: \(total) transactions, no update lost, \(snapshots) snapshots read in this process all consistent"
+        )
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Trove
+import TroveTestSupport
+
+/// The child process of the crash tests (`TroveReliabilityTests/CrashDurabilityTests`).
+///
+/// ```
+/// trove-crash-writer small <database path>   many small transactions, "committed <group>" after each
+/// trove-crash-writer bulk <database path>    transactions of 400 items, "committed <group>" after each
+/// trove-crash-writer long <database path>    one transaction that never ends, "writing <n>" as it grows
+/// trove-crash-writer shared <database path> <name>   with other processes on the same file: item
+///                                             <name>-<n> and the shared "total" (+1), "committed <n>"
+/// ```
+///
+/// It continues the workload from the counter stored in the database, and prints a line only
+/// after the commit it reports has returned: every line is a promise the test holds Trove to
+/// after it kills this process with SIGKILL.
+@main
+struct CrashWriter {
+    static func main() {
+        let arguments = CommandLine.arguments
+        guard arguments.count == 3 || (arguments.count == 4 && arguments[1] == "shared") else {
+            fail("usage: trove-crash-writer small|bulk|long <database path> | shared <database path> <name>")
+        }
+        do {
+            let connection = try Database(path: arguments[2]).newConnection()
+            let last = try connection.read(CrashItem.self, key: CrashWorkload.counterKey)?.group ?? -1
+            switch arguments[1] {
+            case "small":
+                for group in (last + 1)... {
+                    try connection.readWrite { tx in try CrashWorkload.writeGroup(group, in: tx) }
+                    say("committed \(group)")
+                }
+            case "bulk":
+                for group in (last + 1)... {
+                    try connection.readWrite { tx in try CrashWorkload.writeBulk(group, in: tx) }
+                    say("committed \(group)")
+                }
+            case "long":
+                try connection.readWrite { tx in
+                    // Overwrite and remove what is stored, then grow the transaction until killed.
+                    // None of it may ever be visible.
+                    for key in try tx.keys(of: CrashItem.self) {
+                        try tx.write(CrashItem(id: key, group: -1, payload: Data([1, 2, 3]), metadata: nil))
+                    }
+                    try tx.remove(CrashItem.self, key: CrashWorkload.counterKey)
+                    let payload = Data(repeating: 0xA5, count: 2_000)
+                    for n in 0... {
+                        try tx.write(CrashItem(id: "long-\(n)", group: -1, payload: payload, metadata: nil))
+                        if n % 100 == 0 { say("writing \(n)") }
+                    }
+                }
+            case "shared":
+                let name = arguments[3]
+                for n in 0... {
+                    try connection.readWrite { tx in
+                        // Read-modify-write of an item every process shares: a lost update
+                        // between processes shows as a total that is not the number of items.
+                        let total = try tx.read(CrashItem.self, key: CrashWorkload.totalKey)?.group ?? 0
+                        try tx.write(CrashWorkload.item(id: "\(name)-\(n)", group: n, salt: 7))
+                        try tx.write(CrashWorkload.item(id: CrashWorkload.totalKey, group: total + 1, salt: 8))
+                    }
+                    say("committed \(n)")
+                }
+            default:
+                fail("unknown mode \(arguments[1])")
+            }
+        } catch {
+            fail("error: \(error)")
+        }
+    }
+
+    /// Writes a line to standard output without buffering: one write(2) of less than PIPE_BUF
+    /// bytes, so the test reads either the whole line or none of it.
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(2)
+    }
+}
