@@ -1,5 +1,28 @@
 /// The address of an item: its collection and key.
+///
+/// The hash of the two strings is computed once, when the key is made. One cache operation
+/// hashes keys several times (the lookup, the insertion, the eviction of another entry; a write
+/// caches the item and its metadata under the same key), and hashing one integer costs far less
+/// than hashing two strings again.
 struct CacheKey: Hashable {
-    var collection: String
-    var key: String
+    let collection: String
+    let key: String
+    private let hash: Int
+
+    init(collection: String, key: String) {
+        self.collection = collection
+        self.key = key
+        var hasher = Hasher()
+        hasher.combine(collection)
+        hasher.combine(key)
+        hash = hasher.finalize()
+    }
+
+    static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
+        lhs.hash == rhs.hash && lhs.key == rhs.key && lhs.collection == rhs.collection
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
+    }
 }

@@ -7,7 +7,13 @@ internal import CSQLite
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
+    /// The first statements prepared, looked up by a linear scan: the SQL of the runtime's
+    /// statements are constants, and comparing a constant with itself is a pointer comparison,
+    /// while hashing its text for a dictionary costs hundreds of instructions on every use.
+    private var frequentStatements: [(sql: String, statement: Statement)] = []
+    /// The statements prepared after the first ``frequentStatementLimit``.
     private var statements: [String: Statement] = [:]
+    private static let frequentStatementLimit = 16
     /// Whether the owner has begun a transaction that it has not ended yet (see
     /// ``checkTransactionIsActive(sql:)``).
     private(set) var isTransactionExpected = false
@@ -33,17 +39,25 @@ final class SQLiteConnection {
     }
 
     deinit {
+        frequentStatements.removeAll()
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
 
     /// Returns the cached prepared statement for `sql`, preparing it on first use.
     func cachedStatement(_ sql: String) throws -> Statement {
+        for entry in frequentStatements where entry.sql == sql {
+            return entry.statement
+        }
         if let statement = statements[sql] {
             return statement
         }
         let statement = try makeStatement(sql)
-        statements[sql] = statement
+        if frequentStatements.count < Self.frequentStatementLimit {
+            frequentStatements.append((sql, statement))
+        } else {
+            statements[sql] = statement
+        }
         return statement
     }
 

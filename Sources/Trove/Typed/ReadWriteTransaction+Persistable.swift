@@ -7,6 +7,11 @@ extension ReadWriteTransaction {
     /// - Parameter item: The item to store.
     /// - Throws: ``TroveError`` when the item cannot be encoded or SQLite fails.
     public func write<Item: Persistable>(_ item: Item) throws {
+        try write(item, cachingItem: true, cachingMetadata: true)
+    }
+
+    /// Stores `item`, and caches it and its metadata or evicts their stale entries.
+    func write<Item: Persistable>(_ item: Item, cachingItem: Bool, cachingMetadata: Bool) throws {
         let core = checkedCore
         let key = item.id.itemKey
         do {
@@ -35,20 +40,39 @@ extension ReadWriteTransaction {
             }
         }
         let cacheKey = CacheKey(collection: Item.collection, key: key)
-        core.items.set(item, for: cacheKey)
+        if cachingItem {
+            core.items.set(item, for: cacheKey)
+        } else {
+            core.items.removeValue(for: cacheKey)
+        }
         if Item.Metadata.self != NoMetadata.self {
-            core.metadata.set(CachedMetadata(value: item.metadata), for: cacheKey)
+            if cachingMetadata {
+                core.metadata.set(CachedMetadata(value: item.metadata), for: cacheKey)
+            } else {
+                core.metadata.removeValue(for: cacheKey)
+            }
         }
     }
 
     /// Stores every item of `items`, in this one transaction.
     ///
+    /// The last items are also put in the connection's cache, as many as it holds.
+    ///
     /// - Parameter items: The items to store.
     /// - Throws: ``TroveError`` when an item cannot be encoded or SQLite fails.
     /// - Complexity: One statement per item.
     public func write<Items: Sequence>(_ items: Items) throws where Items.Element: Persistable {
+        // Caching an item costs an entry in each cache (a box, an insertion, an eviction once
+        // full). Of a batch larger than a cache, only the last items would still be cached at the
+        // end, the earlier ones being evicted by the later ones: those are not cached at all (their
+        // stale entries, if any, are evicted). The cache ends as it would have.
+        let core = checkedCore
+        let count = items.underestimatedCount
+        var index = 0
         for item in items {
-            try write(item)
+            let remaining = count - index
+            try write(item, cachingItem: remaining <= core.items.limit, cachingMetadata: remaining <= core.metadata.limit)
+            index += 1
         }
     }
 

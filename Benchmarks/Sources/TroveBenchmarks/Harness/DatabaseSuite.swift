@@ -1,0 +1,164 @@
+import CCallgrind
+import Foundation
+
+/// Runs every database workload on every implementation, `runs` times, and keeps the samples.
+///
+/// Each run opens a fresh database per implementation in its own folder and runs the workloads
+/// in order on it. Implementations take turns within a run, starting one later each run, so that
+/// the slow drifts of a shared machine spread over all of them.
+struct DatabaseSuite {
+    let options: Options
+    let fixtures: Fixtures
+    /// Samples of the clock of the main table.
+    private(set) var samples: [Implementation: [Workload: Samples]] = [:]
+    /// Samples of the other clock.
+    private(set) var otherSamples: [Implementation: [Workload: Samples]] = [:]
+
+    init(options: Options, fixtures: Fixtures) {
+        self.options = options
+        self.fixtures = fixtures
+    }
+
+    mutating func run() throws {
+        let expected = ExpectedChecksums(fixtures: fixtures)
+        if options.warmUp {
+            // One small untimed pass, so that the first timed run does not pay for first-use costs
+            // (page faults of the binary, lazy initialization in Foundation and the libraries).
+            let warmUpFixtures = Fixtures(count: min(options.count, 2_000))
+            let warmUpExpected = ExpectedChecksums(fixtures: warmUpFixtures)
+            for implementation in options.implementations {
+                try runOnce(implementation, fixtures: warmUpFixtures, expected: warmUpExpected, record: false)
+            }
+        }
+        for run in 0..<options.runs {
+            let order = options.implementations.rotated(by: run)
+            for implementation in order {
+                log("run \(run + 1)/\(options.runs): \(implementation.shortTitle)")
+                try runOnce(implementation, fixtures: fixtures, expected: expected, record: true)
+            }
+        }
+    }
+
+    private mutating func runOnce(
+        _ implementation: Implementation, fixtures: Fixtures, expected: ExpectedChecksums, record: Bool
+    ) throws {
+        let directory = try makeDirectory(in: options.directory, prefix: implementation.rawValue)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try implementation.open(directory: directory)
+        for workload in Workload.allCases {
+            // Workloads not selected still run, untimed, when a later one needs their effect.
+            let isSelected = options.workloads.contains(workload)
+            try workload.prepare(store, fixtures: fixtures)
+            let start = Stopwatch()
+            let checksum: Checksum?
+            if isSelected && options.profiledWorkloads.contains(workload) && options.profiledImplementation == implementation {
+                checksum = try profiledRegion(workload) { try workload.run(on: store, fixtures: fixtures) }
+            } else {
+                checksum = try workload.run(on: store, fixtures: fixtures)
+            }
+            let (cpu, wall) = start.elapsed()
+            if let checksum, let want = expected.checksum(for: workload), checksum != want {
+                throw BenchmarkError(
+                    "\(implementation.rawValue) \(workload.rawValue): found \(checksum), expected \(want)")
+            }
+            if record && isSelected {
+                let (main, other) = options.clock == .cpu ? (cpu, wall) : (wall, cpu)
+                samples[implementation, default: [:]][workload, default: Samples()].append(main)
+                otherSamples[implementation, default: [:]][workload, default: Samples()].append(other)
+            }
+        }
+        // Every write must have landed: read everything back, untimed.
+        let final = try store.readBatch(fixtures.users.map(\.id))
+        guard final == expected.final else {
+            throw BenchmarkError("\(implementation.rawValue) after the writes: found \(final), expected \(expected.final)")
+        }
+    }
+}
+
+/// What the reads must find, computed from the fixtures alone.
+struct ExpectedChecksums {
+    let all: Checksum
+    let metadata: Checksum
+    let final: Checksum
+
+    init(fixtures: Fixtures) {
+        var all = Checksum()
+        var metadata = Checksum()
+        var state: [String: User] = [:]
+        for user in fixtures.users {
+            all.add(user)
+            if let stats = user.metadata { metadata.add(stats) }
+            state[user.id] = user
+        }
+        for user in fixtures.updates { state[user.id] = user }
+        for key in fixtures.deleteKeys { state[key] = nil }
+        for user in fixtures.singleWrites { state[user.id] = user }
+        var final = Checksum()
+        for user in state.values { final.add(user) }
+        self.all = all
+        self.metadata = metadata
+        self.final = final
+    }
+
+    func checksum(for workload: Workload) -> Checksum? {
+        switch workload {
+        case .readAll, .readEach, .readBatch, .cachedEach, .cachedBatch: all
+        case .metadata: metadata
+        case .insert, .update, .delete, .writeEach: nil
+        }
+    }
+}
+
+/// Runs `body` as the one region a callgrind profile counts, and dumps that profile under the
+/// workload's name: run under `valgrind --tool=callgrind --collect-atstart=no` (see
+/// Scripts/instructions.sh). Outside valgrind, it only runs `body`.
+func profiledRegion(_ workload: Workload, _ body: () throws -> Checksum?) throws -> Checksum? {
+    benchmark_callgrind_start()
+    defer { benchmark_callgrind_stop(workload.rawValue) }
+    return try body()
+}
+
+/// Creates a fresh folder for one database.
+func makeDirectory(in parent: String, prefix: String) throws -> String {
+    let path = (parent as NSString).appendingPathComponent("trove-bench-\(prefix)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Progress goes to standard error, so that standard output is only the report.
+func log(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Measures the CPU time of the process (every thread) and the elapsed time since its creation.
+struct Stopwatch {
+    private let cpu = Stopwatch.now(CLOCK_PROCESS_CPUTIME_ID)
+    private let wall = Stopwatch.now(CLOCK_MONOTONIC)
+
+    /// (CPU seconds, elapsed seconds).
+    func elapsed() -> (cpu: Double, wall: Double) {
+        (Stopwatch.now(CLOCK_PROCESS_CPUTIME_ID) - cpu, Stopwatch.now(CLOCK_MONOTONIC) - wall)
+    }
+
+    private static func now(_ clock: clockid_t) -> Double {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}
+
+extension Array {
+    /// The array rotated left by `count` places.
+    func rotated(by count: Int) -> [Element] {
+        guard !isEmpty else { return self }
+        let shift = count % self.count
+        return Array(self[shift...] + self[..<shift])
+    }
+}

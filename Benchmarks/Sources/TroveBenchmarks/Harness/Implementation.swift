@@ -1,0 +1,37 @@
+/// The implementations under test, in the order of the table's columns.
+enum Implementation: String, CaseIterable {
+    case baseline
+    case trove
+    case grdb
+    case json
+
+    /// The column title.
+    var title: String {
+        switch self {
+        case .baseline: "SQLite + hand-written (baseline)"
+        case .trove: "Trove (generated coder)"
+        case .grdb: "GRDB 7.10 Codable records"
+        case .json: "SQLite + Codable JSON"
+        }
+    }
+
+    /// A short column title.
+    var shortTitle: String {
+        switch self {
+        case .baseline: "baseline"
+        case .trove: "Trove"
+        case .grdb: "GRDB"
+        case .json: "JSON"
+        }
+    }
+
+    /// Opens the implementation's store in `directory`.
+    func open(directory: String) throws -> any BenchmarkStore {
+        switch self {
+        case .baseline: try BaselineStore(directory: directory)
+        case .trove: try TroveStore(directory: directory)
+        case .grdb: try GRDBStore(directory: directory)
+        case .json: try JSONStore(directory: directory)
+        }
+    }
+}

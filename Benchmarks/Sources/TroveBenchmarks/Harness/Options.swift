@@ -1,0 +1,123 @@
+import Foundation
+
+/// The command line of `trove-benchmarks`.
+struct Options {
+    var count = 100_000
+    var runs = 5
+    var implementations = Implementation.allCases
+    var workloads = Workload.allCases
+    var includeCoders = true
+    var includeMemory = true
+    var warmUp = true
+    var isSmoke = false
+    var directory = NSTemporaryDirectory()
+    var clock = Clock.cpu
+    var profiledImplementation: Implementation?
+    /// The profiled workloads: one, or all of them with `--profile <impl>:all`.
+    var profiledWorkloads: Set<Workload> = []
+    /// Whether each coder operation is a profile of its own (`--profile coders`).
+    var profilesCoders = false
+
+    /// What a sample measures.
+    enum Clock: String {
+        /// CPU time of the process, all threads (`CLOCK_PROCESS_CPUTIME_ID`): what the work costs,
+        /// nearly unaffected by other processes competing for the cores.
+        case cpu
+        /// Elapsed time (`CLOCK_MONOTONIC`): what a user waits, including time spent waiting for a
+        /// core or the disk.
+        case wall
+    }
+
+    static let usage = """
+        USAGE: trove-benchmarks [options]
+
+        Runs Trove, raw SQLite with a hand-written coder (the baseline), GRDB and raw SQLite with
+        Codable+JSON through the same workloads, several times, and prints the median time of each
+        and its ratio to the baseline measured in the same run. See BENCHMARKS.md.
+
+        OPTIONS:
+          --count <n>               Items per workload (default: 100000).
+          --runs <n>                Timed runs; the tables show medians (default: 5).
+          --implementations <list>  Comma-separated, from: \(Implementation.allCases.map(\.rawValue).joined(separator: ", ")) (default: all).
+          --workloads <list>        Comma-separated, from: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")) (default: all).
+                                    Unselected workloads still run, untimed, to set up the ones that follow.
+          --no-database             Skip the database workloads.
+          --no-coders               Skip the coder-only benchmark.
+          --no-memory               Skip the peak-memory probe.
+          --no-warm-up              Skip the small untimed pass before the timed runs.
+          --directory <path>        Where the databases are created (default: the temporary folder).
+          --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
+                                    busy machine disturbs far less than elapsed time); the other is shown too.
+          --smoke                   A quick check that everything runs (CI): --count 1000 --runs 1 --no-warm-up.
+                                    Speed targets are not judged.
+          --profile <impl>:<workload|all> | --profile coders
+                                    Under valgrind --tool=callgrind --collect-atstart=no, count only that workload
+                                    (or each) of that implementation, one profile per workload, named after it;
+                                    or each coder operation (see Scripts/instructions.sh).
+          -h, --help                Show this help.
+        """
+
+    init(arguments: [String]) throws {
+        var arguments = arguments[...]
+        func value(for option: String) throws -> String {
+            guard let value = arguments.popFirst() else { throw BenchmarkError("\(option) needs a value") }
+            return value
+        }
+        func positive(_ option: String) throws -> Int {
+            let text = try value(for: option)
+            guard let number = Int(text.replacingOccurrences(of: "_", with: "")), number > 0 else {
+                throw BenchmarkError("\(option) needs a positive integer, not \(text)")
+            }
+            return number
+        }
+        func list<T: RawRepresentable>(_ option: String, of type: T.Type) throws -> [T] where T.RawValue == String {
+            try value(for: option).split(separator: ",").map { name in
+                guard let item = T(rawValue: String(name)) else { throw BenchmarkError("\(option): unknown \(name)") }
+                return item
+            }
+        }
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--count", "-n": count = try positive(argument)
+            case "--runs": runs = try positive(argument)
+            case "--implementations":
+                let chosen = Set(try list(argument, of: Implementation.self))
+                implementations = Implementation.allCases.filter(chosen.contains)
+            case "--workloads":
+                let chosen = Set(try list(argument, of: Workload.self))
+                workloads = Workload.allCases.filter(chosen.contains)
+            case "--no-database": workloads = []
+            case "--no-coders": includeCoders = false
+            case "--no-memory": includeMemory = false
+            case "--no-warm-up": warmUp = false
+            case "--directory": directory = try value(for: argument)
+            case "--clock":
+                let name = try value(for: argument)
+                guard let chosen = Clock(rawValue: name) else { throw BenchmarkError("--clock takes cpu or wall, not \(name)") }
+                clock = chosen
+            case "--smoke":
+                isSmoke = true
+                count = 1_000
+                runs = 1
+                warmUp = false
+            case "--profile":
+                if arguments.first == "coders" {
+                    _ = arguments.popFirst()
+                    profilesCoders = true
+                    continue
+                }
+                let parts = try value(for: argument).split(separator: ":").map(String.init)
+                guard parts.count == 2, let implementation = Implementation(rawValue: parts[0]),
+                    let workloads = parts[1] == "all" ? Workload.allCases : Workload(rawValue: parts[1]).map({ [$0] })
+                else { throw BenchmarkError("--profile takes <implementation>:<workload|all>, as trove:read-each") }
+                profiledImplementation = implementation
+                profiledWorkloads = Set(workloads)
+            case "-h", "--help":
+                print(Self.usage)
+                exit(0)
+            default:
+                throw BenchmarkError("unknown argument \(argument); see --help")
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import CSQLiteBenchmark
+import Foundation
+
+/// Prints the results as Markdown tables: what BENCHMARKS.md shows.
+struct Report {
+    let options: Options
+    let fixtures: Fixtures
+    let database: DatabaseSuite?
+    let coders: CoderSuite?
+    let memory: MemoryProbe?
+
+    func print() {
+        var lines: [String] = []
+        lines.append("# Trove benchmarks")
+        lines.append("")
+        lines.append(
+            "N = \(Workload.format(options.count)), median of \(options.runs) run\(options.runs == 1 ? "" : "s"); "
+                + "ratio = median time / median time of the baseline in the same run (lower is faster). "
+                + "SQLite \(String(cString: sqlite3_libversion())), \(Self.machine).")
+        if let database {
+            lines += databaseTables(database)
+        }
+        if let coders {
+            lines += coderTables(coders)
+        }
+        if let memory {
+            lines += memoryTable(memory)
+        }
+        lines += targets()
+        Swift.print(lines.joined(separator: "\n"))
+    }
+
+    private static var machine: String {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var model = "unknown CPU"
+        if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let colon = line.firstIndex(of: ":")
+        {
+            model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return "\(cores) cores, \(model)"
+    }
+
+    // MARK: Tables
+
+    private var clockName: String {
+        options.clock == .cpu ? "CPU time of the process" : "elapsed time"
+    }
+
+    private var otherClockName: String {
+        options.clock == .cpu ? "elapsed time" : "CPU time of the process"
+    }
+
+    private func databaseTables(_ suite: DatabaseSuite) -> [String] {
+        var lines = ["", "## Database workloads (\(clockName))", ""]
+        lines += databaseTable(suite.samples, withSpread: options.runs > 1)
+        lines += ["", "### The same runs in \(otherClockName)", ""]
+        lines += databaseTable(suite.otherSamples, withSpread: false)
+        return lines
+    }
+
+    private func databaseTable(_ samples: [Implementation: [Workload: Samples]], withSpread: Bool) -> [String] {
+        let implementations = options.implementations
+        var lines: [String] = []
+        lines.append("| Workload | " + implementations.map(\.title).joined(separator: " | ") + " |")
+        lines.append("| --- |" + String(repeating: " ---: |", count: implementations.count))
+        var spreadLines: [String] = []
+        for workload in options.workloads {
+            let base = samples[.baseline]?[workload]?.median
+            var cells: [String] = []
+            var spreads: [String] = []
+            for implementation in implementations {
+                guard let samples = samples[implementation]?[workload] else {
+                    cells.append("–")
+                    spreads.append("–")
+                    continue
+                }
+                var cell = formatDuration(samples.median)
+                if let base, implementation != .baseline {
+                    cell += " · " + formatRatio(samples.median / base)
+                }
+                cells.append(cell)
+                spreads.append("±\(Int((samples.spread * 100).rounded()))%")
+            }
+            let title = workload.title(count: options.count, singleWrites: fixtures.singleWrites.count)
+            lines.append("| \(title) | " + cells.joined(separator: " | ") + " |")
+            spreadLines.append("| \(workload.rawValue) | " + spreads.joined(separator: " | ") + " |")
+        }
+        if withSpread {
+            lines += ["", "Run-to-run spread (half the range of the samples, relative to the median):", ""]
+            lines.append("| Workload | " + implementations.map(\.shortTitle).joined(separator: " | ") + " |")
+            lines.append("| --- |" + String(repeating: " ---: |", count: implementations.count))
+            lines += spreadLines
+        }
+        return lines
+    }
+
+    private func coderTables(_ suite: CoderSuite) -> [String] {
+        var lines = ["", "## Coders alone, no database (\(clockName))", ""]
+        let kinds = CoderKind.allCases
+        lines.append("| Operation | " + kinds.map(\.title).joined(separator: " | ") + " |")
+        lines.append("| --- |" + String(repeating: " ---: |", count: kinds.count))
+        for operation in CoderOperation.allCases {
+            let base = suite.samples[.handWritten]?[operation]?.median
+            let cells = kinds.map { kind -> String in
+                guard let samples = suite.samples[kind]?[operation] else { return "–" }
+                var cell = formatDuration(samples.median)
+                if let base, kind != .handWritten { cell += " · " + formatRatio(samples.median / base) }
+                return cell
+            }
+            lines.append("| \(operation.title(count: options.count)) | " + cells.joined(separator: " | ") + " |")
+        }
+        let sizes = kinds.map { kind in
+            suite.sizes[kind].map { String(format1: Double($0) / Double(max(options.count, 1))) + " bytes" } ?? "–"
+        }
+        lines.append("| mean encoded size (user + metadata) | " + sizes.joined(separator: " | ") + " |")
+        return lines
+    }
+
+    private func memoryTable(_ probe: MemoryProbe) -> [String] {
+        let implementations = options.implementations
+        var lines = ["", "## Memory of read-all (one child process per implementation)", ""]
+        lines.append("| | " + implementations.map(\.title).joined(separator: " | ") + " |")
+        lines.append("| --- |" + String(repeating: " ---: |", count: implementations.count))
+        let peaks = implementations.map { probe.results[$0].map { formatBytes($0.peak) } ?? "–" }
+        let growths = implementations.map { probe.results[$0].map { formatBytes($0.growth) } ?? "–" }
+        lines.append("| peak resident memory | " + peaks.joined(separator: " | ") + " |")
+        lines.append("| growth while reading all \(Workload.format(options.count)) | " + growths.joined(separator: " | ") + " |")
+        return lines
+    }
+
+    // MARK: Targets
+
+    private func targets() -> [String] {
+        var lines = ["", "## Targets", ""]
+        if options.isSmoke {
+            lines.append("Not judged: a smoke run (N = \(Workload.format(options.count)), one run) is too small to say anything about speed.")
+            return lines
+        }
+        func mark(_ met: Bool) -> String { met ? "met" : "**missed**" }
+        if let suite = database {
+            func median(_ implementation: Implementation, _ workload: Workload) -> Double? {
+                suite.samples[implementation]?[workload]?.median
+            }
+            for workload in options.workloads {
+                guard let trove = median(.trove, workload) else { continue }
+                var parts: [String] = []
+                if let base = median(.baseline, workload) {
+                    let ratio = trove / base
+                    if workload.isCached {
+                        parts.append("≥ 2× faster than the baseline: \(String(format2: base / trove))× faster, \(mark(base / trove >= 2))")
+                    }
+                    parts.append("within 1.2× of the baseline: \(formatRatio(ratio)), \(mark(ratio <= 1.2))")
+                }
+                for other in [Implementation.grdb, .json] {
+                    if let time = median(other, workload) {
+                        parts.append("faster than \(other.shortTitle): \(String(format2: time / trove))× faster, \(mark(trove < time))")
+                    }
+                }
+                if !parts.isEmpty {
+                    lines.append("- \(workload.rawValue): " + parts.joined(separator: "; "))
+                }
+            }
+        }
+        if let suite = coders {
+            for operation in CoderOperation.allCases {
+                guard let generated = suite.samples[.generated]?[operation]?.median else { continue }
+                var parts: [String] = []
+                if let handWritten = suite.samples[.handWritten]?[operation]?.median {
+                    let ratio = generated / handWritten
+                    parts.append("within 1.3× of hand-written: \(formatRatio(ratio)), \(mark(ratio <= 1.3))")
+                }
+                if let json = suite.samples[.json]?[operation]?.median {
+                    parts.append("≥ 5× faster than JSON: \(String(format2: json / generated))× faster, \(mark(json / generated >= 5))")
+                }
+                lines.append("- coder \(operation.rawValue): " + parts.joined(separator: "; "))
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// `trove-benchmarks`: see `Options.usage` and BENCHMARKS.md.
+@main
+enum TroveBenchmarks {
+    static func main() {
+        do {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if arguments.first == "--child-read-all", arguments.count == 3,
+                let implementation = Implementation(rawValue: arguments[1])
+            {
+                try MemoryProbe.childReadAll(implementation: implementation, directory: arguments[2])
+                return
+            }
+            try run(Options(arguments: arguments))
+        } catch {
+            log("error: \(error)")
+            exit(1)
+        }
+    }
+
+    private static func run(_ options: Options) throws {
+        let start = ContinuousClock.now
+        log("making \(Workload.format(options.count)) users")
+        let fixtures = Fixtures(count: options.count)
+
+        var database: DatabaseSuite?
+        if !options.workloads.isEmpty && !options.implementations.isEmpty {
+            var suite = DatabaseSuite(options: options, fixtures: fixtures)
+            try suite.run()
+            database = suite
+        }
+        var coders: CoderSuite?
+        if (options.includeCoders && options.profiledWorkloads.isEmpty) || options.profilesCoders {
+            var suite = CoderSuite(options: options, users: fixtures.users)
+            try suite.run()
+            coders = suite
+        }
+        var memory: MemoryProbe?
+        if options.includeMemory && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var probe = MemoryProbe(options: options, fixtures: fixtures)
+            try probe.run()
+            memory = probe
+        }
+        Report(options: options, fixtures: fixtures, database: database, coders: coders, memory: memory).print()
+        log("done in \(formatDuration(start.duration(to: .now).seconds))")
+    }
+}

@@ -1,0 +1,98 @@
+import Trove
+
+/// Trove with its generated coder (`Generated/Model_User+Trove.swift`), used as the
+/// documentation shows: one connection that writes, one that reads, the default
+/// configuration (WAL, `synchronous = NORMAL`, caches of 1,000 items and 1,000 metadata values).
+///
+/// For the cached point reads only, a second connection comes from a ``Database`` opened with
+/// `itemCacheLimit` at least the number of keys, and is warmed by one untimed pass.
+final class TroveStore: BenchmarkStore {
+    private let path: String
+    private let database: Database
+    private let writer: Connection
+    private let reader: Connection
+    private var cachedReader: Connection?
+
+    init(directory: String) throws {
+        path = directory + "/users.trove"
+        database = try Database(path: path)
+        writer = try database.newConnection()
+        reader = try database.newConnection()
+    }
+
+    func insert(_ users: [User]) throws {
+        try writer.readWrite { tx in try tx.write(users) }
+    }
+
+    func readAll() throws -> [User] {
+        try reader.read { tx in try User.read(tx).all() }
+    }
+
+    func readEach(_ keys: [String]) throws -> Checksum {
+        try Self.readEach(keys, on: reader)
+    }
+
+    func readBatch(_ keys: [String]) throws -> Checksum {
+        try Self.readBatch(keys, on: reader)
+    }
+
+    func prepareCachedReads(_ keys: [String]) throws {
+        var configuration = Configuration()
+        configuration.itemCacheLimit = max(keys.count, configuration.itemCacheLimit)
+        let connection = try Database(path: path, configuration: configuration).newConnection()
+        _ = try Self.readBatch(keys, on: connection)
+        cachedReader = connection
+    }
+
+    func readEachCached(_ keys: [String]) throws -> Checksum {
+        try Self.readEach(keys, on: cachedReader!)
+    }
+
+    func readBatchCached(_ keys: [String]) throws -> Checksum {
+        defer { cachedReader = nil }
+        return try Self.readBatch(keys, on: cachedReader!)
+    }
+
+    func readMetadata(_ keys: [String]) throws -> Checksum {
+        try reader.read { tx in
+            var checksum = Checksum()
+            for key in keys {
+                if let stats = try tx.metadata(for: User.self, key: key) { checksum.add(stats) }
+            }
+            return checksum
+        }
+    }
+
+    func update(_ users: [User]) throws {
+        try writer.readWrite { tx in try tx.write(users) }
+    }
+
+    func delete(_ keys: [String]) throws {
+        try writer.readWrite { tx in _ = try tx.remove(User.self, keys: keys) }
+    }
+
+    func writeEach(_ users: [User]) throws {
+        for user in users {
+            try writer.readWrite { tx in try tx.write(user) }
+        }
+    }
+
+    private static func readEach(_ keys: [String], on connection: Connection) throws -> Checksum {
+        var checksum = Checksum()
+        for key in keys {
+            if let user = try User.read(connection).byKey(key) { checksum.add(user) }
+        }
+        return checksum
+    }
+
+    private static func readBatch(_ keys: [String], on connection: Connection) throws -> Checksum {
+        try connection.read { tx in
+            var checksum = Checksum()
+            let users = User.read(tx)
+            for key in keys {
+                if let user = try users.byKey(key) { checksum.add(user) }
+            }
+            return checksum
+        }
+    }
+}
