@@ -196,6 +196,25 @@ extension TroveError {
         return copy
     }
 
+    /// Makes any error of a coder a ``TroveError`` that names the item.
+    ///
+    /// `field` (`"metadata"`) prefixes the path of the field that failed inside the value, so
+    /// that `metadata.history` is not mistaken for a field `history` of the item. An error that is
+    /// not a ``TroveError`` becomes ``Code/corruptData`` when decoding, ``Code/encodingFailed``
+    /// when encoding.
+    static func coderFailure(
+        _ error: any Error, decoding: Bool, collection: String, key: String, field: String?
+    ) -> TroveError {
+        if var troveError = error as? TroveError {
+            if let field { troveError = troveError.nested(in: field) }
+            return troveError.locating(collection: collection, key: key)
+        }
+        return TroveError(
+            code: decoding ? .corruptData : .encodingFailed,
+            message: decoding ? "Cannot decode stored bytes: \(error)." : "Cannot encode the item: \(error).",
+            collection: collection, key: key, field: field, underlyingError: error)
+    }
+
     static func misuse(_ message: String) -> TroveError {
         TroveError(code: .misuse, message: message)
     }

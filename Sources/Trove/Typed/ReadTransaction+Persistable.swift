@@ -110,7 +110,7 @@ extension ReadTransaction {
             do {
                 metadata = try statement.bytes(at: 0).withReader { try Item.MetadataCoder.decode(from: &$0) }
             } catch {
-                throw TroveError.wrapping(error, collection: Item.collection, key: keyString, field: "metadata")
+                throw TroveError.coderFailure(error, decoding: true, collection: Item.collection, key: keyString, field: "metadata")
             }
         }
         core.metadata.set(CachedMetadata(value: metadata), for: cacheKey)
@@ -173,7 +173,8 @@ extension ReadTransaction {
             }
             return item
         } catch {
-            throw TroveError.wrapping(error, collection: Item.collection, key: key(), field: field == "data" ? nil : field)
+            throw TroveError.coderFailure(
+                error, decoding: true, collection: Item.collection, key: key(), field: field == "data" ? nil : field)
         }
     }
 }
@@ -183,21 +184,5 @@ extension UnsafeRawBufferPointer {
     func withReader<T>(_ body: (inout BinaryReader) throws -> T) rethrows -> T {
         var reader = BinaryReader(self)
         return try body(&reader)
-    }
-}
-
-extension TroveError {
-    /// Makes any error of a coder a ``TroveError`` that names the item.
-    ///
-    /// `field` (`"metadata"`) prefixes the path of the field that failed inside the value, so
-    /// that `metadata.history` is not mistaken for a field `history` of the item.
-    static func wrapping(_ error: any Error, collection: String, key: String, field: String?) -> TroveError {
-        if var troveError = error as? TroveError {
-            if let field { troveError = troveError.nested(in: field) }
-            return troveError.locating(collection: collection, key: key)
-        }
-        return TroveError(
-            code: .corruptData, message: "Cannot decode stored bytes: \(error).", collection: collection, key: key,
-            field: field, underlyingError: error)
     }
 }

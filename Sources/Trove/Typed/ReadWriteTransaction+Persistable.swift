@@ -14,20 +14,12 @@ extension ReadWriteTransaction {
     func write<Item: Persistable>(_ item: Item, cachingItem: Bool, cachingMetadata: Bool) throws {
         let core = checkedCore
         let key = item.id.itemKey
-        do {
-            core.writer.removeAll(keepingCapacity: true)
-            try Item.Coder.encode(item, to: &core.writer)
-        } catch {
-            throw TroveError.wrappingEncoding(error, collection: Item.collection, key: key, field: nil)
-        }
+        try encode(item, with: Item.Coder.self, into: &core.writer, collection: Item.collection, key: key, field: nil)
         let data = core.writer.bytes
         if let metadata = item.metadata {
-            do {
-                core.metadataWriter.removeAll(keepingCapacity: true)
-                try Item.MetadataCoder.encode(metadata, to: &core.metadataWriter)
-            } catch {
-                throw TroveError.wrappingEncoding(error, collection: Item.collection, key: key, field: "metadata")
-            }
+            try encode(
+                metadata, with: Item.MetadataCoder.self, into: &core.metadataWriter, collection: Item.collection,
+                key: key, field: "metadata")
             let metadataBytes = core.metadataWriter.bytes
             try data.withUnsafeBytes { data in
                 try metadataBytes.withUnsafeBytes { metadataBytes in
@@ -91,12 +83,9 @@ extension ReadWriteTransaction {
         let keyString = key.itemKey
         let changed: Bool
         if let metadata {
-            do {
-                core.writer.removeAll(keepingCapacity: true)
-                try Item.MetadataCoder.encode(metadata, to: &core.writer)
-            } catch {
-                throw TroveError.wrappingEncoding(error, collection: Item.collection, key: keyString, field: "metadata")
-            }
+            try encode(
+                metadata, with: Item.MetadataCoder.self, into: &core.writer, collection: Item.collection,
+                key: keyString, field: "metadata")
             changed = try core.writer.bytes.withUnsafeBytes {
                 try updateMetadata(core, key: keyString, collection: Item.collection, metadata: $0)
             }
@@ -166,20 +155,17 @@ extension ReadWriteTransaction {
     public func removeAll<Item: Persistable>(_ type: Item.Type) throws -> Int {
         try removeAllItems(in: Item.collection)
     }
-}
 
-extension TroveError {
-    /// Makes any error of a coder while encoding a ``TroveError`` that names the item.
-    ///
-    /// `field` (`"metadata"`) prefixes the path of the field that failed inside the value, so
-    /// that `metadata.history` is not mistaken for a field `history` of the item.
-    static func wrappingEncoding(_ error: any Error, collection: String, key: String, field: String?) -> TroveError {
-        if var troveError = error as? TroveError {
-            if let field { troveError = troveError.nested(in: field) }
-            return troveError.locating(collection: collection, key: key)
+    /// Encodes `value` into `writer`, emptied first; a failure names the item and the field.
+    private func encode<Coder: ValueCoder>(
+        _ value: Coder.Value, with coder: Coder.Type, into writer: inout BinaryWriter, collection: String,
+        key: String, field: String?
+    ) throws {
+        do {
+            writer.removeAll(keepingCapacity: true)
+            try Coder.encode(value, to: &writer)
+        } catch {
+            throw TroveError.coderFailure(error, decoding: false, collection: collection, key: key, field: field)
         }
-        return TroveError(
-            code: .encodingFailed, message: "Cannot encode the item: \(error).", collection: collection, key: key,
-            field: field, underlyingError: error)
     }
 }
