@@ -46,38 +46,22 @@ final class DeclarationCollector: SyntaxVisitor {
     // MARK: Scopes
 
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        enterType(
-            DeclSyntax(node), name: node.name, kind: .struct, modifiers: node.modifiers,
-            isGeneric: node.genericParameterClause != nil, inheritance: node.inheritanceClause,
-            members: node.memberBlock)
-        return .visitChildren
+        enterGenericType(node, kind: .struct)
     }
     override func visitPost(_ node: StructDeclSyntax) { scope.removeLast() }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        enterType(
-            DeclSyntax(node), name: node.name, kind: .class, modifiers: node.modifiers,
-            isGeneric: node.genericParameterClause != nil, inheritance: node.inheritanceClause,
-            members: node.memberBlock)
-        return .visitChildren
+        enterGenericType(node, kind: .class)
     }
     override func visitPost(_ node: ClassDeclSyntax) { scope.removeLast() }
 
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-        enterType(
-            DeclSyntax(node), name: node.name, kind: .enum, modifiers: node.modifiers,
-            isGeneric: node.genericParameterClause != nil, inheritance: node.inheritanceClause,
-            members: node.memberBlock)
-        return .visitChildren
+        enterGenericType(node, kind: .enum)
     }
     override func visitPost(_ node: EnumDeclSyntax) { scope.removeLast() }
 
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        enterType(
-            DeclSyntax(node), name: node.name, kind: .actor, modifiers: node.modifiers,
-            isGeneric: node.genericParameterClause != nil, inheritance: node.inheritanceClause,
-            members: node.memberBlock)
-        return .visitChildren
+        enterGenericType(node, kind: .actor)
     }
     override func visitPost(_ node: ActorDeclSyntax) { scope.removeLast() }
 
@@ -114,6 +98,17 @@ final class DeclarationCollector: SyntaxVisitor {
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
     // MARK: Types
+
+    /// Enters a struct, class, enum or actor: the declarations that may have generic parameters.
+    private func enterGenericType(
+        _ node: some DeclGroupSyntax & NamedDeclSyntax & WithGenericParametersSyntax, kind: ParsedType.Kind
+    ) -> SyntaxVisitorContinueKind {
+        enterType(
+            DeclSyntax(node), name: node.name, kind: kind, modifiers: node.modifiers,
+            isGeneric: node.genericParameterClause != nil, inheritance: node.inheritanceClause,
+            members: node.memberBlock)
+        return .visitChildren
+    }
 
     private func enterType(
         _ node: DeclSyntax, name: TokenSyntax, kind: ParsedType.Kind, modifiers: DeclModifierListSyntax,
