@@ -10,8 +10,9 @@
 /// }
 /// ```
 public struct Changeset: Sendable, Hashable {
-    /// The snapshot number of the database after this commit. Snapshots increase by one with
-    /// every commit that changes something.
+    /// The number of this commit among the commits made through the same ``Database``
+    /// instance. Numbers increase by one with every commit that changes something; a commit
+    /// that fails uses up its number. Commits of other processes are not numbered here.
     public var snapshot: UInt64
     /// Keys written (inserted, replaced, metadata replaced or touched), by collection.
     public var changedKeys: [String: Set<String>]

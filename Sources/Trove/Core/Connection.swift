@@ -65,16 +65,11 @@ public final class Connection: @unchecked Sendable {
         try lock.withLock(misuse: Connection.nestedMessage) {
             try core.beginRead()
             let transaction = ReadTransaction(core: core)
-            defer { transaction.invalidate() }
-            let result: T
-            do {
-                result = try body(transaction)
-            } catch {
-                core.rollbackQuietly()
-                throw error
+            defer {
+                transaction.invalidate()
+                core.endRead()
             }
-            try core.endRead()
-            return result
+            return try body(transaction)
         }
     }
 

@@ -1,14 +1,46 @@
+import Synchronization
+
 /// The state of a ``Connection`` that only its transactions touch: the SQLite handle, the
 /// caches, the snapshot the caches reflect, and the changes of the current write.
 ///
 /// Used only while the connection's lock is held.
+///
+/// ## Keeping the caches right
+///
+/// The caches hold values of the snapshot of the connection's last transaction. When a
+/// transaction starts, they must lose exactly the entries that commits since then changed:
+///
+/// - **Whether anything changed at all** is SQLite's data version of the file
+///   (`SQLITE_FCNTL_DATA_VERSION`), which changes with every commit of any handle or process.
+///   When it has not changed, the caches are right as they are: a read transaction costs one
+///   guard statement (``SQLiteConnection/beginGuardedRead()``) and nothing else.
+/// - **Which commits of this process** the snapshot includes: commits of one `Database` are
+///   numbered, and ``Database/commitState`` is twice the latest number, plus one while a commit
+///   is under way. A reader loads it before and after its read transaction starts: every commit
+///   up to the first load's number is in its snapshot (`lower`), none after the second load's
+///   number, counting the one under way (`upper`). It evicts what the changesets up to `upper`
+///   changed and labels its caches with `lower`, so that its next transaction evicts the
+///   commits after `lower` again: evicting too much is safe, too little is not. A writer holds
+///   the writer lock, so it knows the exact number.
+/// - **Whether another process committed** (or another `Database` on the same file): every
+///   commit leaves in the file's registry the token of the `Database` that made it, a random
+///   number drawn anew each time an instance finds another's token there, so that a token never
+///   comes back. When the file changed, the transaction reads the token: if it is still the one
+///   the caches were labeled with and it is this instance's own, only this process committed;
+///   otherwise everything is evicted. The registry is written only by the first commit after
+///   another process's, so a process that works alone never writes it.
 final class ConnectionCore {
     let sqlite: SQLiteConnection
     let database: Database
     var items: LRUCache
     var metadata: LRUCache
-    /// The snapshot number that the caches reflect; `nil` before the first transaction.
+    /// The number of the latest commit of this process that the caches' snapshot is known to
+    /// include; `nil` before the first transaction.
     var snapshot: UInt64?
+    /// SQLite's data version of the file when the caches' snapshot was taken.
+    private var dataVersion: UInt32 = 0
+    /// The writer token in the file when the caches' snapshot was taken.
+    private var fileWriterToken: UInt64 = 0
     /// The changes of the current read-write transaction.
     var changes = ChangesetBuilder()
     /// A writer reused by every write of this connection, so that encoding allocates nothing
@@ -27,32 +59,28 @@ final class ConnectionCore {
     // MARK: Transactions
 
     func beginRead() throws {
-        try sqlite.executeCached("BEGIN DEFERRED")
-        sqlite.transactionBegan()
+        let before = database.commitState.load(ordering: .sequentiallyConsistent)
+        try sqlite.beginGuardedRead()
         do {
-            // The first read of a transaction fixes its snapshot in WAL mode.
-            try catchUp(to: readSnapshot())
+            let after = database.commitState.load(ordering: .sequentiallyConsistent)
+            try catchUp(lower: before >> 1, upper: (after + 1) >> 1)
         } catch {
-            rollbackQuietly()
+            sqlite.endGuardedRead()
             throw error
         }
     }
 
-    func endRead() throws {
-        do {
-            try sqlite.executeCached("COMMIT")
-            sqlite.transactionEnded()
-        } catch {
-            rollbackQuietly()
-            throw error
-        }
+    func endRead() {
+        sqlite.endGuardedRead()
     }
 
     func beginWrite() throws {
         try sqlite.executeCached("BEGIN IMMEDIATE")
         sqlite.transactionBegan()
         do {
-            try catchUp(to: readSnapshot())
+            // No commit of this process is under way: this transaction holds the writer lock.
+            let latest = database.commitState.load(ordering: .sequentiallyConsistent) >> 1
+            try catchUp(lower: latest, upper: latest)
         } catch {
             rollbackQuietly()
             throw error
@@ -72,30 +100,47 @@ final class ConnectionCore {
             }
             return nil
         }
-        let current = snapshot ?? 0
-        let next = current + 1
-        let changeset = changes.build(snapshot: next)
-        do {
-            let statement = try sqlite.cachedStatement(Schema.writeSnapshot)
-            defer { statement.reset() }
-            try statement.bind(Int64(bitPattern: next), at: 1)
-            try statement.stepToEnd()
-        } catch {
-            rollbackWrite()
-            throw error
+        let ownToken = database.writerToken.load(ordering: .sequentiallyConsistent)
+        var newToken: UInt64?
+        if ownToken == 0 || fileWriterToken != ownToken {
+            let token = UInt64.random(in: 1...UInt64.max)
+            do {
+                let statement = try sqlite.cachedStatement(Schema.writeWriterToken)
+                defer { statement.reset() }
+                try statement.bind(Int64(bitPattern: token), at: 1)
+                try statement.stepToEnd()
+            } catch {
+                rollbackWrite()
+                throw error
+            }
+            newToken = token
         }
+        let next = (database.commitState.load(ordering: .sequentiallyConsistent) >> 1) + 1
+        let changeset = changes.build(snapshot: next)
         database.registerPendingChangeset(changeset)
+        database.commitState.add(1, ordering: .sequentiallyConsistent)
         do {
             try sqlite.executeCached("COMMIT")
             sqlite.transactionEnded()
         } catch {
+            // The number stays used: readers that may have seen the commit find no changeset
+            // for it and evict everything.
+            database.commitState.add(1, ordering: .sequentiallyConsistent)
             database.discardPendingChangeset(snapshot: next)
             rollbackWrite()
             throw error
         }
+        database.commitState.add(1, ordering: .sequentiallyConsistent)
+        if let newToken {
+            database.writerToken.store(newToken, ordering: .sequentiallyConsistent)
+            fileWriterToken = newToken
+        }
         changes = ChangesetBuilder()
         snapshot = next
         database.connection(ObjectIdentifier(self), advancedTo: next)
+        // The data version now counts this commit; a failure to read it only costs a full
+        // eviction at the next transaction.
+        dataVersion = (try? sqlite.dataVersion()) ?? dataVersion &+ 1
         return changeset
     }
 
@@ -123,38 +168,51 @@ final class ConnectionCore {
         sqlite.transactionEnded()
     }
 
-    private func readSnapshot() throws -> UInt64 {
-        let statement = try sqlite.cachedStatement(Schema.readSnapshot)
+    private func readFileWriterToken() throws -> UInt64 {
+        let statement = try sqlite.cachedStatement(Schema.readWriterToken)
         defer { statement.reset() }
-        guard try statement.step() else {
-            throw TroveError(
-                code: .corruptData, message: "The database has no snapshot number: its registry table is damaged.",
-                path: sqlite.path)
-        }
+        guard try statement.step() else { return 0 }
         return UInt64(bitPattern: statement.int64(at: 0))
     }
 
-    /// Brings the caches up to `target`: evicts exactly what the commits since the caches'
-    /// snapshot changed, or everything when those changesets are no longer known.
-    private func catchUp(to target: UInt64) {
+    /// Brings the caches to the snapshot of the transaction that just started, which includes
+    /// every commit of this process up to `lower` and none after `upper` (see the type's
+    /// documentation): evicts what the commits since the caches' snapshot changed, or
+    /// everything when those commits are not all known.
+    private func catchUp(lower: UInt64, upper: UInt64) throws {
+        let version = try sqlite.dataVersion()
         guard let current = snapshot else {
-            snapshot = target
-            database.connection(ObjectIdentifier(self), advancedTo: target)
+            fileWriterToken = try readFileWriterToken()
+            dataVersion = version
+            snapshot = lower
+            database.connection(ObjectIdentifier(self), advancedTo: lower)
             return
         }
-        guard current != target else { return }
-        if items.count == 0 && metadata.count == 0 {
-            database.connection(ObjectIdentifier(self), advancedTo: target)
-        } else if let changesets = database.changesets(after: current, through: target, connection: ObjectIdentifier(self)) {
-            for changeset in changesets {
-                apply(changeset)
+        if version == dataVersion {
+            // Nothing was committed since the caches' snapshot: it is this transaction's.
+            if lower > current {
+                snapshot = lower
+                database.connection(ObjectIdentifier(self), advancedTo: lower)
             }
-        } else {
-            items.removeAll()
-            metadata.removeAll()
-            database.connection(ObjectIdentifier(self), advancedTo: target)
+            return
         }
-        snapshot = target
+        let token = try readFileWriterToken()
+        let onlyThisProcess = token != 0 && token == fileWriterToken
+            && token == database.writerToken.load(ordering: .sequentiallyConsistent)
+        if items.count != 0 || metadata.count != 0 {
+            if onlyThisProcess, let changesets = database.changesets(after: current, through: upper) {
+                for changeset in changesets {
+                    apply(changeset)
+                }
+            } else {
+                items.removeAll()
+                metadata.removeAll()
+            }
+        }
+        fileWriterToken = token
+        dataVersion = version
+        snapshot = max(current, lower)
+        database.connection(ObjectIdentifier(self), advancedTo: max(current, lower))
     }
 
     private func apply(_ changeset: Changeset) {

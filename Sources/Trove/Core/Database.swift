@@ -28,6 +28,14 @@ public final class Database: Sendable {
 
     let writerLock = TransactionLock()
     let changeHub = ChangeHub()
+    /// Twice the number of this instance's latest commit, plus one while a commit is under way:
+    /// readers load it before and after their read transaction starts to learn which of this
+    /// process's commits their snapshot includes (see ``ConnectionCore``).
+    let commitState = Atomic<UInt64>(0)
+    /// The token this instance wrote in the file's registry with its latest commit, 0 before its
+    /// first commit. A token in the file that is not this one means that another process (or
+    /// another `Database` instance) committed since (see ``ConnectionCore``).
+    let writerToken = Atomic<UInt64>(0)
     private let history: Mutex<ChangeHistory>
     private let temporaryDirectory: String?
 
@@ -174,13 +182,10 @@ public final class Database: Sendable {
         history.withLock { $0.discard(snapshot: snapshot) }
     }
 
-    /// The changesets after `start` up to and including `end`, or `nil` if some were dropped.
-    func changesets(after start: UInt64, through end: UInt64, connection: ObjectIdentifier) -> [Changeset]? {
-        history.withLock { history in
-            let result = history.changesets(after: start, through: end)
-            history.connection(connection, advancedTo: end)
-            return result
-        }
+    /// The changesets after `start` up to and including `end`, or `nil` if some were dropped or
+    /// never committed.
+    func changesets(after start: UInt64, through end: UInt64) -> [Changeset]? {
+        history.withLock { $0.changesets(after: start, through: end) }
     }
 
     func connection(_ connection: ObjectIdentifier, advancedTo snapshot: UInt64) {

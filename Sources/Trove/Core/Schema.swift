@@ -21,13 +21,16 @@ enum Schema {
             value,
             PRIMARY KEY (extension, name)
         ) WITHOUT ROWID;
-        INSERT INTO trove_registry (extension, name, value) VALUES ('', 'snapshot', 0);
+        INSERT INTO trove_registry (extension, name, value) VALUES ('', 'writer', 0);
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(version);
         """
 
-    static let readSnapshot = "SELECT value FROM trove_registry WHERE extension = '' AND name = 'snapshot'"
-    static let writeSnapshot = "UPDATE trove_registry SET value = ?1 WHERE extension = '' AND name = 'snapshot'"
+    /// The token of the `Database` instance that committed last (see `ConnectionCore`); a file
+    /// without the row reads as 0, which no instance uses.
+    static let readWriterToken = "SELECT value FROM trove_registry WHERE extension = '' AND name = 'writer'"
+    static let writeWriterToken =
+        "INSERT OR REPLACE INTO trove_registry (extension, name, value) VALUES ('', 'writer', ?1)"
 
     static let selectItem = "SELECT data, metadata FROM trove_items WHERE collection = ?1 AND key = ?2"
     static let selectData = "SELECT data FROM trove_items WHERE collection = ?1 AND key = ?2"

@@ -19,6 +19,12 @@ final class SQLiteConnection {
     private(set) var isTransactionExpected = false
     /// The error after which SQLite rolled the expected transaction back on its own.
     private var abortCause: TroveError?
+    /// The statement that holds the snapshot of the current guarded read (see
+    /// ``beginGuardedRead()``), or `nil` outside one.
+    private var readGuard: Statement?
+    /// The statement of a guarded read: it reads the schema cookie from the file header, which
+    /// starts a read transaction, and returns one row.
+    private static let readGuardSQL = "PRAGMA schema_version"
 
     /// Opens a handle on `path`.
     ///
@@ -96,6 +102,58 @@ final class SQLiteConnection {
         sqlite3_get_autocommit(handle) == 0
     }
 
+    // MARK: Guarded reads
+
+    /// Starts a read transaction without `BEGIN`: steps a statement that returns a row and keeps
+    /// it active until ``endGuardedRead()``.
+    ///
+    /// In autocommit mode SQLite keeps a read transaction open while any statement is active,
+    /// and every statement run meanwhile reads the same snapshot. A guarded read costs one
+    /// statement step and one reset, where `BEGIN` … `COMMIT` costs two statements more, and its
+    /// first read needs no `BEGIN` to run first.
+    ///
+    /// - Throws: ``TroveError`` when SQLite cannot start the read transaction.
+    func beginGuardedRead() throws {
+        let statement = try cachedStatement(Self.readGuardSQL)
+        do {
+            guard try statement.step() else {
+                throw TroveError(
+                    code: .sqlite, message: "SQLite returned no row for the statement that starts a read transaction.",
+                    sql: Self.readGuardSQL, path: path)
+            }
+        } catch {
+            statement.reset()
+            throw error
+        }
+        readGuard = statement
+    }
+
+    /// Ends the read transaction of ``beginGuardedRead()``. Never fails.
+    func endGuardedRead() {
+        readGuard?.reset()
+        readGuard = nil
+    }
+
+    /// A number that changes whenever the database file changed since this handle's previous
+    /// transaction: commits of this handle, of other handles, and of other processes
+    /// (`SQLITE_FCNTL_DATA_VERSION`).
+    ///
+    /// It is brought up to date when a read transaction starts, so call it inside one, or
+    /// right after a commit of this handle.
+    ///
+    /// - Throws: ``TroveError`` when SQLite cannot tell.
+    func dataVersion() throws -> UInt32 {
+        var version: UInt32 = 0
+        let code = sqlite3_file_control(handle, nil, SQLITE_FCNTL_DATA_VERSION, &version)
+        guard code == SQLITE_OK else {
+            throw TroveError(
+                code: .sqlite,
+                message: "SQLite cannot tell whether the database file changed (SQLITE_FCNTL_DATA_VERSION failed).",
+                path: path, sqliteResultCode: code)
+        }
+        return version
+    }
+
     // MARK: Transactions begun by the owner
 
     /// Records that a transaction has begun: until ``transactionEnded()``, statements must run
@@ -124,6 +182,13 @@ final class SQLiteConnection {
     /// - Throws: ``TroveError`` naming the error after which SQLite rolled back, with its
     ///   result code.
     func checkTransactionIsActive(sql: String) throws {
+        if let readGuard, sqlite3_stmt_busy(readGuard.pointer) == 0 {
+            throw TroveError(
+                code: .sqlite,
+                message:
+                    "The read transaction lost its snapshot: SQLite reset it after an earlier error. No statement can run in it any more.",
+                sql: sql, path: path)
+        }
         guard isTransactionExpected, !isInsideTransaction else { return }
         let cause = abortCause.map { ": \($0.message)" } ?? "."
         throw TroveError(

@@ -97,6 +97,65 @@ struct CacheInvalidationTests {
         #expect(try reader.read(Person.self, key: id)?.metadata?.visits == 2)
     }
 
+    @Test func aCommitThroughAnotherDatabaseOnTheFileEmptiesTheCaches() throws {
+        let database = try makeTemporaryDatabase()
+        let other = try Database(path: database.path)
+        let writer = try database.newConnection()
+        let reader = try database.newConnection()
+        try writer.write([Note(id: "a", text: "1"), Note(id: "b", text: "1")])
+        _ = try Note.read(reader).byKeys(["a", "b"])
+
+        // `other` is what another process is to `database`: its changesets are unknown here.
+        try other.newConnection().write(Note(id: "a", text: "2"))
+        #expect(try reader.read(Note.self, key: "a")?.text == "2")
+        #expect(try writer.read(Note.self, key: "a")?.text == "2")
+        #expect(try reader.read(Note.self, key: "b")?.text == "1")
+
+        // The other database commits again, and nothing else: its token in the file is the one
+        // the reader saw last time, which must not pass for this database's own.
+        try other.newConnection().write(Note(id: "a", text: "3"))
+        #expect(try reader.read(Note.self, key: "a")?.text == "3")
+    }
+
+    @Test func aCommitOfThisDatabaseAfterAnotherDatabaseCommittedDoesNotHideIt() throws {
+        let database = try makeTemporaryDatabase()
+        let other = try Database(path: database.path)
+        let writer = try database.newConnection()
+        let reader = try database.newConnection()
+        try writer.write([Note(id: "a", text: "1"), Note(id: "b", text: "1")])
+        _ = try Note.read(reader).byKeys(["a", "b"])
+
+        // The reader sees both commits at once: the foreign one to "a", then this database's
+        // own to "b", whose changeset alone would not evict "a".
+        try other.newConnection().write(Note(id: "a", text: "2"))
+        try writer.write(Note(id: "b", text: "2"))
+        #expect(try reader.read(Note.self, key: "a")?.text == "2")
+        #expect(try reader.read(Note.self, key: "b")?.text == "2")
+
+        // And again after the other database commits once more.
+        try other.newConnection().write(Note(id: "a", text: "3"))
+        try writer.write(Note(id: "b", text: "3"))
+        #expect(try Note.read(reader).byKeys(["a", "b"]).map(\.text) == ["3", "3"])
+    }
+
+    @Test func invalidationIsExactAgainAfterAnotherDatabaseCommitted() throws {
+        let database = try makeTemporaryDatabase()
+        let other = try Database(path: database.path)
+        let writer = try database.newConnection()
+        let reader = try database.newConnection()
+        try writer.write([Note(id: "kept", text: "v1"), Note(id: "changed", text: "v1")])
+        try other.newConnection().write(Note(id: "elsewhere", text: "v1"))
+        try writer.write(Note(id: "changed", text: "v2"))
+        _ = try Note.read(reader).byKeys(["kept", "changed"])
+
+        // Only this database commits from here on: the reader evicts exactly what changed, so
+        // "kept" keeps coming from its cache even when its stored bytes are damaged.
+        try writer.write(Note(id: "changed", text: "v3"))
+        try corruptDataColumn(path: database.path, collection: Note.collection, key: "kept")
+        #expect(try reader.read(Note.self, key: "kept")?.text == "v1")
+        #expect(try reader.read(Note.self, key: "changed")?.text == "v3")
+    }
+
     @Test func disabledCachesStillReadCorrectly() throws {
         let database = try makeTemporaryDatabase {
             $0.itemCacheLimit = 0
