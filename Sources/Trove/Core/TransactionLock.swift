@@ -15,7 +15,9 @@ import Darwin
 /// with a message that names the misuse, as GRDB's scheduling watchdog does.
 final class TransactionLock: Sendable {
     private let lock = NSLock()
-    private let owner = Mutex<UInt?>(nil)
+    /// The thread that holds the lock, 0 when none. Relaxed ordering is enough: only a thread's
+    /// own ID matters to it, and only that thread writes it, under the lock.
+    private let owner = Atomic<UInt>(0)
 
     /// Runs `body` while holding the lock.
     ///
@@ -26,13 +28,13 @@ final class TransactionLock: Sendable {
     /// - Returns: What `body` returns.
     func withLock<T>(misuse: @autoclosure () -> String, _ body: () throws -> T) rethrows -> T {
         let thread = currentThreadID()
-        if owner.withLock({ $0 }) == thread {
+        if owner.load(ordering: .relaxed) == thread {
             preconditionFailure(misuse())
         }
         lock.lock()
-        owner.withLock { $0 = thread }
+        owner.store(thread, ordering: .relaxed)
         defer {
-            owner.withLock { $0 = nil }
+            owner.store(0, ordering: .relaxed)
             lock.unlock()
         }
         return try body()
@@ -40,7 +42,7 @@ final class TransactionLock: Sendable {
 
     /// Whether the current thread holds the lock.
     var isHeldByCurrentThread: Bool {
-        owner.withLock { $0 } == currentThreadID()
+        owner.load(ordering: .relaxed) == currentThreadID()
     }
 }
 
