@@ -1,4 +1,8 @@
 /// Boxes a cached metadata value, so that a cached `nil` is told apart from a missing entry.
+///
+/// The metadata cache holds only what was read or written alone (``ReadTransaction/metadata(for:key:)``,
+/// ``ReadWriteTransaction/setMetadata(_:for:key:)``): a cached item carries its own metadata, and
+/// answers metadata reads from the item cache.
 struct CachedMetadata<Metadata> {
     var value: Metadata?
 }
@@ -32,10 +36,9 @@ extension ReadTransaction {
         guard try statement.step() else { return nil }
         let item = try decode(
             Item.self, from: statement, dataColumn: 0, metadataColumn: hasMetadata ? 1 : nil, key: { keyString })
+        // One entry: the item carries its metadata. A metadata entry of this key, if any, holds
+        // the same stored metadata, so it can stay.
         core.items.set(item, for: cacheKey)
-        if hasMetadata {
-            core.metadata.set(CachedMetadata(value: item.metadata), for: cacheKey)
-        }
         return item
     }
 
@@ -85,7 +88,8 @@ extension ReadTransaction {
 
     /// The metadata of the item of type `Item` at `key`, without decoding the item.
     ///
-    /// Only the metadata column is read (or the connection's cache).
+    /// Only the metadata column is read, or the connection's cache: a cached item answers with
+    /// its metadata.
     ///
     /// - Parameters:
     ///   - type: The type of the item.
@@ -97,6 +101,9 @@ extension ReadTransaction {
         let core = checkedCore
         let keyString = key.itemKey
         let cacheKey = CacheKey(collection: Item.collection, key: keyString)
+        if let cached = core.items.value(for: cacheKey) as? Item {
+            return cached.metadata
+        }
         if let cached = core.metadata.value(for: cacheKey) as? CachedMetadata<Item.Metadata> {
             return cached.value
         }

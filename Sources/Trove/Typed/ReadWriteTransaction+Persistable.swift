@@ -7,11 +7,12 @@ extension ReadWriteTransaction {
     /// - Parameter item: The item to store.
     /// - Throws: ``TroveError`` when the item cannot be encoded or SQLite fails.
     public func write<Item: Persistable>(_ item: Item) throws {
-        try write(item, cachingItem: true, cachingMetadata: true)
+        try write(item, caching: true)
     }
 
-    /// Stores `item`, and caches it and its metadata or evicts their stale entries.
-    func write<Item: Persistable>(_ item: Item, cachingItem: Bool, cachingMetadata: Bool) throws {
+    /// Stores `item`, and caches it (with its metadata) or evicts its stale entry; a metadata
+    /// entry of its key is evicted either way.
+    func write<Item: Persistable>(_ item: Item, caching: Bool) throws {
         let core = checkedCore
         let key = item.id.itemKey
         try encode(item, with: Item.Coder.self, into: &core.writer, collection: Item.collection, key: key, field: nil)
@@ -32,17 +33,15 @@ extension ReadWriteTransaction {
             }
         }
         let cacheKey = CacheKey(collection: Item.collection, key: key)
-        if cachingItem {
+        if caching {
             core.items.set(item, for: cacheKey)
         } else {
             core.items.removeValue(for: cacheKey)
         }
+        // The item entry answers metadata reads; an entry of a metadata-only read or write of this
+        // key holds the metadata replaced here.
         if Item.Metadata.self != NoMetadata.self {
-            if cachingMetadata {
-                core.metadata.set(CachedMetadata(value: item.metadata), for: cacheKey)
-            } else {
-                core.metadata.removeValue(for: cacheKey)
-            }
+            core.metadata.removeValue(for: cacheKey)
         }
     }
 
@@ -54,16 +53,15 @@ extension ReadWriteTransaction {
     /// - Throws: ``TroveError`` when an item cannot be encoded or SQLite fails.
     /// - Complexity: One statement per item.
     public func write<Items: Sequence>(_ items: Items) throws where Items.Element: Persistable {
-        // Caching an item costs an entry in each cache (a box, an insertion, an eviction once
-        // full). Of a batch larger than a cache, only the last items would still be cached at the
-        // end, the earlier ones being evicted by the later ones: those are not cached at all (their
-        // stale entries, if any, are evicted). The cache ends as it would have.
-        let core = checkedCore
+        // Caching an item costs a cache entry (a box, an insertion, an eviction once full). Of a
+        // batch larger than the cache, only the last items would still be cached at the end, the
+        // earlier ones being evicted by the later ones: those are not cached at all (their stale
+        // entries, if any, are evicted). The cache ends as it would have.
+        let limit = checkedCore.items.limit
         let count = items.underestimatedCount
         var index = 0
         for item in items {
-            let remaining = count - index
-            try write(item, cachingItem: remaining <= core.items.limit, cachingMetadata: remaining <= core.metadata.limit)
+            try write(item, caching: count - index <= limit)
             index += 1
         }
     }
