@@ -72,8 +72,8 @@ extension ReadTransaction {
             key: { cacheKey.key }, decodeData: decodeData, decodeMetadata: decodeMetadata)
     }
 
-    /// Reads every row of `collection` in key order, each as ``readItemRow(at:withMetadata:decodeData:decodeMetadata:)``
-    /// does.
+    /// Reads every row of `collection` in key order, each as
+    /// ``readItemRow(at:withMetadata:decodeData:decodeMetadata:)`` does.
     @usableFromInline
     func readAllItemRows(
         in collection: String, withMetadata: Bool, decodeData: (UnsafeRawBufferPointer) throws -> Void,

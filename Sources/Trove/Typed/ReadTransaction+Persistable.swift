@@ -89,8 +89,10 @@ extension ReadTransaction {
             return cached.value
         }
         var metadata: Item.Metadata?
-        guard try readMetadataRow(at: cacheKey, decode: { metadata = try decodeValue(Item.MetadataCoder.self, from: $0) })
-        else { return nil }
+        let found = try readMetadataRow(at: cacheKey) {
+            metadata = try decodeValue(Item.MetadataCoder.self, from: $0)
+        }
+        guard found else { return nil }
         cacheMetadata(CachedMetadata(value: metadata), at: cacheKey)
         return metadata
     }

@@ -91,7 +91,9 @@ struct MetadataCacheTests {
         #expect(try connection.metadata(for: Person.self, key: id) == Stats(visits: 1))
         #expect(try connection.read(Person.self, key: id)?.metadata == Stats(visits: 1))
 
-        try connection.readWrite { tx in try tx.setData(two.data, metadata: two.metadata, forKey: key, in: Person.collection) }
+        try connection.readWrite { tx in
+            try tx.setData(two.data, metadata: two.metadata, forKey: key, in: Person.collection)
+        }
         #expect(try connection.metadata(for: Person.self, key: id) == Stats(visits: 2))
 
         try connection.readWrite { tx in _ = try tx.removeItem(forKey: key, in: Person.collection) }
