@@ -4,11 +4,13 @@
 /// hashes keys several times (the lookup, the insertion, the eviction of another entry; a write
 /// caches the item and its metadata under the same key), and hashing one integer costs far less
 /// than hashing two strings again.
+@usableFromInline
 struct CacheKey: Hashable {
     let collection: String
     let key: String
     private let hash: Int
 
+    @usableFromInline
     init(collection: String, key: String) {
         self.collection = collection
         self.key = key
@@ -18,10 +20,12 @@ struct CacheKey: Hashable {
         hash = hasher.finalize()
     }
 
+    @usableFromInline
     static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
         lhs.hash == rhs.hash && lhs.key == rhs.key && lhs.collection == rhs.collection
     }
 
+    @usableFromInline
     func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
     }

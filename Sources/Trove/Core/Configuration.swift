@@ -38,6 +38,9 @@ public struct Configuration: Sendable, Hashable {
 
     /// How many decoded metadata values each connection keeps in its cache. `0` disables the
     /// cache. Default: 1,000.
+    ///
+    /// This cache holds the metadata read or written without its item. The metadata of a cached
+    /// item comes from the item cache (``itemCacheLimit``).
     public var metadataCacheLimit: Int = 1_000
 
     /// How many recent changesets the database keeps so that a connection that has fallen behind

@@ -3,6 +3,7 @@ extension Connection {
     ///
     /// - Parameter item: The item to store.
     /// - Throws: ``TroveError`` when the item cannot be encoded or SQLite fails.
+    @inlinable
     @_disfavoredOverload
     public func write<Item: Persistable>(_ item: Item) throws {
         try readWrite { try $0.write(item) }
@@ -13,6 +14,7 @@ extension Connection {
     /// - Parameter items: The items to store.
     /// - Throws: ``TroveError`` when an item cannot be encoded or SQLite fails; nothing is then
     ///   stored.
+    @inlinable
     @_disfavoredOverload
     public func write<Items: Sequence>(_ items: Items) throws where Items.Element: Persistable {
         try readWrite { try $0.write(items) }
@@ -22,6 +24,7 @@ extension Connection {
     ///
     /// - Parameter item: The item to store.
     /// - Throws: ``TroveError`` when the item cannot be encoded or SQLite fails.
+    @inlinable
     public func write<Item: Persistable>(_ item: Item) async throws {
         try await readWrite { try $0.write(item) }
     }
@@ -31,6 +34,7 @@ extension Connection {
     /// - Parameter items: The items to store.
     /// - Throws: ``TroveError`` when an item cannot be encoded or SQLite fails; nothing is then
     ///   stored.
+    @inlinable
     public func write<Item: Persistable>(_ items: [Item]) async throws {
         try await readWrite { try $0.write(items) }
     }
@@ -42,6 +46,7 @@ extension Connection {
     ///   - key: The key of the item.
     /// - Returns: The item, or `nil` when there is none.
     /// - Throws: ``TroveError`` when the stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     @_disfavoredOverload
     public func read<Item: Persistable>(_ type: Item.Type, key: Item.ID) throws -> Item? {
         try read { try $0.read(Item.self, key: key) }
@@ -54,6 +59,7 @@ extension Connection {
     ///   - key: The key of the item.
     /// - Returns: The metadata, or `nil`.
     /// - Throws: ``TroveError`` when the stored metadata cannot be decoded or SQLite fails.
+    @inlinable
     @_disfavoredOverload
     public func metadata<Item: Persistable>(for type: Item.Type, key: Item.ID) throws -> Item.Metadata? {
         try read { try $0.metadata(for: Item.self, key: key) }
@@ -64,6 +70,7 @@ extension Connection {
     /// - Parameter item: The item to remove.
     /// - Returns: `true` when an item was removed.
     /// - Throws: ``TroveError`` when SQLite fails.
+    @inlinable
     @discardableResult
     public func remove<Item: Persistable>(_ item: Item) throws -> Bool {
         try readWrite { try $0.remove(item) }
@@ -76,6 +83,7 @@ extension Connection {
     ///   - keys: The keys of the items.
     /// - Returns: The number of items removed.
     /// - Throws: ``TroveError`` when SQLite fails.
+    @inlinable
     @discardableResult
     public func remove<Item: Persistable>(_ type: Item.Type, keys: some Sequence<Item.ID>) throws -> Int {
         try readWrite { try $0.remove(Item.self, keys: keys) }
@@ -86,6 +94,7 @@ extension Connection {
     /// - Parameter type: The type of the items.
     /// - Returns: The number of items removed.
     /// - Throws: ``TroveError`` when SQLite fails.
+    @inlinable
     @discardableResult
     public func removeAll<Item: Persistable>(_ type: Item.Type) throws -> Int {
         try readWrite { try $0.removeAll(Item.self) }

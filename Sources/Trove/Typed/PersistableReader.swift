@@ -11,13 +11,19 @@
 /// Get one with ``Persistable/read(_:)-(ReadTransaction)``. It is valid as long as its
 /// transaction is.
 public struct TransactionReader<Item: Persistable> {
-    let transaction: ReadTransaction
+    @usableFromInline let transaction: ReadTransaction
+
+    @usableFromInline
+    init(transaction: ReadTransaction) {
+        self.transaction = transaction
+    }
 
     /// The item at `key`, or `nil` when there is none.
     ///
     /// - Parameter key: The key of the item.
     /// - Returns: The item with its metadata.
     /// - Throws: ``TroveError`` when the stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     public func byKey(_ key: Item.ID) throws -> Item? {
         try transaction.read(Item.self, key: key)
     }
@@ -27,6 +33,7 @@ public struct TransactionReader<Item: Persistable> {
     /// - Parameter keys: The keys of the items.
     /// - Returns: The items found.
     /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     public func byKeys(_ keys: some Sequence<Item.ID>) throws -> [Item] {
         try transaction.read(Item.self, keys: keys)
     }
@@ -35,6 +42,7 @@ public struct TransactionReader<Item: Persistable> {
     ///
     /// - Returns: The items.
     /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     public func all() throws -> [Item] {
         try transaction.readAll(Item.self)
     }
@@ -44,6 +52,7 @@ public struct TransactionReader<Item: Persistable> {
     /// - Parameter keys: The keys to look up.
     /// - Returns: The items found and the keys missing.
     /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     public func filterExisting(_ keys: some Sequence<Item.ID>) throws -> (items: [Item], missing: [Item.ID]) {
         var items: [Item] = []
         var missing: [Item.ID] = []
@@ -62,6 +71,7 @@ public struct TransactionReader<Item: Persistable> {
     /// - Parameter key: The key of the item.
     /// - Returns: The metadata, or `nil` when there is no item or no metadata.
     /// - Throws: ``TroveError`` when the stored metadata cannot be decoded or SQLite fails.
+    @inlinable
     public func metadata(forKey key: Item.ID) throws -> Item.Metadata? {
         try transaction.metadata(for: Item.self, key: key)
     }
@@ -82,13 +92,19 @@ extension TransactionReader: Sendable {}
 /// Get one with ``Persistable/read(_:)-(Connection)``. To read several things from one
 /// snapshot, use ``Connection/read(_:)-(_)`` and ``TransactionReader`` instead.
 public struct ConnectionReader<Item: Persistable>: Sendable {
-    let connection: Connection
+    @usableFromInline let connection: Connection
+
+    @usableFromInline
+    init(connection: Connection) {
+        self.connection = connection
+    }
 
     /// The item at `key`, or `nil` when there is none.
     ///
     /// - Parameter key: The key of the item.
     /// - Returns: The item with its metadata.
     /// - Throws: ``TroveError`` when the stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     @_disfavoredOverload
     public func byKey(_ key: Item.ID) throws -> Item? {
         try connection.read { try $0.read(Item.self, key: key) }
@@ -99,6 +115,7 @@ public struct ConnectionReader<Item: Persistable>: Sendable {
     /// - Parameter keys: The keys of the items.
     /// - Returns: The items found.
     /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     @_disfavoredOverload
     public func byKeys(_ keys: some Sequence<Item.ID>) throws -> [Item] {
         try connection.read { try $0.read(Item.self, keys: keys) }
@@ -108,6 +125,7 @@ public struct ConnectionReader<Item: Persistable>: Sendable {
     ///
     /// - Returns: The items.
     /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     @_disfavoredOverload
     public func all() throws -> [Item] {
         try connection.read { try $0.readAll(Item.self) }
@@ -118,6 +136,7 @@ public struct ConnectionReader<Item: Persistable>: Sendable {
     /// - Parameter keys: The keys to look up.
     /// - Returns: The items found and the keys missing.
     /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     @_disfavoredOverload
     public func filterExisting(_ keys: some Sequence<Item.ID>) throws -> (items: [Item], missing: [Item.ID]) {
         try connection.read { try Item.read($0).filterExisting(keys) }
@@ -128,6 +147,7 @@ public struct ConnectionReader<Item: Persistable>: Sendable {
     /// - Parameter key: The key of the item.
     /// - Returns: The metadata, or `nil` when there is no item or no metadata.
     /// - Throws: ``TroveError`` when the stored metadata cannot be decoded or SQLite fails.
+    @inlinable
     @_disfavoredOverload
     public func metadata(forKey key: Item.ID) throws -> Item.Metadata? {
         try connection.read { try $0.metadata(for: Item.self, key: key) }
@@ -138,6 +158,7 @@ public struct ConnectionReader<Item: Persistable>: Sendable {
     /// - Parameter key: The key of the item.
     /// - Returns: The item with its metadata.
     /// - Throws: ``TroveError`` when the stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     public func byKey(_ key: Item.ID) async throws -> Item? {
         try await connection.read { try $0.read(Item.self, key: key) }
     }
@@ -147,6 +168,7 @@ public struct ConnectionReader<Item: Persistable>: Sendable {
     /// - Parameter keys: The keys of the items.
     /// - Returns: The items found, in the order of `keys`.
     /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     public func byKeys(_ keys: [Item.ID]) async throws -> [Item] {
         try await connection.read { try $0.read(Item.self, keys: keys) }
     }
@@ -155,6 +177,7 @@ public struct ConnectionReader<Item: Persistable>: Sendable {
     ///
     /// - Returns: The items.
     /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
+    @inlinable
     public func all() async throws -> [Item] {
         try await connection.read { try $0.readAll(Item.self) }
     }
@@ -165,6 +188,7 @@ extension Persistable {
     ///
     /// - Parameter transaction: The transaction to read in.
     /// - Returns: A reader valid as long as the transaction.
+    @inlinable
     public static func read(_ transaction: ReadTransaction) -> TransactionReader<Self> {
         TransactionReader(transaction: transaction)
     }
@@ -173,6 +197,7 @@ extension Persistable {
     ///
     /// - Parameter connection: The connection to read with.
     /// - Returns: A reader.
+    @inlinable
     public static func read(_ connection: Connection) -> ConnectionReader<Self> {
         ConnectionReader(connection: connection)
     }

@@ -6,43 +6,25 @@ extension ReadWriteTransaction {
     ///
     /// - Parameter item: The item to store.
     /// - Throws: ``TroveError`` when the item cannot be encoded or SQLite fails.
+    @inlinable
     public func write<Item: Persistable>(_ item: Item) throws {
-        try write(item, cachingItem: true, cachingMetadata: true)
+        try write(item, caching: true)
     }
 
-    /// Stores `item`, and caches it and its metadata or evicts their stale entries.
-    func write<Item: Persistable>(_ item: Item, cachingItem: Bool, cachingMetadata: Bool) throws {
-        let core = checkedCore
-        let key = item.id.itemKey
-        try encode(item, with: Item.Coder.self, into: &core.writer, collection: Item.collection, key: key, field: nil)
-        let data = core.writer.bytes
-        if let metadata = item.metadata {
-            try encode(
-                metadata, with: Item.MetadataCoder.self, into: &core.metadataWriter, collection: Item.collection,
-                key: key, field: "metadata")
-            let metadataBytes = core.metadataWriter.bytes
-            try data.withUnsafeBytes { data in
-                try metadataBytes.withUnsafeBytes { metadataBytes in
-                    try upsert(core, key: key, collection: Item.collection, data: data, metadata: metadataBytes)
-                }
-            }
+    /// Stores `item`, and caches it (with its metadata) or evicts its stale entry; a metadata
+    /// entry of its key is evicted either way.
+    @inlinable
+    func write<Item: Persistable>(_ item: Item, caching: Bool) throws {
+        let cacheKey = CacheKey(collection: Item.collection, key: item.id.itemKey)
+        let metadata = item.metadata
+        try storeItemRow(
+            at: cacheKey, withMetadata: metadata != nil,
+            encodeData: { try Item.Coder.encode(item, to: &$0) },
+            encodeMetadata: { if let metadata { try Item.MetadataCoder.encode(metadata, to: &$0) } })
+        if caching {
+            cacheWrittenItem(item, at: cacheKey, evictingMetadata: Item.Metadata.self != NoMetadata.self)
         } else {
-            try data.withUnsafeBytes { data in
-                try upsert(core, key: key, collection: Item.collection, data: data, metadata: nil)
-            }
-        }
-        let cacheKey = CacheKey(collection: Item.collection, key: key)
-        if cachingItem {
-            core.items.set(item, for: cacheKey)
-        } else {
-            core.items.removeValue(for: cacheKey)
-        }
-        if Item.Metadata.self != NoMetadata.self {
-            if cachingMetadata {
-                core.metadata.set(CachedMetadata(value: item.metadata), for: cacheKey)
-            } else {
-                core.metadata.removeValue(for: cacheKey)
-            }
+            evictCachedEntries(at: cacheKey)
         }
     }
 
@@ -53,17 +35,17 @@ extension ReadWriteTransaction {
     /// - Parameter items: The items to store.
     /// - Throws: ``TroveError`` when an item cannot be encoded or SQLite fails.
     /// - Complexity: One statement per item.
+    @inlinable
     public func write<Items: Sequence>(_ items: Items) throws where Items.Element: Persistable {
-        // Caching an item costs an entry in each cache (a box, an insertion, an eviction once
-        // full). Of a batch larger than a cache, only the last items would still be cached at the
-        // end, the earlier ones being evicted by the later ones: those are not cached at all (their
-        // stale entries, if any, are evicted). The cache ends as it would have.
-        let core = checkedCore
+        // Caching an item costs a cache entry (a box, an insertion, an eviction once full). Of a
+        // batch larger than the cache, only the last items would still be cached at the end, the
+        // earlier ones being evicted by the later ones: those are not cached at all (their stale
+        // entries, if any, are evicted). The cache ends as it would have.
+        let limit = itemCacheLimit
         let count = items.underestimatedCount
         var index = 0
         for item in items {
-            let remaining = count - index
-            try write(item, cachingItem: remaining <= core.items.limit, cachingMetadata: remaining <= core.metadata.limit)
+            try write(item, caching: count - index <= limit)
             index += 1
         }
     }
@@ -77,27 +59,15 @@ extension ReadWriteTransaction {
     ///   - key: The key of the item.
     /// - Returns: `true` when an item was changed.
     /// - Throws: ``TroveError`` when the metadata cannot be encoded or SQLite fails.
+    @inlinable
     @discardableResult
     public func setMetadata<Item: Persistable>(_ metadata: Item.Metadata?, for type: Item.Type, key: Item.ID) throws -> Bool {
-        let core = checkedCore
-        let keyString = key.itemKey
-        let changed: Bool
-        if let metadata {
-            try encode(
-                metadata, with: Item.MetadataCoder.self, into: &core.writer, collection: Item.collection,
-                key: keyString, field: "metadata")
-            changed = try core.writer.bytes.withUnsafeBytes {
-                try updateMetadata(core, key: keyString, collection: Item.collection, metadata: $0)
-            }
-        } else {
-            changed = try updateMetadata(core, key: keyString, collection: Item.collection, metadata: nil)
-        }
-        let cacheKey = CacheKey(collection: Item.collection, key: keyString)
-        core.items.removeValue(for: cacheKey)
+        let cacheKey = CacheKey(collection: Item.collection, key: key.itemKey)
+        let changed = try storeMetadataColumn(
+            at: cacheKey, isNull: metadata == nil,
+            encode: { if let metadata { try Item.MetadataCoder.encode(metadata, to: &$0) } })
         if changed {
-            core.metadata.set(CachedMetadata(value: metadata), for: cacheKey)
-        } else {
-            core.metadata.removeValue(for: cacheKey)
+            cacheMetadata(CachedMetadata(value: metadata), at: cacheKey)
         }
         return changed
     }
@@ -107,6 +77,7 @@ extension ReadWriteTransaction {
     /// - Parameter item: The item to remove.
     /// - Returns: `true` when an item was removed.
     /// - Throws: ``TroveError`` when SQLite fails.
+    @inlinable
     @discardableResult
     public func remove<Item: Persistable>(_ item: Item) throws -> Bool {
         try removeItem(forKey: item.id.itemKey, in: Item.collection)
@@ -117,9 +88,14 @@ extension ReadWriteTransaction {
     /// - Parameter items: The items to remove.
     /// - Returns: The number of items removed.
     /// - Throws: ``TroveError`` when SQLite fails.
+    @inlinable
     @discardableResult
     public func remove<Items: Sequence>(_ items: Items) throws -> Int where Items.Element: Persistable {
-        try removeItems(forKeys: items.lazy.map { $0.id.itemKey }, in: Items.Element.collection)
+        var removed = 0
+        for item in items where try removeItem(forKey: item.id.itemKey, in: Items.Element.collection) {
+            removed += 1
+        }
+        return removed
     }
 
     /// Removes the item of type `Item` at `key`.
@@ -129,6 +105,7 @@ extension ReadWriteTransaction {
     ///   - key: The key of the item.
     /// - Returns: `true` when an item was removed.
     /// - Throws: ``TroveError`` when SQLite fails.
+    @inlinable
     @discardableResult
     public func remove<Item: Persistable>(_ type: Item.Type, key: Item.ID) throws -> Bool {
         try removeItem(forKey: key.itemKey, in: Item.collection)
@@ -141,9 +118,14 @@ extension ReadWriteTransaction {
     ///   - keys: The keys of the items.
     /// - Returns: The number of items removed.
     /// - Throws: ``TroveError`` when SQLite fails.
+    @inlinable
     @discardableResult
     public func remove<Item: Persistable>(_ type: Item.Type, keys: some Sequence<Item.ID>) throws -> Int {
-        try removeItems(forKeys: keys.lazy.map(\.itemKey), in: Item.collection)
+        var removed = 0
+        for key in keys where try removeItem(forKey: key.itemKey, in: Item.collection) {
+            removed += 1
+        }
+        return removed
     }
 
     /// Removes every item of type `Item`: the whole collection.
@@ -151,21 +133,9 @@ extension ReadWriteTransaction {
     /// - Parameter type: The type of the items.
     /// - Returns: The number of items removed.
     /// - Throws: ``TroveError`` when SQLite fails.
+    @inlinable
     @discardableResult
     public func removeAll<Item: Persistable>(_ type: Item.Type) throws -> Int {
         try removeAllItems(in: Item.collection)
-    }
-
-    /// Encodes `value` into `writer`, emptied first; a failure names the item and the field.
-    private func encode<Coder: ValueCoder>(
-        _ value: Coder.Value, with coder: Coder.Type, into writer: inout BinaryWriter, collection: String,
-        key: String, field: String?
-    ) throws {
-        do {
-            writer.removeAll(keepingCapacity: true)
-            try Coder.encode(value, to: &writer)
-        } catch {
-            throw TroveError.coderFailure(error, decoding: false, collection: collection, key: key, field: field)
-        }
     }
 }

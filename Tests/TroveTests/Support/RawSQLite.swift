@@ -26,3 +26,10 @@ func corruptDataColumn(path: String, collection: String, key: String) throws {
         path: path,
         "UPDATE trove_items SET data = x'FFFFFFFF07' WHERE collection = '\(collection)' AND key = '\(key)'")
 }
+
+/// Replaces the stored metadata of one item with bytes that are no valid encoding.
+func corruptMetadataColumn(path: String, collection: String, key: String) throws {
+    try executeRawSQL(
+        path: path,
+        "UPDATE trove_items SET metadata = x'FFFFFFFF07' WHERE collection = '\(collection)' AND key = '\(key)'")
+}

@@ -1,0 +1,133 @@
+// The non-generic half of the typed reads. The typed API (`ReadTransaction+Persistable.swift`)
+// is `@inlinable`, so that it is specialized for each item type in the caller's module; the SQL,
+// the cache bookkeeping and the building of errors stay here, compiled once.
+
+/// Boxes a cached metadata value, so that a cached `nil` is told apart from a missing entry.
+///
+/// The metadata cache holds only what was read or written alone (``ReadTransaction/metadata(for:key:)``,
+/// ``ReadWriteTransaction/setMetadata(_:for:key:)``): a cached item carries its own metadata, and
+/// answers metadata reads from the item cache.
+@usableFromInline
+struct CachedMetadata<Metadata> {
+    @usableFromInline var value: Metadata?
+
+    @inlinable
+    init(value: Metadata?) {
+        self.value = value
+    }
+}
+
+/// Decodes a value with `coder` from all of `bytes`.
+@inlinable
+func decodeValue<Coder: ValueCoder>(_ coder: Coder.Type, from bytes: UnsafeRawBufferPointer) throws -> Coder.Value {
+    var reader = BinaryReader(bytes)
+    return try Coder.decode(from: &reader)
+}
+
+extension ReadTransaction {
+    /// The cached item at `cacheKey`, marked as most recently used.
+    @usableFromInline
+    func cachedItem(at cacheKey: CacheKey) -> Any? {
+        checkedCore.items.value(for: cacheKey)
+    }
+
+    /// The cached metadata entry (a ``CachedMetadata``) at `cacheKey`, marked as most recently
+    /// used.
+    @usableFromInline
+    func cachedMetadata(at cacheKey: CacheKey) -> Any? {
+        checkedCore.metadata.value(for: cacheKey)
+    }
+
+    /// Caches `item`, read from the database. A metadata entry of its key, if any, holds the same
+    /// stored metadata, so it stays.
+    @usableFromInline
+    func cacheItem(_ item: Any, at cacheKey: CacheKey) {
+        checkedCore.items.set(item, for: cacheKey)
+    }
+
+    /// Caches `metadata` (a ``CachedMetadata``), read or written without its item.
+    @usableFromInline
+    func cacheMetadata(_ metadata: Any, at cacheKey: CacheKey) {
+        checkedCore.metadata.set(metadata, for: cacheKey)
+    }
+
+    /// Reads the row at `cacheKey`: calls `decodeData` with its data, then `decodeMetadata` with
+    /// its metadata when `withMetadata` and the column is not `NULL`. Does nothing when there is
+    /// no row.
+    ///
+    /// - Throws: ``TroveError`` naming the item and the field when a closure throws, or when
+    ///   SQLite fails.
+    @usableFromInline
+    func readItemRow(
+        at cacheKey: CacheKey, withMetadata: Bool, decodeData: (UnsafeRawBufferPointer) throws -> Void,
+        decodeMetadata: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let statement = try checkedCore.sqlite.cachedStatement(withMetadata ? Schema.selectItem : Schema.selectData)
+        defer { statement.reset() }
+        try statement.bind(cacheKey.collection, at: 1)
+        try statement.bind(cacheKey.key, at: 2)
+        guard try statement.step() else { return }
+        try decodeRow(
+            of: statement, dataColumn: 0, metadataColumn: withMetadata ? 1 : nil, collection: cacheKey.collection,
+            key: { cacheKey.key }, decodeData: decodeData, decodeMetadata: decodeMetadata)
+    }
+
+    /// Reads every row of `collection` in key order, each as
+    /// ``readItemRow(at:withMetadata:decodeData:decodeMetadata:)`` does.
+    @usableFromInline
+    func readAllItemRows(
+        in collection: String, withMetadata: Bool, decodeData: (UnsafeRawBufferPointer) throws -> Void,
+        decodeMetadata: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let statement = try checkedCore.sqlite.cachedStatement(Schema.selectAllInCollection)
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        while try statement.step() {
+            try decodeRow(
+                of: statement, dataColumn: 1, metadataColumn: withMetadata ? 2 : nil, collection: collection,
+                key: { statement.string(at: 0) }, decodeData: decodeData, decodeMetadata: decodeMetadata)
+        }
+    }
+
+    /// Reads the metadata column of the row at `cacheKey`, and calls `decode` with it unless it
+    /// is `NULL`.
+    ///
+    /// - Returns: `false` when there is no row.
+    /// - Throws: ``TroveError`` naming the item when `decode` throws, or when SQLite fails.
+    @usableFromInline
+    func readMetadataRow(at cacheKey: CacheKey, decode: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        let statement = try checkedCore.sqlite.cachedStatement(Schema.selectMetadata)
+        defer { statement.reset() }
+        try statement.bind(cacheKey.collection, at: 1)
+        try statement.bind(cacheKey.key, at: 2)
+        guard try statement.step() else { return false }
+        if !statement.isNull(at: 0) {
+            do {
+                try decode(statement.bytes(at: 0))
+            } catch {
+                throw TroveError.coderFailure(
+                    error, decoding: true, collection: cacheKey.collection, key: cacheKey.key, field: "metadata")
+            }
+        }
+        return true
+    }
+
+    /// Hands the data and metadata of the current row to the decoding closures; a failure names
+    /// the item and the field.
+    private func decodeRow(
+        of statement: Statement, dataColumn: Int32, metadataColumn: Int32?, collection: String, key: () -> String,
+        decodeData: (UnsafeRawBufferPointer) throws -> Void, decodeMetadata: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        do {
+            try decodeData(statement.bytes(at: dataColumn))
+        } catch {
+            throw TroveError.coderFailure(error, decoding: true, collection: collection, key: key(), field: nil)
+        }
+        guard let metadataColumn, !statement.isNull(at: metadataColumn) else { return }
+        do {
+            try decodeMetadata(statement.bytes(at: metadataColumn))
+        } catch {
+            throw TroveError.coderFailure(error, decoding: true, collection: collection, key: key(), field: "metadata")
+        }
+    }
+}
