@@ -8,7 +8,8 @@
 struct CacheKey: Hashable {
     let collection: String
     let key: String
-    private let hash: Int
+    /// The hash of the collection and the key, computed once.
+    let hash: Int
 
     @usableFromInline
     init(collection: String, key: String) {

@@ -4,7 +4,12 @@
 /// number of cached entries. Entries live in one array linked by indices, so the cache makes no
 /// allocation per entry once it has reached its limit.
 ///
+/// Entries are found through an open-addressing table of their indices, probed with the hash
+/// that ``CacheKey`` computed once: a `Dictionary` would hash that hash again (SipHash) at every
+/// lookup, insertion and removal, three times for each entry that replaces another.
+///
 /// Not thread-safe: each ``Connection`` owns its caches and uses them under its lock.
+@usableFromInline
 struct LRUCache {
     private struct Node {
         var key: CacheKey
@@ -14,75 +19,151 @@ struct LRUCache {
     }
 
     /// The most entries the cache holds. `0` disables it.
+    @usableFromInline
     let limit: Int
-    private var indices: [CacheKey: Int] = [:]
+    /// The number of entries.
+    @usableFromInline
+    private(set) var count = 0
     private var nodes: [Node] = []
     private var free: [Int] = []
     private var head = -1  // most recently used
     private var tail = -1  // least recently used
+    /// Linear-probing table: each slot holds a node index plus one, or 0 when empty. Its size is
+    /// a power of two, at least twice the number of entries.
+    private var slots: [Int] = []
 
+    @usableFromInline
     init(limit: Int) {
         self.limit = max(0, limit)
     }
 
-    var count: Int { indices.count }
-
     /// The cached value, marked as most recently used.
+    @usableFromInline
     mutating func value(for key: CacheKey) -> Any? {
-        guard let index = indices[key] else { return nil }
+        guard let index = find(key).index else { return nil }
         moveToFront(index)
         return nodes[index].value
     }
 
     /// Caches `value`, evicting the least recently used entry when full.
+    @usableFromInline
     mutating func set(_ value: Any, for key: CacheKey) {
         guard limit > 0 else { return }
-        if let index = indices[key] {
+        var (slot, found) = find(key)
+        if let index = found {
             nodes[index].value = value
             moveToFront(index)
             return
         }
         let index: Int
-        if indices.count >= limit, tail >= 0 {
+        if count >= limit, tail >= 0 {
             index = tail
             unlink(index)
-            indices.removeValue(forKey: nodes[index].key)
+            removeSlot(find(nodes[index].key).slot)
             nodes[index] = Node(key: key, value: value, previous: -1, next: -1)
-        } else if let reused = free.popLast() {
-            index = reused
-            nodes[index] = Node(key: key, value: value, previous: -1, next: -1)
+            // Removing a slot moves later slots back: the new key's free slot may have moved.
+            slot = find(key).slot
         } else {
-            index = nodes.count
-            nodes.append(Node(key: key, value: value, previous: -1, next: -1))
+            if (count + 1) * 2 > slots.count {
+                grow()
+                slot = find(key).slot
+            }
+            count += 1
+            if let reused = free.popLast() {
+                index = reused
+                nodes[index] = Node(key: key, value: value, previous: -1, next: -1)
+            } else {
+                index = nodes.count
+                nodes.append(Node(key: key, value: value, previous: -1, next: -1))
+            }
         }
-        indices[key] = index
+        slots[slot] = index + 1
         linkAtFront(index)
     }
 
+    @usableFromInline
     mutating func removeValue(for key: CacheKey) {
-        guard let index = indices.removeValue(forKey: key) else { return }
+        let (slot, found) = find(key)
+        guard let index = found else { return }
+        removeSlot(slot)
         release(index)
     }
 
     mutating func removeAll(in collection: String) {
-        let keys = indices.keys.filter { $0.collection == collection }
-        for key in keys {
-            removeValue(for: key)
+        var index = head
+        while index >= 0 {
+            let next = nodes[index].next
+            if nodes[index].key.collection == collection {
+                removeValue(for: nodes[index].key)
+            }
+            index = next
         }
     }
 
     mutating func removeAll() {
-        indices.removeAll()
         nodes.removeAll()
         free.removeAll()
+        slots.removeAll()
+        count = 0
         head = -1
         tail = -1
     }
+
+    // MARK: Table
+
+    /// The slot of `key` and its node index, or the empty slot where it would go.
+    private func find(_ key: CacheKey) -> (slot: Int, index: Int?) {
+        guard !slots.isEmpty else { return (0, nil) }
+        let mask = slots.count - 1
+        var slot = key.hash & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return (slot, nil) }
+            if nodes[entry - 1].key == key { return (slot, entry - 1) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Empties `slot`, moving back the entries after it that probing would no longer reach.
+    private mutating func removeSlot(_ slot: Int) {
+        let mask = slots.count - 1
+        var hole = slot
+        var next = slot
+        while true {
+            next = (next + 1) & mask
+            let entry = slots[next]
+            if entry == 0 { break }
+            let home = nodes[entry - 1].key.hash & mask
+            // The entry stays where it is when its home slot lies cyclically in (hole, next].
+            let staysReachable = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+            if !staysReachable {
+                slots[hole] = entry
+                hole = next
+            }
+        }
+        slots[hole] = 0
+    }
+
+    private mutating func grow() {
+        let size = max(16, slots.count * 2)
+        slots = Array(repeating: 0, count: size)
+        let mask = size - 1
+        var index = head
+        while index >= 0 {
+            var slot = nodes[index].key.hash & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = index + 1
+            index = nodes[index].next
+        }
+    }
+
+    // MARK: Recency list
 
     private mutating func release(_ index: Int) {
         unlink(index)
         nodes[index].value = ()
         free.append(index)
+        count -= 1
     }
 
     private mutating func moveToFront(_ index: Int) {
