@@ -25,6 +25,13 @@ final class SQLiteConnection {
     /// The statement of a guarded read: it reads the schema cookie from the file header, which
     /// starts a read transaction, and returns one row.
     private static let readGuardSQL = "PRAGMA schema_version"
+    /// The statements started in the current guarded read.
+    private var guardedStatements = 0
+    /// The statements after which a guarded read turns into an explicit transaction: in
+    /// autocommit mode SQLite tries to end the transaction when each statement finishes (about
+    /// 450 instructions that find the guard still active), where `BEGIN` and `COMMIT` cost about
+    /// 2,000 once.
+    private static let statementsBeforeBegin = 8
 
     /// Opens a handle on `path`.
     ///
@@ -128,10 +135,19 @@ final class SQLiteConnection {
         readGuard = statement
     }
 
-    /// Ends the read transaction of ``beginGuardedRead()``. Never fails.
+    /// Ends the read transaction of ``beginGuardedRead()``. Never fails: a read transaction
+    /// has nothing to lose.
     func endGuardedRead() {
+        if readGuard != nil && isInsideTransaction {
+            do {
+                try executeCached("COMMIT")
+            } catch {
+                try? execute("ROLLBACK")
+            }
+        }
         readGuard?.reset()
         readGuard = nil
+        guardedStatements = 0
     }
 
     /// A number that changes whenever the database file changed since this handle's previous
@@ -167,6 +183,21 @@ final class SQLiteConnection {
     func transactionEnded() {
         isTransactionExpected = false
         abortCause = nil
+    }
+
+    /// Called before the first step of every statement: checks that the transaction is still
+    /// there, and turns a guarded read that runs many statements into an explicit transaction.
+    ///
+    /// - Parameter sql: The statement about to run, for the error.
+    /// - Throws: ``TroveError`` when SQLite ended the transaction after an earlier error.
+    func statementWillStart(sql: String) throws {
+        try checkTransactionIsActive(sql: sql)
+        guard readGuard != nil, !isInsideTransaction else { return }
+        guardedStatements += 1
+        if guardedStatements == Self.statementsBeforeBegin {
+            // Inside the guarded read: BEGIN keeps its snapshot.
+            try executeCached("BEGIN DEFERRED")
+        }
     }
 
     /// Throws when a transaction was begun but SQLite has rolled it back on its own.

@@ -62,7 +62,7 @@ final class Statement {
     /// Steps once. Returns `true` when a row is available, `false` when the statement is done.
     func step() throws -> Bool {
         if sqlite3_stmt_busy(pointer) == 0 {
-            try connection.checkTransactionIsActive(sql: sql)
+            try connection.statementWillStart(sql: sql)
         }
         let code = sqlite3_step(pointer)
         switch code {

@@ -5,7 +5,10 @@ import Trove
 import TroveTestSupport
 
 struct SnapshotTests {
-    @Test func aReadTransactionKeepsItsSnapshotAcrossAnotherConnectionsCommit() throws {
+    /// With few and with many statements on each side of the commit: a read transaction that
+    /// runs many statements turns into an explicit transaction on the way, keeping its snapshot.
+    @Test(arguments: [0, 3, 6, 7, 8, 30])
+    func aReadTransactionKeepsItsSnapshotAcrossAnotherConnectionsCommit(statements: Int) throws {
         let database = try makeTemporaryDatabase()
         let reader = try database.newConnection()
         let writer = try database.newConnection()
@@ -18,8 +21,16 @@ struct SnapshotTests {
             do {
                 try reader.read { tx throws in
                     observed.before = try tx.read(Account.self, key: 1)?.balance
+                    observed.dataBefore = try tx.data(forKey: "1", in: Account.collection)
+                    for _ in 0..<statements {
+                        observed.counts.append(try tx.count(of: Account.self))
+                    }
                     readerInside.signal()
                     writerDone.wait()
+                    for _ in 0..<statements {
+                        observed.counts.append(try tx.count(of: Account.self))
+                        observed.data.append(try tx.data(forKey: "1", in: Account.collection))
+                    }
                     // Same transaction, after the other connection committed: still the old state,
                     // from the cache and from SQLite alike.
                     observed.after = try tx.read(Account.self, key: 1)?.balance
@@ -29,6 +40,7 @@ struct SnapshotTests {
                 observed.nextCount = try reader.read { tx in try tx.count(of: Account.self) }
             } catch {
                 observed.error = "\(error)"
+                readerInside.signal()  // an error before the signal must not leave the test waiting
             }
             observed.finished.signal()
         }
@@ -46,6 +58,8 @@ struct SnapshotTests {
         #expect(observed.before == 100)
         #expect(observed.after == 100)
         #expect(observed.countAfter == 1)
+        #expect(observed.counts == Array(repeating: 1, count: 2 * statements))
+        #expect(observed.data.allSatisfy { $0 == observed.dataBefore })
         #expect(observed.nextTransaction == 50)
         #expect(observed.nextCount == 2)
     }
@@ -57,6 +71,9 @@ private final class Observed: @unchecked Sendable {
     var before: Int?
     var after: Int?
     var countAfter: Int?
+    var counts: [Int] = []
+    var dataBefore: Data?
+    var data: [Data?] = []
     var nextTransaction: Int?
     var nextCount: Int?
     var error: String?
