@@ -15,19 +15,17 @@ extension ReadWriteTransaction {
         let core = checkedCore
         let key = item.id.itemKey
         try encode(item, with: Item.Coder.self, into: &core.writer, collection: Item.collection, key: key, field: nil)
-        let data = core.writer.bytes
         if let metadata = item.metadata {
             try encode(
                 metadata, with: Item.MetadataCoder.self, into: &core.metadataWriter, collection: Item.collection,
                 key: key, field: "metadata")
-            let metadataBytes = core.metadataWriter.bytes
-            try data.withUnsafeBytes { data in
-                try metadataBytes.withUnsafeBytes { metadataBytes in
+            try core.writer.withUnsafeBytes { data in
+                try core.metadataWriter.withUnsafeBytes { metadataBytes in
                     try upsert(core, key: key, collection: Item.collection, data: data, metadata: metadataBytes)
                 }
             }
         } else {
-            try data.withUnsafeBytes { data in
+            try core.writer.withUnsafeBytes { data in
                 try upsert(core, key: key, collection: Item.collection, data: data, metadata: nil)
             }
         }
@@ -86,7 +84,7 @@ extension ReadWriteTransaction {
             try encode(
                 metadata, with: Item.MetadataCoder.self, into: &core.writer, collection: Item.collection,
                 key: keyString, field: "metadata")
-            changed = try core.writer.bytes.withUnsafeBytes {
+            changed = try core.writer.withUnsafeBytes {
                 try updateMetadata(core, key: keyString, collection: Item.collection, metadata: $0)
             }
         } else {
