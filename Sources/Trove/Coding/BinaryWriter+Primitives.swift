@@ -5,12 +5,28 @@ extension BinaryWriter {
     /// - Parameter value: The value to write; takes 1 byte below 128 and at most 10 bytes.
     @inlinable
     public mutating func writeVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            storage.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value &>>= 7
+        if value < 0x80 {
+            reserve(1).storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
+            byteCount &+= 1
+        } else {
+            byteCount &+= Self.storeVarint(value, at: reserve(10))
         }
-        storage.append(UInt8(truncatingIfNeeded: value))
+    }
+
+    /// Stores `value` as a varint at `address`, which has room for 10 bytes, and returns the
+    /// number of bytes stored.
+    @inlinable
+    @inline(__always)
+    internal static func storeVarint(_ value: UInt64, at address: UnsafeMutableRawPointer) -> Int {
+        var value = value
+        var offset = 0
+        while value >= 0x80 {
+            address.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, toByteOffset: offset, as: UInt8.self)
+            value &>>= 7
+            offset &+= 1
+        }
+        address.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: offset, as: UInt8.self)
+        return offset &+ 1
     }
 
     /// Writes a signed integer zigzag-encoded as a varint, so that small negative numbers take
@@ -27,12 +43,8 @@ extension BinaryWriter {
     /// - Parameter value: The value to write.
     @inlinable
     public mutating func writeFixed32(_ value: UInt32) {
-        // Byte by byte: appending the 4 bytes as a buffer takes the generic
-        // `append(contentsOf:)`, about three times the instructions (callgrind).
-        storage.append(UInt8(truncatingIfNeeded: value))
-        storage.append(UInt8(truncatingIfNeeded: value &>> 8))
-        storage.append(UInt8(truncatingIfNeeded: value &>> 16))
-        storage.append(UInt8(truncatingIfNeeded: value &>> 24))
+        reserve(4).storeBytes(of: value.littleEndian, as: UInt32.self)
+        byteCount &+= 4
     }
 
     /// Writes eight bytes, little-endian.
@@ -40,8 +52,15 @@ extension BinaryWriter {
     /// - Parameter value: The value to write.
     @inlinable
     public mutating func writeFixed64(_ value: UInt64) {
-        writeFixed32(UInt32(truncatingIfNeeded: value))
-        writeFixed32(UInt32(truncatingIfNeeded: value &>> 32))
+        reserve(8).storeBytes(of: value.littleEndian, as: UInt64.self)
+        byteCount &+= 8
+    }
+
+    /// Writes one byte.
+    @inlinable
+    internal mutating func writeByte(_ byte: UInt8) {
+        reserve(1).storeBytes(of: byte, as: UInt8.self)
+        byteCount &+= 1
     }
 
     /// Writes bytes as they are, without a length prefix.
@@ -49,7 +68,11 @@ extension BinaryWriter {
     /// - Parameter bytes: The bytes to append.
     @inlinable
     public mutating func writeRawBytes(_ bytes: UnsafeRawBufferPointer) {
-        storage.append(contentsOf: bytes)
+        let address = reserve(bytes.count)
+        if let source = bytes.baseAddress {
+            address.copyMemory(from: source, byteCount: bytes.count)
+        }
+        byteCount &+= bytes.count
     }
 
     /// Writes a varint byte count followed by the bytes.
@@ -57,8 +80,13 @@ extension BinaryWriter {
     /// - Parameter bytes: The bytes to append.
     @inlinable
     public mutating func writeLengthDelimited(_ bytes: UnsafeRawBufferPointer) {
-        writeVarint(UInt64(bytes.count))
-        storage.append(contentsOf: bytes)
+        // One check for the count and the bytes: the count takes at most 10 bytes.
+        let address = reserve(10 + bytes.count)
+        let prefix = Self.storeVarint(UInt64(bytes.count), at: address)
+        if let source = bytes.baseAddress {
+            (address + prefix).copyMemory(from: source, byteCount: bytes.count)
+        }
+        byteCount &+= prefix &+ bytes.count
     }
 
     /// Writes a string as length-delimited UTF-8.
@@ -72,10 +100,9 @@ extension BinaryWriter {
             writeLengthDelimited(UnsafeRawBufferPointer(utf8))
         }
         if written == nil {
-            // A bridged or otherwise non-contiguous string: count, then copy code unit by unit.
-            let utf8 = string.utf8
-            writeVarint(UInt64(utf8.count))
-            storage.append(contentsOf: utf8)
+            // A bridged or otherwise non-contiguous string: made native, then copied.
+            var native = string
+            native.withUTF8 { writeLengthDelimited(UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -107,12 +134,14 @@ extension BinaryWriter {
     ///   discarded.
     @inlinable
     public mutating func writeLengthPrefixed(_ body: (inout BinaryWriter) throws -> Void) rethrows {
-        let countIndex = storage.count
-        storage.append(0)
+        let countIndex = byteCount
+        writeByte(0)
         try body(&self)
-        let length = storage.count - countIndex - 1
+        let length = byteCount &- countIndex &- 1
         if length < 0x80 {
-            storage[countIndex] = UInt8(truncatingIfNeeded: length)
+            // `reserve(0)` makes the storage unique again, in case `body` copied the writer.
+            _ = reserve(0)
+            storage.base.storeBytes(of: UInt8(truncatingIfNeeded: length), toByteOffset: countIndex, as: UInt8.self)
         } else {
             patchLongLength(length, at: countIndex)
         }
@@ -121,8 +150,17 @@ extension BinaryWriter {
     /// Replaces the one reserved byte at `index` by the varint `length`, moving the body.
     @usableFromInline
     internal mutating func patchLongLength(_ length: Int, at index: Int) {
-        var prefix = BinaryWriter(reservingCapacity: 10)
-        prefix.writeVarint(UInt64(length))
-        storage.replaceSubrange(index..<(index + 1), with: prefix.storage)
+        var prefixCount = 1
+        var rest = length &>> 7
+        while rest > 0 {
+            prefixCount &+= 1
+            rest &>>= 7
+        }
+        let extra = prefixCount &- 1
+        _ = reserve(extra)
+        let body = storage.base + (index + 1)
+        (body + extra).copyMemory(from: body, byteCount: length)  // a memmove: the ranges overlap
+        _ = Self.storeVarint(UInt64(length), at: storage.base + index)
+        byteCount &+= extra
     }
 }

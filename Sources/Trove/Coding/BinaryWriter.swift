@@ -14,44 +14,136 @@
 /// var writer = BinaryWriter()
 /// try writer.encode("Ada", field: FieldNumber.of("name"))
 /// try writer.encode(36, field: FieldNumber.of("age"))
-/// let blob = writer.bytes
+/// let blob = writer.withUnsafeBytes { Data($0) }
 /// ```
 ///
 /// One writer can encode many items: call ``removeAll(keepingCapacity:)`` between them so that
 /// its storage is allocated once.
 ///
-/// `BinaryWriter` is `Sendable`: it is a value that owns its bytes (an `[UInt8]`), so a copy
-/// sent to another task shares nothing mutable with the original.
+/// A writer is a value with copy-on-write storage: each write checks once that the storage is
+/// not shared and has room for the value, then stores the bytes in place.
 public struct BinaryWriter {
-    /// The encoded bytes.
+    /// The memory that holds the encoded bytes.
     @usableFromInline
-    internal var storage: [UInt8]
+    internal var storage: Storage
+
+    /// The number of bytes of ``storage`` written so far.
+    @usableFromInline
+    internal var byteCount: Int
 
     /// Creates an empty writer.
     ///
     /// - Parameter reservingCapacity: The number of bytes to allocate up front.
     @inlinable
     public init(reservingCapacity: Int = 128) {
-        storage = []
-        storage.reserveCapacity(reservingCapacity)
+        storage = Storage(capacity: Swift.max(reservingCapacity, Storage.minimumCapacity))
+        byteCount = 0
     }
 
-    /// The bytes written so far.
+    /// A copy of the bytes written so far.
+    ///
+    /// - Complexity: O(n) in the number of bytes: prefer ``withUnsafeBytes(_:)``, which does
+    ///   not copy them.
     @inlinable
-    public var bytes: [UInt8] { storage }
+    public var bytes: [UInt8] {
+        withUnsafeBytes { [UInt8]($0) }
+    }
 
     /// The number of bytes written so far.
     @inlinable
-    public var count: Int { storage.count }
+    public var count: Int { byteCount }
+
+    /// Calls `body` with the bytes written so far, without copying them.
+    ///
+    /// ```swift
+    /// let blob = writer.withUnsafeBytes { Data($0) }
+    /// ```
+    ///
+    /// - Parameter body: A closure that reads the bytes.
+    /// - Returns: What `body` returns.
+    /// - Throws: Whatever `body` throws.
+    /// - Important: The buffer is valid only during the call: it must not escape `body`.
+    @inlinable
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(storage) {
+            try body(UnsafeRawBufferPointer(start: storage.base, count: byteCount))
+        }
+    }
 
     /// Removes every byte written, so that the writer can encode another value.
     ///
     /// - Parameter keepingCapacity: Whether to keep the allocated storage for the next value.
     @inlinable
     public mutating func removeAll(keepingCapacity: Bool = true) {
-        storage.removeAll(keepingCapacity: keepingCapacity)
+        if !keepingCapacity {
+            storage = Storage(capacity: Storage.minimumCapacity)
+        } else if !isKnownUniquelyReferenced(&storage) {
+            // A copy still reads these bytes: leave them to it.
+            storage = Storage(capacity: storage.capacity)
+        }
+        byteCount = 0
+    }
+
+    /// Makes the storage unique and gives it room for `count` more bytes, and returns the address
+    /// where they go. The caller stores them and adds their number to ``byteCount``.
+    ///
+    /// This is the one check of a write, however many bytes it stores.
+    @inlinable
+    @inline(__always)
+    internal mutating func reserve(_ count: Int) -> UnsafeMutableRawPointer {
+        if _slowPath(!isKnownUniquelyReferenced(&storage) || count > storage.capacity &- byteCount) {
+            reallocate(forAdditional: count)
+        }
+        return storage.base + byteCount
+    }
+
+    /// Moves the bytes to a new unique storage with room for `count` more bytes.
+    @usableFromInline
+    @inline(never)
+    internal mutating func reallocate(forAdditional count: Int) {
+        let (needed, overflow) = byteCount.addingReportingOverflow(count)
+        precondition(!overflow, "BinaryWriter: \(count) more bytes do not fit in memory")
+        var capacity = storage.capacity
+        while capacity < needed {
+            capacity = capacity > Int.max / 2 ? needed : capacity &* 2
+        }
+        let new = Storage(capacity: capacity)
+        new.base.copyMemory(from: storage.base, byteCount: byteCount)
+        storage = new
     }
 }
 
-// `BinaryWriter` owns an `[UInt8]` and nothing else: copies are independent values.
-extension BinaryWriter: Sendable {}
+extension BinaryWriter {
+    /// One allocation of a fixed capacity that holds the bytes of a writer. A writer writes to
+    /// it only while it holds the only reference (see ``BinaryWriter/reserve(_:)``); a writer
+    /// that needs more room moves its bytes to a larger storage.
+    @usableFromInline
+    internal final class Storage {
+        /// The smallest capacity allocated.
+        @inlinable
+        static var minimumCapacity: Int { 16 }
+
+        /// The first byte.
+        @usableFromInline
+        let base: UnsafeMutableRawPointer
+
+        /// The number of bytes allocated.
+        @usableFromInline
+        let capacity: Int
+
+        @usableFromInline
+        init(capacity: Int) {
+            self.base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+            self.capacity = capacity
+        }
+
+        deinit {
+            base.deallocate()
+        }
+    }
+}
+
+// @unchecked because the bytes sit behind a pointer, which the compiler cannot check: a writer
+// stores bytes only after `isKnownUniquelyReferenced` confirmed that it holds the only reference
+// to its storage (copy-on-write), so a copy sent to another task shares nothing mutable.
+extension BinaryWriter: @unchecked Sendable {}

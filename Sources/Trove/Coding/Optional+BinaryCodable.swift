@@ -20,10 +20,10 @@ extension Optional: BinaryCodable where Wrapped: BinaryCodable {
     public static func encodeValue(_ value: Wrapped?, to writer: inout BinaryWriter) throws {
         try writer.writeLengthPrefixed { writer in
             if let value {
-                writer.storage.append(1)
+                writer.writeByte(1)
                 try Wrapped.encodeValue(value, to: &writer)
             } else {
-                writer.storage.append(0)
+                writer.writeByte(0)
             }
         }
     }

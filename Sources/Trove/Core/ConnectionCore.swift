@@ -151,12 +151,7 @@ final class ConnectionCore {
             items.removeAll()
             metadata.removeAll()
         } else {
-            for (collection, keys) in changes.changedKeys {
-                for key in keys { evict(key: key, collection: collection) }
-            }
-            for (collection, keys) in changes.removedKeys {
-                for key in keys { evict(key: key, collection: collection) }
-            }
+            changes.forEachTouchedKey { collection, key in evict(key: key, collection: collection) }
         }
         changes = ChangesetBuilder()
     }

@@ -46,11 +46,14 @@ public final class ReadWriteTransaction: ReadTransaction {
     public func replaceData(_ data: Data, forKey key: String, in collection: String) throws -> Bool {
         let core = checkedCore
         let statement = try core.sqlite.cachedStatement(Schema.replaceData)
-        defer { statement.reset() }
-        try statement.bind(collection, at: 1)
-        try statement.bind(key, at: 2)
-        try statement.bind(data, at: 3)
-        try statement.stepToEnd()
+        try data.withUnsafeBytes { bytes in
+            // SQLite reads `bytes` in place: the statement is reset before they go.
+            defer { statement.reset() }
+            try statement.bind(collection, at: 1)
+            try statement.bind(key, at: 2)
+            try statement.bind(bytes, at: 3)
+            try statement.stepToEnd()
+        }
         guard core.sqlite.changes > 0 else { return false }
         core.changes.recordChange(key: key, collection: collection)
         core.evict(key: key, collection: collection)
@@ -169,6 +172,9 @@ public final class ReadWriteTransaction: ReadTransaction {
     // MARK: Shared by the typed layer
 
     /// Inserts or replaces a row and records the change. Does not touch the caches.
+    ///
+    /// SQLite reads `data` and `metadata` in place (see ``Statement/bind(_:at:)-(UnsafeRawBufferPointer,_)``):
+    /// they need to be valid only during this call, which resets the statement before it returns.
     func upsert(
         _ core: ConnectionCore, key: String, collection: String, data: UnsafeRawBufferPointer,
         metadata: UnsafeRawBufferPointer?
@@ -188,6 +194,9 @@ public final class ReadWriteTransaction: ReadTransaction {
     }
 
     /// Updates the metadata column and records the change. Does not touch the caches.
+    ///
+    /// SQLite reads `metadata` in place: it needs to be valid only during this call, which resets
+    /// the statement before it returns.
     func updateMetadata(
         _ core: ConnectionCore, key: String, collection: String, metadata: UnsafeRawBufferPointer?
     ) throws -> Bool {

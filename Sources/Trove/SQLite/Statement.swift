@@ -5,10 +5,27 @@ import Foundation
 ///
 /// Parameters are 1-based as in SQLite, columns 0-based. After stepping, call ``reset()`` so
 /// that the statement releases its read snapshot and bound values.
+///
+/// Bound values are not copied by SQLite (`SQLITE_STATIC`), which saves an allocation, a copy
+/// and a free per value: strings are copied once into the statement's own text buffer, which
+/// lives as long as the statement and is reused after ``reset()``; blobs are read where they
+/// are, so their memory must stay valid until the statement is reset (see
+/// ``bind(_:at:)-(UnsafeRawBufferPointer,_)``).
 final class Statement {
     let pointer: OpaquePointer
     unowned let connection: SQLiteConnection
     let sql: String
+
+    /// The UTF-8 of the strings bound since the last ``reset()``, side by side, that SQLite reads
+    /// in place. Allocated on the first bound string and freed after the statement is finalized,
+    /// so it outlives every step; never reallocated, so bound text never moves. A string that
+    /// does not fit in what is left is bound as a copy that SQLite makes.
+    private var text: UnsafeMutableRawPointer?
+    /// The number of bytes of ``text`` in use by bound strings.
+    private var textCount = 0
+    /// The size of ``text``: room for the collection and key of any statement, unless they are
+    /// unusually long.
+    private static var textCapacity: Int { 256 }
 
     init(pointer: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.pointer = pointer
@@ -18,39 +35,78 @@ final class Statement {
 
     deinit {
         sqlite3_finalize(pointer)
+        text?.deallocate()
     }
 
     // MARK: Binding
 
+    /// Binds a string as text.
+    ///
+    /// Its UTF-8 is copied into the statement's text buffer and bound from there without
+    /// another copy, or bound as a copy that SQLite makes when the buffer is full.
     func bind(_ value: String, at index: Int32) throws {
-        let code = value.utf8.withContiguousStorageIfAvailable { buffer in
-            sqlite3_bind_text(
-                pointer, index, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
-                Int32(buffer.count), trove_sqlite_transient())
-        } ?? sqlite3_bind_text(pointer, index, value, -1, trove_sqlite_transient())
+        let code =
+            value.utf8.withContiguousStorageIfAvailable { bindText(UnsafeRawBufferPointer($0), at: index) }
+            ?? {
+                // A string without contiguous UTF-8 (bridged from another representation).
+                var native = value
+                return native.withUTF8 { bindText(UnsafeRawBufferPointer($0), at: index) }
+            }()
         try check(code)
+    }
+
+    /// Binds `utf8` from the text buffer, or as a copy that SQLite makes if it does not fit.
+    private func bindText(_ utf8: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+        let count = utf8.count
+        guard count <= Self.textCapacity &- textCount else {
+            // Here `count` > 0 (an empty string always fits), so the base address is not nil.
+            guard count <= Int32.max else { return SQLITE_TOOBIG }
+            return sqlite3_bind_text(
+                pointer, index, utf8.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count),
+                trove_sqlite_transient())
+        }
+        let buffer = text ?? allocateText()
+        let destination = buffer + textCount
+        if let source = utf8.baseAddress, count > 0 {
+            destination.copyMemory(from: source, byteCount: count)
+        }
+        textCount &+= count
+        return sqlite3_bind_text(
+            pointer, index, destination.assumingMemoryBound(to: CChar.self), Int32(count), trove_sqlite_static())
+    }
+
+    private func allocateText() -> UnsafeMutableRawPointer {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.textCapacity, alignment: 1)
+        text = buffer
+        return buffer
     }
 
     func bind(_ value: Int64, at index: Int32) throws {
         try check(sqlite3_bind_int64(pointer, index, value))
     }
 
-    /// Binds a blob. The bytes are copied by SQLite.
+    /// Binds a blob without copying it: SQLite reads `bytes` where they are when the statement
+    /// is stepped.
+    ///
+    /// ```swift
+    /// try data.withUnsafeBytes { bytes in
+    ///     defer { statement.reset() }
+    ///     try statement.bind(bytes, at: 3)
+    ///     try statement.stepToEnd()
+    /// }
+    /// ```
+    ///
+    /// - Important: `bytes` must stay valid and unchanged until the statement is reset: step
+    ///   and reset it inside the scope that provides `bytes` (the `withUnsafeBytes` closure of a
+    ///   `Data` or a ``BinaryWriter``).
     func bind(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        guard bytes.count <= Int32.max else { throw connection.error(code: SQLITE_TOOBIG, sql: sql) }
         // A zero-length blob must still be a blob, not NULL: SQLite binds NULL for a nil pointer.
         if bytes.count == 0 {
             try check(sqlite3_bind_zeroblob(pointer, index, 0))
         } else {
-            try check(sqlite3_bind_blob(pointer, index, bytes.baseAddress, Int32(bytes.count), trove_sqlite_transient()))
+            try check(sqlite3_bind_blob(pointer, index, bytes.baseAddress, Int32(bytes.count), trove_sqlite_static()))
         }
-    }
-
-    func bind(_ bytes: [UInt8], at index: Int32) throws {
-        try bytes.withUnsafeBytes { try bind($0, at: index) }
-    }
-
-    func bind(_ data: Data, at index: Int32) throws {
-        try data.withUnsafeBytes { try bind($0, at: index) }
     }
 
     func bindNull(at index: Int32) throws {
@@ -77,11 +133,13 @@ final class Statement {
         while try step() {}
     }
 
-    /// Resets the statement and clears its bindings. Never fails: an error of the last step was
-    /// already thrown by ``step()``.
+    /// Resets the statement and clears its bindings, so that it no longer refers to the memory
+    /// of bound values. Never fails: an error of the last step was already thrown by ``step()``.
     func reset() {
         sqlite3_reset(pointer)
         sqlite3_clear_bindings(pointer)
+        // No binding refers to the text buffer any more: it can be reused.
+        textCount = 0
     }
 
     // MARK: Columns

@@ -21,17 +21,16 @@ extension ReadWriteTransaction {
     ) throws {
         let core = checkedCore
         try encode(into: &core.writer, cacheKey: cacheKey, field: nil, encodeData)
-        let data = core.writer.bytes
         if withMetadata {
             try encode(into: &core.metadataWriter, cacheKey: cacheKey, field: "metadata", encodeMetadata)
-            let metadata = core.metadataWriter.bytes
-            try data.withUnsafeBytes { data in
-                try metadata.withUnsafeBytes { metadata in
+            // SQLite reads the writers' bytes in place: `upsert` resets its statement before they go.
+            try core.writer.withUnsafeBytes { data in
+                try core.metadataWriter.withUnsafeBytes { metadata in
                     try upsert(core, key: cacheKey.key, collection: cacheKey.collection, data: data, metadata: metadata)
                 }
             }
         } else {
-            try data.withUnsafeBytes { data in
+            try core.writer.withUnsafeBytes { data in
                 try upsert(core, key: cacheKey.key, collection: cacheKey.collection, data: data, metadata: nil)
             }
         }
@@ -73,7 +72,7 @@ extension ReadWriteTransaction {
             changed = try updateMetadata(core, key: cacheKey.key, collection: cacheKey.collection, metadata: nil)
         } else {
             try self.encode(into: &core.writer, cacheKey: cacheKey, field: "metadata", encode)
-            changed = try core.writer.bytes.withUnsafeBytes {
+            changed = try core.writer.withUnsafeBytes {
                 try updateMetadata(core, key: cacheKey.key, collection: cacheKey.collection, metadata: $0)
             }
         }

@@ -73,6 +73,29 @@ struct CacheInvalidationTests {
         #expect(try writer.read(Note.self, key: "n")?.text == "committed")
     }
 
+    @Test func aRolledBackTransactionEvictsWhatItCachedInEveryCollection() throws {
+        struct Failure: Error {}
+        let database = try makeTemporaryDatabase()
+        let writer = try database.newConnection()
+        try writer.readWrite { tx throws in
+            try tx.write(Note(id: "n", text: "committed"))
+            try tx.write(Note(id: "m", text: "committed"))
+            try tx.write(Account(id: 1, balance: 1))
+        }
+        _ = try? writer.readWrite { tx throws in
+            // Interleaved collections, so that each key must be evicted from its own collection.
+            try tx.write(Note(id: "n", text: "rolled back"))
+            try tx.write(Account(id: 1, balance: 2))
+            try tx.write(Note(id: "m", text: "rolled back"))
+            try tx.write(Note(id: "new", text: "rolled back"))
+            throw Failure()
+        }
+        #expect(try writer.read(Note.self, key: "n")?.text == "committed")
+        #expect(try writer.read(Note.self, key: "m")?.text == "committed")
+        #expect(try writer.read(Account.self, key: 1)?.balance == 1)
+        #expect(try writer.read(Note.self, key: "new") == nil)
+    }
+
     @Test func aConnectionFarBehindEmptiesItsCacheInsteadOfServingStaleItems() throws {
         let database = try makeTemporaryDatabase { $0.changesetHistoryLimit = 3 }
         let writer = try database.newConnection()

@@ -55,4 +55,85 @@ struct ChangesTests {
         let changeset = try #require(await iterator.next())
         #expect(changeset.changedKeys == ["notes": ["t"]])
     }
+
+    // MARK: How the events of one transaction resolve
+
+    /// Commits `body` and returns its changeset.
+    private func changeset(
+        of database: Database, _ body: @escaping @Sendable (ReadWriteTransaction) throws -> Void
+    ) async throws -> Changeset {
+        var iterator = database.changes.makeAsyncIterator()
+        try await database.newConnection().readWrite(body)
+        return try #require(await iterator.next())
+    }
+
+    @Test func aKeyWrittenThenRemovedIsRemoved() async throws {
+        let database = try makeTemporaryDatabase()
+        let changeset = try await changeset(of: database) { tx in
+            try tx.setData(Data([1]), forKey: "k", in: "a")
+            try tx.setData(Data([2]), forKey: "other", in: "a")
+            try tx.removeItem(forKey: "k", in: "a")
+        }
+        #expect(changeset.changedKeys == ["a": ["other"]])
+        #expect(changeset.removedKeys == ["a": ["k"]])
+    }
+
+    @Test func aKeyRemovedThenWrittenIsChanged() async throws {
+        let database = try makeTemporaryDatabase()
+        try await database.newConnection().readWrite { tx in try tx.setData(Data([1]), forKey: "k", in: "a") }
+        let changeset = try await changeset(of: database) { tx in
+            try tx.removeItem(forKey: "k", in: "a")
+            try tx.setData(Data([2]), forKey: "k", in: "a")
+        }
+        #expect(changeset.changedKeys == ["a": ["k"]])
+        #expect(changeset.removedKeys.isEmpty)
+    }
+
+    @Test func keysRepeatedAcrossInterleavedCollectionsAreListedOnce() async throws {
+        let database = try makeTemporaryDatabase()
+        let changeset = try await changeset(of: database) { tx in
+            for round in 0..<3 {
+                try tx.setData(Data([UInt8(round)]), forKey: "x", in: "a")
+                try tx.setData(Data([UInt8(round)]), forKey: "x", in: "b")
+                try tx.setData(Data([UInt8(round)]), forKey: "y\(round)", in: "a")
+            }
+            try tx.touch(key: "x", in: "a")
+        }
+        #expect(changeset.changedKeys == ["a": ["x", "y0", "y1", "y2"], "b": ["x"]])
+        #expect(changeset.removedKeys.isEmpty)
+    }
+
+    @Test func removingACollectionDropsItsEarlierKeysOnly() async throws {
+        let database = try makeTemporaryDatabase()
+        let changeset = try await changeset(of: database) { tx in
+            try tx.setData(Data([1]), forKey: "early", in: "a")
+            try tx.removeItem(forKey: "early", in: "a")
+            try tx.setData(Data([1]), forKey: "kept", in: "b")
+            try tx.setData(Data([1]), forKey: "gone", in: "a")
+            try tx.removeAllItems(in: "a")
+            try tx.setData(Data([1]), forKey: "late", in: "a")
+        }
+        #expect(changeset.removedCollections == ["a"])
+        #expect(changeset.changedKeys == ["a": ["late"], "b": ["kept"]])
+        #expect(changeset.removedKeys.isEmpty)
+        #expect(!changeset.removedAllCollections)
+    }
+
+    @Test func removingEverythingDropsEverythingEarlier() async throws {
+        let database = try makeTemporaryDatabase()
+        try await database.newConnection().readWrite { tx in try tx.setData(Data([1]), forKey: "old", in: "c") }
+        let changeset = try await changeset(of: database) { tx in
+            try tx.setData(Data([1]), forKey: "early", in: "a")
+            try tx.removeItem(forKey: "old", in: "c")
+            try tx.removeAllItems(in: "b")  // empty: records nothing
+            try tx.setData(Data([1]), forKey: "x", in: "b")
+            try tx.removeAllItems(in: "b")
+            try tx.removeAllItems()
+            try tx.setData(Data([1]), forKey: "late", in: "a")
+        }
+        #expect(changeset.removedAllCollections)
+        #expect(changeset.removedCollections.isEmpty)
+        #expect(changeset.changedKeys == ["a": ["late"]])
+        #expect(changeset.removedKeys.isEmpty)
+    }
 }

@@ -101,4 +101,32 @@ struct BinaryReaderTests {
         #expect(WireType.fixed32.minimumSize == 4)
         #expect(WireType.fixed64.minimumSize == 8)
     }
+
+    /// Strings are checked 8, 4 or 1 bytes at a time depending on their length: a bad byte is
+    /// found at every position of every length, and valid non-ASCII is read back.
+    @Test func stringsAreValidatedAtEveryPositionOfEveryLength() throws {
+        func read(_ utf8: [UInt8]) throws -> String {
+            var writer = BinaryWriter()
+            utf8.withUnsafeBytes { writer.writeLengthDelimited($0) }
+            return try writer.withUnsafeBytes { (buffer) throws in
+                var reader = BinaryReader(buffer)
+                return try reader.readString()
+            }
+        }
+        for length in 0...40 {
+            let ascii = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(try read(ascii) == String(repeating: "a", count: length))
+            for position in 0..<length {
+                var invalid = ascii
+                invalid[position] = 0xFF
+                expectTroveError { _ = try read(invalid) }
+                if position + 1 < length {
+                    var valid = ascii
+                    valid[position] = 0xC3  // é
+                    valid[position + 1] = 0xA9
+                    #expect(try read(valid) == String(decoding: valid, as: UTF8.self))
+                }
+            }
+        }
+    }
 }

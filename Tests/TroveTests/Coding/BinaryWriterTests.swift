@@ -131,4 +131,60 @@ struct BinaryWriterTests {
         let bytes = await Task.detached { copy.bytes }.value
         #expect(bytes == writer.bytes)
     }
+
+    // MARK: Storage
+
+    @Test func copiesAreIndependent() {
+        var original = BinaryWriter(reservingCapacity: 16)
+        original.writeFixed32(0x0A0A_0A0A)
+        var copy = original
+        copy.writeVarint(0xB)
+        original.writeVarint(0xC)
+        var emptied = original
+        emptied.removeAll()
+        emptied.writeVarint(0xD)
+        #expect(original.bytes == [0x0A, 0x0A, 0x0A, 0x0A, 0x0C])
+        #expect(copy.bytes == [0x0A, 0x0A, 0x0A, 0x0A, 0x0B])
+        #expect(emptied.bytes == [0x0D])
+    }
+
+    /// A copy taken while a length prefix is reserved keeps the reserved byte: the patch, short
+    /// or long (which moves the body), goes to the writer only.
+    @Test(arguments: [4, 200])
+    func aCopyTakenInsideALengthPrefixIsLeftAlone(bodyCount: Int) {
+        var writer = BinaryWriter()
+        var copy = BinaryWriter()
+        let body = [UInt8](repeating: 0xEE, count: bodyCount)
+        writer.writeLengthPrefixed { writer in
+            body.withUnsafeBytes { writer.writeRawBytes($0) }
+            copy = writer
+        }
+        #expect(copy.bytes == [0] + body)
+        var expected = BinaryWriter()
+        expected.writeVarint(UInt64(bodyCount))
+        body.withUnsafeBytes { expected.writeRawBytes($0) }
+        #expect(writer.bytes == expected.bytes)
+    }
+
+    /// Many values of every form, from the smallest storage: each write may move the bytes.
+    @Test func writesAcrossManyReallocations() throws {
+        var writer = BinaryWriter(reservingCapacity: 0)
+        for index in 0..<2_000 {
+            writer.writeVarint(UInt64(index) &* 0x9E37_79B9)
+            writer.writeFixed32(UInt32(index))
+            writer.writeString(String(repeating: "é", count: index % 70))
+            writer.writeLengthPrefixed { $0.writeFixed64(UInt64(index)) }
+        }
+        #expect(writer.withUnsafeBytes { Array($0) } == writer.bytes)
+        try writer.withUnsafeBytes { (buffer) throws in
+            var reader = BinaryReader(buffer)
+            for index in 0..<2_000 {
+                #expect(try reader.readVarint() == UInt64(index) &* 0x9E37_79B9)
+                #expect(try reader.readFixed32() == UInt32(index))
+                #expect(try reader.readString() == String(repeating: "é", count: index % 70))
+                #expect(try reader.readLengthPrefixed { try $0.readFixed64() } == UInt64(index))
+            }
+            #expect(reader.isAtEnd)
+        }
+    }
 }

@@ -105,11 +105,11 @@ struct CoderSuite {
             if let stats = user.metadata {
                 metadata.removeAll(keepingCapacity: true)
                 try User.MetadataCoder.encode(stats, to: &metadata)
-                data.bytes.withUnsafeBytes { data in
-                    metadata.bytes.withUnsafeBytes { metadata in encoded.append(data, metadata) }
+                data.withUnsafeBytes { data in
+                    metadata.withUnsafeBytes { metadata in encoded.append(data, metadata) }
                 }
             } else {
-                data.bytes.withUnsafeBytes { encoded.append($0, nil) }
+                data.withUnsafeBytes { encoded.append($0, nil) }
             }
         }
         return encoded
