@@ -8,7 +8,7 @@ import Foundation
 /// dates the 8 bytes of their bit pattern. Decoding checks every bound and validates UTF-8, and
 /// throws on bad bytes: it is as safe as the generated coder, only less flexible.
 enum HandWrittenCoder {
-    static func encode(_ user: User, to writer: inout CompactWriter) {
+    static func encode(_ user: User, to writer: CompactWriter) {
         writer.writeString(user.id)
         writer.writeString(user.name)
         writer.writeString(user.email)
@@ -21,7 +21,7 @@ enum HandWrittenCoder {
         writer.writeFixed64(user.created.timeIntervalSinceReferenceDate.bitPattern)
     }
 
-    static func encode(_ stats: UserStats, to writer: inout CompactWriter) {
+    static func encode(_ stats: UserStats, to writer: CompactWriter) {
         writer.writeZigZag(Int64(stats.visits))
         writer.writeFixed64(stats.lastSeen.timeIntervalSinceReferenceDate.bitPattern)
     }
@@ -55,49 +55,95 @@ enum HandWrittenCoder {
 }
 
 /// A growable byte buffer, reused from one value to the next.
-struct CompactWriter {
-    var bytes: [UInt8]
+///
+/// Written the way Trove's `BinaryWriter` is (one capacity check per value, bytes stored in
+/// place), so that the baseline keeps every technique that Trove's coder uses. A class: each
+/// coder owns one and never shares it, so no copy-on-write check is needed.
+final class CompactWriter {
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    private(set) var count = 0
 
     init(capacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
     }
 
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+    deinit {
+        base.deallocate()
     }
 
+    func removeAll() {
+        count = 0
+    }
+
+    /// Calls `body` with the bytes written, without copying them.
+    func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Room for `byteCount` more bytes: the address where they go.
     @inline(__always)
-    mutating func writeVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value &>>= 7
+    private func reserve(_ byteCount: Int) -> UnsafeMutableRawPointer {
+        if _slowPath(byteCount > capacity &- count) {
+            grow(byteCount)
         }
-        bytes.append(UInt8(truncatingIfNeeded: value))
+        return base + count
+    }
+
+    @inline(never)
+    private func grow(_ byteCount: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < count + byteCount { newCapacity *= 2 }
+        let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
+        newBase.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
     }
 
     @inline(__always)
-    mutating func writeZigZag(_ value: Int64) {
+    func writeVarint(_ value: UInt64) {
+        let address = reserve(10)
+        var value = value
+        var offset = 0
+        while value >= 0x80 {
+            address.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, toByteOffset: offset, as: UInt8.self)
+            value &>>= 7
+            offset &+= 1
+        }
+        address.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: offset, as: UInt8.self)
+        count &+= offset &+ 1
+    }
+
+    @inline(__always)
+    func writeZigZag(_ value: Int64) {
         writeVarint(UInt64(bitPattern: (value &<< 1) ^ (value &>> 63)))
     }
 
     @inline(__always)
-    mutating func writeFixed64(_ value: UInt64) {
-        // Byte by byte: cheaper than the generic append(contentsOf:) of an 8-byte buffer.
-        var value = value
-        for _ in 0..<8 {
-            bytes.append(UInt8(truncatingIfNeeded: value))
-            value &>>= 8
+    func writeFixed64(_ value: UInt64) {
+        reserve(8).storeBytes(of: value.littleEndian, as: UInt64.self)
+        count &+= 8
+    }
+
+    @inline(__always)
+    func writeString(_ string: String) {
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { writeBytes($0) }
+        if written == nil {
+            var native = string
+            native.withUTF8 { writeBytes($0) }
         }
     }
 
     @inline(__always)
-    mutating func writeString(_ string: String) {
-        string.withUTF8Buffer { utf8 in
-            writeVarint(UInt64(utf8.count))
-            bytes.append(contentsOf: utf8)
+    private func writeBytes(_ utf8: UnsafeBufferPointer<UInt8>) {
+        writeVarint(UInt64(utf8.count))
+        let address = reserve(utf8.count)
+        if let source = utf8.baseAddress {
+            address.copyMemory(from: source, byteCount: utf8.count)
         }
+        count &+= utf8.count
     }
 }
 

@@ -20,8 +20,8 @@ protocol ItemCoder {
 
 /// The baseline's coder: ``HandWrittenCoder`` into reused buffers.
 struct HandWrittenItemCoder: ItemCoder {
-    private var data = CompactWriter(capacity: 512)
-    private var metadata = CompactWriter(capacity: 64)
+    private let data = CompactWriter(capacity: 512)
+    private let metadata = CompactWriter(capacity: 64)
 
     init() {}
 
@@ -30,14 +30,14 @@ struct HandWrittenItemCoder: ItemCoder {
         _ user: User, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> T
     ) throws -> T {
         data.removeAll()
-        HandWrittenCoder.encode(user, to: &data)
+        HandWrittenCoder.encode(user, to: data)
         guard let stats = user.metadata else {
-            return try data.bytes.withUnsafeBytes { try body($0, nil) }
+            return try data.withUnsafeBytes { try body($0, nil) }
         }
         metadata.removeAll()
-        HandWrittenCoder.encode(stats, to: &metadata)
-        return try data.bytes.withUnsafeBytes { data in
-            try metadata.bytes.withUnsafeBytes { metadata in try body(data, metadata) }
+        HandWrittenCoder.encode(stats, to: metadata)
+        return try data.withUnsafeBytes { data in
+            try metadata.withUnsafeBytes { metadata in try body(data, metadata) }
         }
     }
 
