@@ -61,10 +61,22 @@ struct ChangesetBuilder {
         }
     }
 
+    /// Forgets every recorded change, keeping the storage for the next transaction's unless a
+    /// large transaction grew it.
+    mutating func removeAll() {
+        events.removeAll(keepingCapacity: events.capacity <= 1024)
+        hasRemovals = false
+        collections.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        lastSlot = -1
+        removedCollections.removeAll()
+        removedAllCollections = false
+    }
+
     /// Records that every item of every collection was removed; everything recorded before no
     /// longer matters.
     mutating func recordRemovalOfEverything() {
-        self = ChangesetBuilder()
+        removeAll()
         removedAllCollections = true
     }
 

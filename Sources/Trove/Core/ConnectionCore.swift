@@ -85,7 +85,7 @@ final class ConnectionCore {
             rollbackQuietly()
             throw error
         }
-        changes = ChangesetBuilder()
+        changes.removeAll()
     }
 
     /// Commits the current write. Returns its changeset, or `nil` when it changed nothing.
@@ -135,7 +135,7 @@ final class ConnectionCore {
             database.writerToken.store(newToken, ordering: .sequentiallyConsistent)
             fileWriterToken = newToken
         }
-        changes = ChangesetBuilder()
+        changes.removeAll()
         snapshot = next
         database.connection(ObjectIdentifier(self), advancedTo: next)
         // The data version now counts this commit; a failure to read it only costs a full
@@ -153,7 +153,7 @@ final class ConnectionCore {
         } else {
             changes.forEachTouchedKey { collection, key in evict(key: key, collection: collection) }
         }
-        changes = ChangesetBuilder()
+        changes.removeAll()
     }
 
     func rollbackQuietly() {
