@@ -121,14 +121,9 @@ struct CacheInvalidationTests {
     }
 
     @Test func aCommitThroughAnotherDatabaseOnTheFileEmptiesTheCaches() throws {
-        let database = try makeTemporaryDatabase()
-        let other = try Database(path: database.path)
-        let writer = try database.newConnection()
-        let reader = try database.newConnection()
-        try writer.write([Note(id: "a", text: "1"), Note(id: "b", text: "1")])
-        _ = try Note.read(reader).byKeys(["a", "b"])
+        let (other, writer, reader) = try twoDatabasesOnOneFile()
 
-        // `other` is what another process is to `database`: its changesets are unknown here.
+        // `other` is another process to the writer and reader: its changesets are unknown here.
         try other.newConnection().write(Note(id: "a", text: "2"))
         #expect(try reader.read(Note.self, key: "a")?.text == "2")
         #expect(try writer.read(Note.self, key: "a")?.text == "2")
@@ -141,12 +136,7 @@ struct CacheInvalidationTests {
     }
 
     @Test func aCommitOfThisDatabaseAfterAnotherDatabaseCommittedDoesNotHideIt() throws {
-        let database = try makeTemporaryDatabase()
-        let other = try Database(path: database.path)
-        let writer = try database.newConnection()
-        let reader = try database.newConnection()
-        try writer.write([Note(id: "a", text: "1"), Note(id: "b", text: "1")])
-        _ = try Note.read(reader).byKeys(["a", "b"])
+        let (other, writer, reader) = try twoDatabasesOnOneFile()
 
         // The reader sees both commits at once: the foreign one to "a", then this database's
         // own to "b", whose changeset alone would not evict "a".
@@ -188,4 +178,18 @@ struct CacheInvalidationTests {
         try connection.write(Note(id: "a", text: "x"))
         #expect(try connection.read(Note.self, key: "a")?.text == "x")
     }
+
+    /// A database with a writer and a reader connection, the reader's cache holding notes "a"
+    /// and "b", and another `Database` instance on the same file: to the first, what another
+    /// process is.
+    private func twoDatabasesOnOneFile() throws -> (other: Database, writer: Connection, reader: Connection) {
+        let database = try makeTemporaryDatabase()
+        let other = try Database(path: database.path)
+        let writer = try database.newConnection()
+        let reader = try database.newConnection()
+        try writer.write([Note(id: "a", text: "1"), Note(id: "b", text: "1")])
+        _ = try Note.read(reader).byKeys(["a", "b"])
+        return (other, writer, reader)
+    }
+
 }

@@ -34,21 +34,9 @@ struct LRUCacheTests {
         }
     }
 
-    /// SplitMix64: the same operations at every run.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [0, 1, 2, 7, 64])
     func behavesLikeTheModel(limit: Int) {
-        var generator = Generator(state: UInt64(limit) &+ 1)
+        var generator = SplitMix64(seed: UInt64(limit) &+ 1)  // the same operations at every run
         let keys = ["users", "posts", "tags"].flatMap { collection in
             (0..<60).map { CacheKey(collection: collection, key: "key-\($0)") }
         }
