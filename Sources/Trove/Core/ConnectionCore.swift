@@ -192,8 +192,8 @@ final class ConnectionCore {
             return
         }
         let token = try readFileWriterToken()
-        let onlyThisProcess = token != 0 && token == fileWriterToken
-            && token == database.writerToken.load(ordering: .sequentiallyConsistent)
+        let ownToken = database.writerToken.load(ordering: .sequentiallyConsistent)
+        let onlyThisProcess = token != 0 && token == fileWriterToken && token == ownToken
         if items.count != 0 || metadata.count != 0 {
             if onlyThisProcess, let changesets = database.changesets(after: current, through: upper) {
                 for changeset in changesets {
