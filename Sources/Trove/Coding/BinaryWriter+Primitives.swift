@@ -96,14 +96,7 @@ extension BinaryWriter {
     /// - Parameter string: The string to write.
     @inlinable
     public mutating func writeString(_ string: String) {
-        let written: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
-            writeLengthDelimited(UnsafeRawBufferPointer(utf8))
-        }
-        if written == nil {
-            // A bridged or otherwise non-contiguous string: made native, then copied.
-            var native = string
-            native.withUTF8 { writeLengthDelimited(UnsafeRawBufferPointer($0)) }
-        }
+        string.withUTF8Bytes { writeLengthDelimited($0) }
     }
 
     /// Writes the 4-byte little-endian tag of a field: `number << 3 | wireType`.

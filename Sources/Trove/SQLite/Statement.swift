@@ -45,14 +45,7 @@ final class Statement {
     /// Its UTF-8 is copied into the statement's text buffer and bound from there without
     /// another copy, or bound as a copy that SQLite makes when the buffer is full.
     func bind(_ value: String, at index: Int32) throws {
-        let code =
-            value.utf8.withContiguousStorageIfAvailable { bindText(UnsafeRawBufferPointer($0), at: index) }
-            ?? {
-                // A string without contiguous UTF-8 (bridged from another representation).
-                var native = value
-                return native.withUTF8 { bindText(UnsafeRawBufferPointer($0), at: index) }
-            }()
-        try check(code)
+        try check(value.withUTF8Bytes { bindText($0, at: index) })
     }
 
     /// Binds `utf8` from the text buffer, or as a copy that SQLite makes if it does not fit.
