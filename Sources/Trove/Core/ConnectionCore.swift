@@ -136,8 +136,7 @@ final class ConnectionCore {
             fileWriterToken = newToken
         }
         changes.removeAll()
-        snapshot = next
-        database.connection(ObjectIdentifier(self), advancedTo: next)
+        label(next)
         // The data version now counts this commit; a failure to read it only costs a full
         // eviction at the next transaction.
         dataVersion = (try? sqlite.dataVersion()) ?? dataVersion &+ 1
@@ -179,15 +178,13 @@ final class ConnectionCore {
         guard let current = snapshot else {
             fileWriterToken = try readFileWriterToken()
             dataVersion = version
-            snapshot = lower
-            database.connection(ObjectIdentifier(self), advancedTo: lower)
+            label(lower)
             return
         }
         if version == dataVersion {
             // Nothing was committed since the caches' snapshot: it is this transaction's.
             if lower > current {
-                snapshot = lower
-                database.connection(ObjectIdentifier(self), advancedTo: lower)
+                label(lower)
             }
             return
         }
@@ -206,8 +203,14 @@ final class ConnectionCore {
         }
         fileWriterToken = token
         dataVersion = version
-        snapshot = max(current, lower)
-        database.connection(ObjectIdentifier(self), advancedTo: max(current, lower))
+        label(max(current, lower))
+    }
+
+    /// Labels the caches with commit `number` (see ``snapshot``), and lets the history forget the
+    /// changesets this connection no longer needs.
+    private func label(_ number: UInt64) {
+        snapshot = number
+        database.connection(ObjectIdentifier(self), advancedTo: number)
     }
 
     private func apply(_ changeset: Changeset) {
@@ -229,7 +232,11 @@ final class ConnectionCore {
     }
 
     func evict(key: String, collection: String) {
-        let cacheKey = CacheKey(collection: collection, key: key)
+        evict(CacheKey(collection: collection, key: key))
+    }
+
+    /// Evicts the item entry and the metadata entry at `cacheKey`.
+    func evict(_ cacheKey: CacheKey) {
         items.removeValue(for: cacheKey)
         metadata.removeValue(for: cacheKey)
     }

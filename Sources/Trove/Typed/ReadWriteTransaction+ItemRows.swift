@@ -50,9 +50,7 @@ extension ReadWriteTransaction {
     /// Evicts the item entry and the metadata entry at `cacheKey`.
     @usableFromInline
     func evictCachedEntries(at cacheKey: CacheKey) {
-        let core = checkedCore
-        core.items.removeValue(for: cacheKey)
-        core.metadata.removeValue(for: cacheKey)
+        checkedCore.evict(cacheKey)
     }
 
     /// Replaces the metadata column of the row at `cacheKey` with what `encode` writes, or with
