@@ -99,7 +99,7 @@ public final class Connection: @unchecked Sendable {
     @_disfavoredOverload
     public func readWrite<T>(_ body: (ReadWriteTransaction) throws -> T) throws -> T {
         try lock.withLock(misuse: Connection.nestedMessage) {
-            let (result, changeset) = try database.writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+            try database.writerLock.withLock(misuse: Connection.nestedWriteMessage) {
                 try core.beginWrite()
                 let transaction = ReadWriteTransaction(core: core)
                 defer { transaction.invalidate() }
@@ -110,12 +110,13 @@ public final class Connection: @unchecked Sendable {
                     core.rollbackWrite()
                     throw error
                 }
-                return (result, try core.commitWrite())
+                // Published before the writer lock is released, so that subscribers receive the
+                // changesets in commit order: publishing only enqueues them.
+                if let changeset = try core.commitWrite() {
+                    database.changeHub.publish(changeset)
+                }
+                return result
             }
-            if let changeset {
-                database.changeHub.publish(changeset)
-            }
-            return result
         }
     }
 

@@ -58,12 +58,16 @@ final class SQLiteConnection {
     }
 
     /// Returns the cached prepared statement for `sql`, preparing it on first use.
+    ///
+    /// When the cached statement is being stepped (an enumeration whose body runs the same SQL
+    /// again, in the same transaction), returns a new statement instead, used once and
+    /// finalized: rebinding or resetting the one in use would end the outer loop.
     func cachedStatement(_ sql: String) throws -> Statement {
         for entry in frequentStatements where entry.sql == sql {
-            return entry.statement
+            return entry.statement.isBusy ? try makeStatement(sql) : entry.statement
         }
         if let statement = statements[sql] {
-            return statement
+            return statement.isBusy ? try makeStatement(sql) : statement
         }
         let statement = try makeStatement(sql)
         if frequentStatements.count < Self.frequentStatementLimit {

@@ -110,7 +110,7 @@ final class Statement {
 
     /// Steps once. Returns `true` when a row is available, `false` when the statement is done.
     func step() throws -> Bool {
-        if sqlite3_stmt_busy(pointer) == 0 {
+        if !isBusy {
             try connection.statementWillStart(sql: sql)
         }
         let code = sqlite3_step(pointer)
@@ -119,6 +119,12 @@ final class Statement {
         case SQLITE_DONE: return false
         default: throw connection.error(code: code, sql: sql)
         }
+    }
+
+    /// Whether the statement has been stepped and has neither finished nor been reset: it is
+    /// in use by a caller further up the stack.
+    var isBusy: Bool {
+        sqlite3_stmt_busy(pointer) != 0
     }
 
     /// Steps until the statement is done, ignoring rows.
