@@ -29,6 +29,10 @@ import Synchronization
 ///   the caches were labeled with and it is this instance's own, only this process committed;
 ///   otherwise everything is evicted. The registry is written only by the first commit after
 ///   another process's, so a process that works alone never writes it.
+/// - **Writers that are not Trove** (the `sqlite3` shell, a migration script) leave no token.
+///   When the file changed and no commit of this process explains it, everything is evicted;
+///   an outside write followed by a commit of this process before the connection's next
+///   transaction goes unnoticed, which ``Database/invalidateCaches()`` is for.
 final class ConnectionCore {
     let sqlite: SQLiteConnection
     let database: Database
@@ -41,6 +45,8 @@ final class ConnectionCore {
     private var dataVersion: UInt32 = 0
     /// The writer token in the file when the caches' snapshot was taken.
     private var fileWriterToken: UInt64 = 0
+    /// The database's ``Database/cacheGeneration`` when the caches were last emptied for it.
+    private var cacheGeneration: UInt64 = 0
     /// The changes of the current read-write transaction.
     var changes = ChangesetBuilder()
     /// A writer reused by every write of this connection, so that encoding allocates nothing
@@ -174,6 +180,12 @@ final class ConnectionCore {
     /// documentation): evicts what the commits since the caches' snapshot changed, or
     /// everything when those commits are not all known.
     private func catchUp(lower: UInt64, upper: UInt64) throws {
+        let generation = database.cacheGeneration.load(ordering: .sequentiallyConsistent)
+        if generation != cacheGeneration {
+            items.removeAll()
+            metadata.removeAll()
+            cacheGeneration = generation
+        }
         let version = try sqlite.dataVersion()
         guard let current = snapshot else {
             fileWriterToken = try readFileWriterToken()
@@ -192,7 +204,11 @@ final class ConnectionCore {
         let ownToken = database.writerToken.load(ordering: .sequentiallyConsistent)
         let onlyThisProcess = token != 0 && token == fileWriterToken && token == ownToken
         if items.count != 0 || metadata.count != 0 {
-            if onlyThisProcess, let changesets = database.changesets(after: current, through: upper) {
+            // The file changed: when no commit of this process explains it (`upper == current`),
+            // something that is not Trove wrote it (see ``Database/invalidateCaches()``).
+            if onlyThisProcess, upper > current,
+                let changesets = database.changesets(after: current, through: upper)
+            {
                 for changeset in changesets {
                     apply(changeset)
                 }

@@ -36,6 +36,9 @@ public final class Database: Sendable {
     /// first commit. A token in the file that is not this one means that another process (or
     /// another `Database` instance) committed since (see ``ConnectionCore``).
     let writerToken = Atomic<UInt64>(0)
+    /// Counts the calls of ``invalidateCaches()``: a connection whose caches were emptied for an
+    /// older count empties them when its next transaction begins.
+    let cacheGeneration = Atomic<UInt64>(0)
     private let history: Mutex<ChangeHistory>
     private let temporaryDirectory: String?
 
@@ -106,6 +109,28 @@ public final class Database: Sendable {
     /// Each loop subscribes when it starts; see ``DatabaseChanges``.
     public var changes: DatabaseChanges {
         DatabaseChanges(hub: changeHub)
+    }
+
+    /// Empties the item and metadata caches of every connection before its next transaction, so
+    /// that they read again from the file.
+    ///
+    /// Call it after the file was changed by something that is not Trove: the `sqlite3` shell,
+    /// a migration script, a restore. Trove notices commits of other `Database` instances and
+    /// other processes that use Trove, and an outside write when no commit of this `Database`
+    /// followed it before a connection's next transaction; an outside write followed by a
+    /// commit of this `Database` can leave a connection serving items from before the outside
+    /// write until they change again (RELIABILITY.md, "Limits").
+    ///
+    /// ```swift
+    /// try runMigrationScript(on: database.path)
+    /// database.invalidateCaches()
+    /// ```
+    ///
+    /// A transaction under way keeps its snapshot and its caches; the transactions that begin
+    /// after this call returns read from the file. Cheap: it only counts, and each connection
+    /// checks the count when a transaction begins.
+    public func invalidateCaches() {
+        cacheGeneration.add(1, ordering: .sequentiallyConsistent)
     }
 
     // MARK: Opening
