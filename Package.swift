@@ -123,6 +123,8 @@ let package = Package(
         .testTarget(
             name: "TroveTests",
             dependencies: ["Trove", "TroveTestSupport", "CSQLite"],
+            // Database files written by earlier versions, for the upgrade tests; found via #filePath.
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
 

@@ -22,6 +22,9 @@ public struct Changeset: Sendable, Hashable {
     public var removedCollections: Set<String>
     /// Whether every item of every collection was removed.
     public var removedAllCollections: Bool
+    /// The extensions that were registered, rebuilt or removed (see ``DatabaseExtension``). A
+    /// commit that changed only extensions has a changeset too.
+    public var changedExtensions: Set<String>
 
     /// Creates a changeset.
     ///
@@ -31,23 +34,27 @@ public struct Changeset: Sendable, Hashable {
     ///   - removedKeys: Keys removed, by collection.
     ///   - removedCollections: Collections removed as a whole.
     ///   - removedAllCollections: Whether everything was removed.
+    ///   - changedExtensions: The extensions registered, rebuilt or removed.
     public init(
         snapshot: UInt64,
         changedKeys: [String: Set<String>] = [:],
         removedKeys: [String: Set<String>] = [:],
         removedCollections: Set<String> = [],
-        removedAllCollections: Bool = false
+        removedAllCollections: Bool = false,
+        changedExtensions: Set<String> = []
     ) {
         self.snapshot = snapshot
         self.changedKeys = changedKeys
         self.removedKeys = removedKeys
         self.removedCollections = removedCollections
         self.removedAllCollections = removedAllCollections
+        self.changedExtensions = changedExtensions
     }
 
     /// Whether the transaction changed nothing.
     public var isEmpty: Bool {
         changedKeys.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty && !removedAllCollections
+            && changedExtensions.isEmpty
     }
 
     /// Whether the item at `key` in `collection` was written or removed.

@@ -34,9 +34,17 @@ struct ChangesetBuilder {
     /// Whether every item of every collection was removed.
     private(set) var removedAllCollections = false
 
+    /// Extensions registered, rebuilt or removed.
+    private(set) var changedExtensions: Set<String> = []
+
     /// Whether nothing was recorded.
     var isEmpty: Bool {
-        events.isEmpty && removedCollections.isEmpty && !removedAllCollections
+        events.isEmpty && removedCollections.isEmpty && !removedAllCollections && changedExtensions.isEmpty
+    }
+
+    /// Records that the extension `name` was registered, rebuilt or removed.
+    mutating func recordExtensionChange(_ name: String) {
+        changedExtensions.insert(name)
     }
 
     /// Records that the item at `key` in `collection` was written.
@@ -71,12 +79,15 @@ struct ChangesetBuilder {
         lastSlot = -1
         removedCollections.removeAll()
         removedAllCollections = false
+        changedExtensions.removeAll()
     }
 
     /// Records that every item of every collection was removed; everything recorded before no
     /// longer matters.
     mutating func recordRemovalOfEverything() {
+        let extensions = changedExtensions
         removeAll()
+        changedExtensions = extensions
         removedAllCollections = true
     }
 
@@ -143,7 +154,8 @@ struct ChangesetBuilder {
             changedKeys: changedKeys,
             removedKeys: removedKeys,
             removedCollections: removedCollections,
-            removedAllCollections: removedAllCollections)
+            removedAllCollections: removedAllCollections,
+            changedExtensions: changedExtensions)
     }
 
     /// The slot of `collection`, added if new.

@@ -120,6 +120,34 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` in a write transaction on the connection's state, for the runtime's own
+    /// changes (registering extensions), and commits it. `body` returns its result and what
+    /// undoes its changes outside the file, run when the commit fails.
+    func withWriteTransaction<T>(_ body: (ConnectionCore) throws -> (T, () -> Void)) throws -> T {
+        try lock.withLock(misuse: Connection.nestedMessage) {
+            try database.writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                try core.beginWrite()
+                let result: T
+                let undo: () -> Void
+                do {
+                    (result, undo) = try body(core)
+                } catch {
+                    core.rollbackWrite()
+                    throw error
+                }
+                do {
+                    if let changeset = try core.commitWrite() {
+                        database.changeHub.publish(changeset)
+                    }
+                } catch {
+                    undo()
+                    throw error
+                }
+                return result
+            }
+        }
+    }
+
     // MARK: Asynchronous transactions
 
     /// Runs `body` in a read transaction on the connection's queue, without blocking the
@@ -159,9 +187,9 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
-    private static let nestedMessage =
+    static let nestedMessage =
         "Trove: a transaction was started on a Connection from inside a transaction of the same connection. Nested transactions are not supported: use the transaction you already have."
-    private static let nestedWriteMessage =
+    static let nestedWriteMessage =
         "Trove: a readWrite transaction was started from inside another readWrite transaction of the same Database on the same thread. This would deadlock: one writer at a time. Use the transaction you already have."
 }
 

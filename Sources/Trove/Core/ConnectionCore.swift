@@ -49,6 +49,17 @@ final class ConnectionCore {
     private var cacheGeneration: UInt64 = 0
     /// The changes of the current read-write transaction.
     var changes = ChangesetBuilder()
+    /// The first error of an extension in the current read-write transaction: its commit throws
+    /// it, since a row and an extension no longer agree (see ``run(_:_:)``).
+    var transactionFailure: TroveError?
+    /// The orphans the current read-write transaction marked stale in the file.
+    var orphansMarkedStale: Set<String> = []
+    /// The registered extensions the current read-write transaction rebuilt after another
+    /// process left them stale.
+    var extensionsRebuilt: [String] = []
+    /// Who follows each collection, as of ``watchersGeneration`` (see ``watchers(of:)``).
+    var watcherCache: [String: CollectionWatchers] = [:]
+    var watchersGeneration: UInt64 = 0
     /// A writer reused by every write of this connection, so that encoding allocates nothing
     /// once it has grown.
     var writer = BinaryWriter(reservingCapacity: 1024)
@@ -87,15 +98,29 @@ final class ConnectionCore {
             // No commit of this process is under way: this transaction holds the writer lock.
             let latest = database.commitState.load(ordering: .sequentiallyConsistent) >> 1
             try catchUp(lower: latest, upper: latest)
+            changes.removeAll()
+            resetExtensionState()
+            try rebuildStaleExtensions()
         } catch {
             rollbackQuietly()
+            changes.removeAll()
+            resetExtensionState()
             throw error
         }
-        changes.removeAll()
+    }
+
+    private func resetExtensionState() {
+        transactionFailure = nil
+        orphansMarkedStale.removeAll()
+        extensionsRebuilt.removeAll()
     }
 
     /// Commits the current write. Returns its changeset, or `nil` when it changed nothing.
     func commitWrite() throws -> Changeset? {
+        if let transactionFailure {
+            rollbackWrite()
+            throw transactionFailure
+        }
         guard !changes.isEmpty else {
             do {
                 try sqlite.executeCached("COMMIT")
@@ -142,6 +167,10 @@ final class ConnectionCore {
             fileWriterToken = newToken
         }
         changes.removeAll()
+        if !orphansMarkedStale.isEmpty || !extensionsRebuilt.isEmpty {
+            database.committed(orphansMarkedStale: orphansMarkedStale, rebuilt: extensionsRebuilt)
+        }
+        resetExtensionState()
         label(next)
         // The data version now counts this commit; a failure to read it only costs a full
         // eviction at the next transaction.
@@ -159,6 +188,7 @@ final class ConnectionCore {
             changes.forEachTouchedKey { collection, key in evict(key: key, collection: collection) }
         }
         changes.removeAll()
+        resetExtensionState()
     }
 
     func rollbackQuietly() {
@@ -216,6 +246,10 @@ final class ConnectionCore {
                 items.removeAll()
                 metadata.removeAll()
             }
+        }
+        if !onlyThisProcess {
+            // Another process may have written around, rebuilt or removed an extension of ours.
+            try database.checkExtensionStates(sqlite)
         }
         fileWriterToken = token
         dataVersion = version

@@ -39,6 +39,11 @@ public final class Database: Sendable {
     /// Counts the calls of ``invalidateCaches()``: a connection whose caches were emptied for an
     /// older count empties them when its next transaction begins.
     let cacheGeneration = Atomic<UInt64>(0)
+    /// The extensions of this instance (see ``ExtensionRegistry``).
+    let extensions: Mutex<ExtensionRegistry>
+    /// Counts the changes of ``extensions``; 0 while this instance never had any extension or
+    /// orphan, so that writes then ask nothing more (see ``ConnectionCore/watchers(of:)``).
+    let extensionGeneration = Atomic<UInt64>(0)
     private let history: Mutex<ChangeHistory>
     private let temporaryDirectory: String?
 
@@ -53,7 +58,36 @@ public final class Database: Sendable {
     ///   ``TroveError/Code/sqlite`` when SQLite fails. The file is never changed when opening
     ///   fails.
     public convenience init(path: String, configuration: Configuration = Configuration()) throws {
+        try self.init(path: path, configuration: configuration, extensions: [])
+    }
+
+    /// Opens the database at `path`, creating the file if it does not exist, and registers
+    /// `extensions` in one transaction before anything else can write.
+    ///
+    /// This is the recommended way to register extensions: the database knows them before its
+    /// first transaction, so no write can miss them and nothing is rebuilt by accident.
+    /// Registering the same extensions, at the same versions, on every open does no work
+    /// proportional to the data (see ``DatabaseExtension``).
+    ///
+    /// ```swift
+    /// let database = try Database(path: path, extensions: [usersByAge.databaseExtension])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The path of the database file. Its folder must exist.
+    ///   - configuration: How to open the file and configure connections.
+    ///   - extensions: The extensions to register.
+    /// - Throws: What ``init(path:configuration:)`` throws, and ``TroveError`` with code
+    ///   ``TroveError/Code/extensionFailed`` when an extension cannot be registered (two of the
+    ///   same name, an invalid name), or ``TroveError/Code/uniqueViolation`` when the items break
+    ///   a unique index being built.
+    public convenience init(
+        path: String, configuration: Configuration = Configuration(), extensions: [DatabaseExtension]
+    ) throws {
         try self.init(path: path, configuration: configuration, temporaryDirectory: nil)
+        if !extensions.isEmpty {
+            try register(extensions)
+        }
     }
 
     private init(path: String, configuration: Configuration, temporaryDirectory: String?) throws {
@@ -63,6 +97,11 @@ public final class Database: Sendable {
         self.history = Mutex(ChangeHistory(limit: configuration.changesetHistoryLimit))
         let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         try Database.prepareFile(connection, configuration: configuration)
+        let orphans = try Database.loadOrphans(connection)
+        self.extensions = Mutex(ExtensionRegistry(orphans: orphans))
+        if !orphans.isEmpty {
+            extensionGeneration.store(1, ordering: .releasing)
+        }
     }
 
     /// Opens a new database in a fresh temporary folder, removed with its files when the database
@@ -71,10 +110,14 @@ public final class Database: Sendable {
     /// Use it in tests and for caches: it behaves exactly like a file database (WAL, snapshots,
     /// parallel readers), which an SQLite in-memory database does not.
     ///
-    /// - Parameter configuration: How to configure connections.
+    /// - Parameters:
+    ///   - configuration: How to configure connections.
+    ///   - extensions: The extensions to register (see ``init(path:configuration:extensions:)``).
     /// - Returns: An empty database.
     /// - Throws: ``TroveError`` when the folder or the file cannot be created.
-    public static func temporary(configuration: Configuration = Configuration()) throws -> Database {
+    public static func temporary(
+        configuration: Configuration = Configuration(), extensions: [DatabaseExtension] = []
+    ) throws -> Database {
         let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("trove-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -84,7 +127,11 @@ public final class Database: Sendable {
                 underlyingError: error)
         }
         let path = (folder as NSString).appendingPathComponent("database.trove")
-        return try Database(path: path, configuration: configuration, temporaryDirectory: folder)
+        let database = try Database(path: path, configuration: configuration, temporaryDirectory: folder)
+        if !extensions.isEmpty {
+            try database.register(extensions)
+        }
+        return database
     }
 
     deinit {
@@ -175,6 +222,29 @@ public final class Database: Sendable {
                 path: connection.path)
         }
         try connection.execute("PRAGMA journal_mode = WAL")
+        if version < Schema.version {
+            try migrate(connection)
+        }
+    }
+
+    /// Brings the file to the current schema version, one step of ``Schema/migrations`` after
+    /// the other, in one transaction: a process killed meanwhile leaves the file as it was.
+    private static func migrate(_ connection: SQLiteConnection) throws {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            // Another process may have upgraded the file since the header was read.
+            let (_, current, _) = try readHeader(connection)
+            if current < Schema.version {
+                for step in Int(current)..<Int(Schema.version) {
+                    try connection.execute(Schema.migrations[step - 1])
+                }
+                try connection.execute("PRAGMA user_version = \(Schema.version)")
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
     }
 
     private static func readHeader(_ connection: SQLiteConnection) throws -> (Int32, Int32, Int64) {

@@ -45,19 +45,11 @@ public final class ReadWriteTransaction: ReadTransaction {
     @discardableResult
     public func replaceData(_ data: Data, forKey key: String, in collection: String) throws -> Bool {
         let core = checkedCore
-        let statement = try core.sqlite.cachedStatement(Schema.replaceData)
-        try data.withUnsafeBytes { bytes in
-            // SQLite reads `bytes` in place: the statement is reset before they go.
-            defer { statement.reset() }
-            try statement.bind(collection, at: 1)
-            try statement.bind(key, at: 2)
-            try statement.bind(bytes, at: 3)
-            try statement.stepToEnd()
+        let replaced = try data.withUnsafeBytes { bytes in
+            try core.replaceData(key: key, collection: collection, data: bytes)
         }
-        guard core.sqlite.changes > 0 else { return false }
-        core.changes.recordChange(key: key, collection: collection)
-        core.evict(key: key, collection: collection)
-        return true
+        if replaced { core.evict(key: key, collection: collection) }
+        return replaced
     }
 
     /// Replaces the metadata of the item at `key` in `collection`, keeping its data. Does
@@ -93,9 +85,7 @@ public final class ReadWriteTransaction: ReadTransaction {
     ///   - collection: The collection of the item.
     /// - Throws: ``TroveError`` when SQLite fails.
     public func touch(key: String, in collection: String) throws {
-        if try hasItem(forKey: key, in: collection) {
-            checkedCore.changes.recordChange(key: key, collection: collection)
-        }
+        _ = try checkedCore.touchRow(key: key, collection: collection)
     }
 
     /// Removes the item at `key` in `collection`, if any.
@@ -108,15 +98,9 @@ public final class ReadWriteTransaction: ReadTransaction {
     @discardableResult
     public func removeItem(forKey key: String, in collection: String) throws -> Bool {
         let core = checkedCore
-        let statement = try core.sqlite.cachedStatement(Schema.deleteItem)
-        defer { statement.reset() }
-        try statement.bind(collection, at: 1)
-        try statement.bind(key, at: 2)
-        try statement.stepToEnd()
+        let removed = try core.removeRow(key: key, collection: collection)
         core.evict(key: key, collection: collection)
-        guard core.sqlite.changes > 0 else { return false }
-        core.changes.recordRemoval(key: key, collection: collection)
-        return true
+        return removed
     }
 
     /// Removes the items at `keys` in `collection`.
@@ -143,14 +127,9 @@ public final class ReadWriteTransaction: ReadTransaction {
     @discardableResult
     public func removeAllItems(in collection: String) throws -> Int {
         let core = checkedCore
-        let statement = try core.sqlite.cachedStatement(Schema.deleteCollection)
-        defer { statement.reset() }
-        try statement.bind(collection, at: 1)
-        try statement.stepToEnd()
-        let removed = core.sqlite.changes
+        let removed = try core.removeRows(in: collection)
         core.items.removeAll(in: collection)
         core.metadata.removeAll(in: collection)
-        if removed > 0 { core.changes.recordRemoval(collection: collection) }
         return removed
     }
 
@@ -161,36 +140,24 @@ public final class ReadWriteTransaction: ReadTransaction {
     @discardableResult
     public func removeAllItems() throws -> Int {
         let core = checkedCore
-        try core.sqlite.executeCached(Schema.deleteAll)
-        let removed = core.sqlite.changes
+        let removed = try core.removeAllRows()
         core.items.removeAll()
         core.metadata.removeAll()
-        if removed > 0 { core.changes.recordRemovalOfEverything() }
         return removed
     }
 
     // MARK: Shared by the typed layer
 
-    /// Inserts or replaces a row and records the change. Does not touch the caches.
+    /// Inserts or replaces a row and records the change (see ``ConnectionCore/storeRow(key:collection:data:metadata:item:)``).
+    /// Does not touch the caches.
     ///
     /// SQLite reads `data` and `metadata` in place (see ``Statement/bind(_:at:)-(UnsafeRawBufferPointer,_)``):
     /// they need to be valid only during this call, which resets the statement before it returns.
     func upsert(
         _ core: ConnectionCore, key: String, collection: String, data: UnsafeRawBufferPointer,
-        metadata: UnsafeRawBufferPointer?
+        metadata: UnsafeRawBufferPointer?, item: () -> Any? = { nil }
     ) throws {
-        let statement = try core.sqlite.cachedStatement(Schema.upsertItem)
-        defer { statement.reset() }
-        try statement.bind(collection, at: 1)
-        try statement.bind(key, at: 2)
-        try statement.bind(data, at: 3)
-        if let metadata {
-            try statement.bind(metadata, at: 4)
-        } else {
-            try statement.bindNull(at: 4)
-        }
-        try statement.stepToEnd()
-        core.changes.recordChange(key: key, collection: collection)
+        try core.storeRow(key: key, collection: collection, data: data, metadata: metadata, item: item)
     }
 
     /// Updates the metadata column and records the change. Does not touch the caches.
@@ -200,19 +167,7 @@ public final class ReadWriteTransaction: ReadTransaction {
     func updateMetadata(
         _ core: ConnectionCore, key: String, collection: String, metadata: UnsafeRawBufferPointer?
     ) throws -> Bool {
-        let statement = try core.sqlite.cachedStatement(Schema.replaceMetadata)
-        defer { statement.reset() }
-        try statement.bind(collection, at: 1)
-        try statement.bind(key, at: 2)
-        if let metadata {
-            try statement.bind(metadata, at: 3)
-        } else {
-            try statement.bindNull(at: 3)
-        }
-        try statement.stepToEnd()
-        guard core.sqlite.changes > 0 else { return false }
-        core.changes.recordChange(key: key, collection: collection)
-        return true
+        try core.replaceMetadata(key: key, collection: collection, metadata: metadata)
     }
 }
 

@@ -4,7 +4,10 @@ enum Schema {
     static let applicationID: Int32 = 0x5452_4F56
 
     /// The schema version this runtime writes and reads. Stored as `user_version`.
-    static let version: Int32 = 1
+    ///
+    /// - 1: items and the registry.
+    /// - 2: the table of registered extensions, ``createExtensions``.
+    static let version: Int32 = 2
 
     static let create = """
         CREATE TABLE trove_items (
@@ -22,15 +25,58 @@ enum Schema {
             PRIMARY KEY (extension, name)
         ) WITHOUT ROWID;
         INSERT INTO trove_registry (extension, name, value) VALUES ('', 'writer', 0);
+        \(createExtensions)
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(version);
         """
+
+    /// The extensions registered in the file: what each is, the version and definition it was
+    /// built with, the collection it follows, the tables it owns (space-separated, so that an
+    /// extension no process declares any more can still be dropped), and whether it is in step
+    /// with the items (`ready`) or missed writes of a process that does not maintain it (`stale`).
+    static let createExtensions = """
+        CREATE TABLE trove_extensions (
+            name TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            fingerprint TEXT NOT NULL,
+            collection TEXT NOT NULL,
+            tables TEXT NOT NULL,
+            state TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """
+
+    /// The steps that bring a file of an older schema version to ``version``: the step at index
+    /// `i` upgrades version `i + 1` to `i + 2`. Each runs in the transaction that opens the file.
+    static let migrations: [String] = [
+        createExtensions
+    ]
 
     /// The token of the `Database` instance that committed last (see `ConnectionCore`); a file
     /// without the row reads as 0, which no instance uses.
     static let readWriterToken = "SELECT value FROM trove_registry WHERE extension = '' AND name = 'writer'"
     static let writeWriterToken =
         "INSERT OR REPLACE INTO trove_registry (extension, name, value) VALUES ('', 'writer', ?1)"
+
+    // MARK: Extensions
+
+    static let selectExtensions = "SELECT name, collection FROM trove_extensions"
+    static let selectExtension =
+        "SELECT kind, version, fingerprint, collection, tables, state FROM trove_extensions WHERE name = ?1"
+    static let selectExtensionStates = "SELECT name, version, fingerprint, state FROM trove_extensions"
+    static let upsertExtension = """
+        INSERT OR REPLACE INTO trove_extensions (name, kind, version, fingerprint, collection, tables, state)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'ready')
+        """
+    static let markExtensionStale = "UPDATE trove_extensions SET state = 'stale' WHERE name = ?1"
+    static let deleteExtension = "DELETE FROM trove_extensions WHERE name = ?1"
+    /// The items of a collection, as an extension fills itself from them.
+    static let selectRowsInCollection = "SELECT rowid, key, data, metadata FROM trove_items WHERE collection = ?1"
+    static let selectRowIDsInCollection = "SELECT rowid, key FROM trove_items WHERE collection = ?1"
+    static let selectRowIDs = "SELECT rowid, key, collection FROM trove_items"
+    static let selectRowByID = "SELECT key, data, metadata FROM trove_items WHERE rowid = ?1"
+
+    // MARK: Items
 
     static let selectItem = "SELECT data, metadata FROM trove_items WHERE collection = ?1 AND key = ?2"
     static let selectData = "SELECT data FROM trove_items WHERE collection = ?1 AND key = ?2"
@@ -50,6 +96,12 @@ enum Schema {
     static let replaceData = "UPDATE trove_items SET data = ?3 WHERE collection = ?1 AND key = ?2"
     static let replaceMetadata = "UPDATE trove_items SET metadata = ?3 WHERE collection = ?1 AND key = ?2"
     static let deleteItem = "DELETE FROM trove_items WHERE collection = ?1 AND key = ?2"
+    // The same writes, telling the row id, for collections that extensions follow.
+    static let upsertItemReturningRowID = upsertItem + " RETURNING rowid"
+    static let replaceDataReturningRowID = replaceData + " RETURNING rowid"
+    static let replaceMetadataReturningRowID = replaceMetadata + " RETURNING rowid"
+    static let deleteItemReturningRowID = deleteItem + " RETURNING rowid"
+    static let selectRowID = "SELECT rowid FROM trove_items WHERE collection = ?1 AND key = ?2"
     static let deleteCollection = "DELETE FROM trove_items WHERE collection = ?1"
     static let deleteAll = "DELETE FROM trove_items"
 }

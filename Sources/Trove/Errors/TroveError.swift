@@ -22,6 +22,9 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
     public var key: String?
     /// The field of the model involved, if any (for example the field that failed to decode).
     public var field: String?
+    /// The name of the database extension involved, if any (for example the index whose unique
+    /// column a write would break).
+    public var extensionName: String?
     /// The SQL statement that failed, if any.
     public var sql: String?
     /// The path of the database file involved, if any.
@@ -39,6 +42,7 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
     ///   - collection: The collection of the item involved.
     ///   - key: The key of the item involved.
     ///   - field: The field of the model involved.
+    ///   - extensionName: The name of the database extension involved.
     ///   - sql: The SQL statement that failed.
     ///   - path: The path of the database file involved.
     ///   - sqliteResultCode: SQLite's extended result code.
@@ -49,6 +53,7 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
         collection: String? = nil,
         key: String? = nil,
         field: String? = nil,
+        extensionName: String? = nil,
         sql: String? = nil,
         path: String? = nil,
         sqliteResultCode: Int32? = nil,
@@ -59,6 +64,7 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
         self.collection = collection
         self.key = key
         self.field = field
+        self.extensionName = extensionName
         self.sql = sql
         self.path = path
         self.sqliteResultCode = sqliteResultCode
@@ -71,6 +77,7 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
         if let collection { parts.append("collection: \"\(collection)\"") }
         if let key { parts.append("key: \"\(key)\"") }
         if let field { parts.append("field: \"\(field)\"") }
+        if let extensionName { parts.append("extension: \"\(extensionName)\"") }
         if let sqliteResultCode { parts.append("SQLite code: \(sqliteResultCode)") }
         if let path { parts.append("path: \(path)") }
         if let sql { parts.append("SQL: \(sql)") }
@@ -96,6 +103,7 @@ extension TroveError {
             case readOnly
             case misuse
             case extensionFailed
+            case uniqueViolation
             case cancelled
         }
 
@@ -126,6 +134,9 @@ extension TroveError {
         public static let misuse = Code(.misuse)
         /// A database extension failed to register or to update.
         public static let extensionFailed = Code(.extensionFailed)
+        /// A write would store a value that another item already has in a unique column of a
+        /// secondary index; the transaction is rolled back.
+        public static let uniqueViolation = Code(.uniqueViolation)
         /// The operation was cancelled.
         public static let cancelled = Code(.cancelled)
 

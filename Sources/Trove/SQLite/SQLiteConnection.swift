@@ -108,6 +108,12 @@ final class SQLiteConnection {
         Int(sqlite3_changes64(handle))
     }
 
+    /// The row id of the last row inserted by this handle, or what ``lastInsertRowID`` was set to.
+    var lastInsertRowID: Int64 {
+        get { sqlite3_last_insert_rowid(handle) }
+        set { sqlite3_set_last_insert_rowid(handle, newValue) }
+    }
+
     /// Whether the handle is inside an explicit transaction.
     var isInsideTransaction: Bool {
         sqlite3_get_autocommit(handle) == 0

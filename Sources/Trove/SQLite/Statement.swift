@@ -102,6 +102,20 @@ final class Statement {
         }
     }
 
+    func bind(_ value: Double, at index: Int32) throws {
+        try check(sqlite3_bind_double(pointer, index, value))
+    }
+
+    /// Binds a blob as a copy that SQLite makes, for bytes that do not outlive this call.
+    func bindCopy(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        guard bytes.count <= Int32.max else { throw connection.error(code: SQLITE_TOOBIG, sql: sql) }
+        if bytes.count == 0 {
+            try check(sqlite3_bind_zeroblob(pointer, index, 0))
+        } else {
+            try check(sqlite3_bind_blob(pointer, index, bytes.baseAddress, Int32(bytes.count), trove_sqlite_transient()))
+        }
+    }
+
     func bindNull(at index: Int32) throws {
         try check(sqlite3_bind_null(pointer, index))
     }
@@ -149,6 +163,10 @@ final class Statement {
 
     func int64(at column: Int32) -> Int64 {
         sqlite3_column_int64(pointer, column)
+    }
+
+    func double(at column: Int32) -> Double {
+        sqlite3_column_double(pointer, column)
     }
 
     func string(at column: Int32) -> String {

@@ -9,14 +9,15 @@ extension ReadWriteTransaction {
     }
 
     /// Stores the row at `cacheKey`: its data as `encodeData` writes it, and its metadata as
-    /// `encodeMetadata` writes it when `withMetadata`, `NULL` otherwise. Records the change; does
-    /// not touch the caches.
+    /// `encodeMetadata` writes it when `withMetadata`, `NULL` otherwise. Records the change and
+    /// hands it to the extensions that follow the collection, with the value that `item` returns
+    /// (called only when there are such extensions); does not touch the caches.
     ///
     /// - Throws: ``TroveError`` naming the item and the field when a closure throws, or when
-    ///   SQLite fails.
+    ///   SQLite or an extension fails.
     @usableFromInline
     func storeItemRow(
-        at cacheKey: CacheKey, withMetadata: Bool, encodeData: (inout BinaryWriter) throws -> Void,
+        at cacheKey: CacheKey, withMetadata: Bool, item: () -> Any, encodeData: (inout BinaryWriter) throws -> Void,
         encodeMetadata: (inout BinaryWriter) throws -> Void
     ) throws {
         let core = checkedCore
@@ -26,12 +27,15 @@ extension ReadWriteTransaction {
             // SQLite reads the writers' bytes in place: `upsert` resets its statement before they go.
             try core.writer.withUnsafeBytes { data in
                 try core.metadataWriter.withUnsafeBytes { metadata in
-                    try upsert(core, key: cacheKey.key, collection: cacheKey.collection, data: data, metadata: metadata)
+                    try upsert(
+                        core, key: cacheKey.key, collection: cacheKey.collection, data: data, metadata: metadata,
+                        item: item)
                 }
             }
         } else {
             try core.writer.withUnsafeBytes { data in
-                try upsert(core, key: cacheKey.key, collection: cacheKey.collection, data: data, metadata: nil)
+                try upsert(
+                    core, key: cacheKey.key, collection: cacheKey.collection, data: data, metadata: nil, item: item)
             }
         }
     }

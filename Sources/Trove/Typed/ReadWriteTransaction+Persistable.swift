@@ -18,7 +18,7 @@ extension ReadWriteTransaction {
         let cacheKey = CacheKey(collection: Item.collection, key: item.id.itemKey)
         let metadata = item.metadata
         try storeItemRow(
-            at: cacheKey, withMetadata: metadata != nil,
+            at: cacheKey, withMetadata: metadata != nil, item: { item },
             encodeData: { try Item.Coder.encode(item, to: &$0) },
             encodeMetadata: { if let metadata { try Item.MetadataCoder.encode(metadata, to: &$0) } })
         if caching {

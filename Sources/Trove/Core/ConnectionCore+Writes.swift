@@ -1,0 +1,324 @@
+import Synchronization
+
+/// The write funnel: every change of `trove_items`, typed or untyped, goes through these methods,
+/// which run its SQL, record it in the commit's changeset and hand it to every extension that
+/// follows its collection, inside the same transaction.
+///
+/// A collection that no extension follows costs one atomic load more than the change itself:
+/// who follows a collection is resolved once per collection and connection, and again only after
+/// an extension is registered or removed (``Database/extensionGeneration``). For followed
+/// collections the statements return the row id (`RETURNING rowid`) that extension tables refer
+/// to. None of these methods touches the caches: the callers do.
+extension ConnectionCore {
+    // MARK: Who follows a collection
+
+    /// The extensions that follow `collection`, and the orphans to mark stale on a write to it,
+    /// or `nil` when there are none.
+    func watchers(of collection: String) -> CollectionWatchers? {
+        let generation = database.extensionGeneration.load(ordering: .acquiring)
+        guard generation != 0 else { return nil }
+        if generation != watchersGeneration {
+            watcherCache.removeAll(keepingCapacity: true)
+            watchersGeneration = generation
+        }
+        if let cached = watcherCache[collection] {
+            return cached.isEmpty ? nil : cached
+        }
+        let watchers = database.watchers(of: collection)
+        watcherCache[collection] = watchers
+        return watchers.isEmpty ? nil : watchers
+    }
+
+    // MARK: Writes
+
+    /// Inserts or replaces the row at `key` in `collection`. `item` returns the value that was
+    /// encoded, for typed writes; it is called only when an extension follows the collection.
+    func storeRow(
+        key: String, collection: String, data: UnsafeRawBufferPointer, metadata: UnsafeRawBufferPointer?,
+        item: () -> Any?
+    ) throws {
+        guard let watchers = watchers(of: collection) else {
+            let statement = try sqlite.cachedStatement(Schema.upsertItem)
+            defer { statement.reset() }
+            try bindRow(statement, key: key, collection: collection, data: data, metadata: metadata)
+            try statement.stepToEnd()
+            changes.recordChange(key: key, collection: collection)
+            return
+        }
+        // An upsert that updates leaves the last insert row id alone: it tells an insert.
+        sqlite.lastInsertRowID = 0
+        let statement = try sqlite.cachedStatement(Schema.upsertItemReturningRowID)
+        let rowID: Int64
+        do {
+            defer { statement.reset() }
+            try bindRow(statement, key: key, collection: collection, data: data, metadata: metadata)
+            rowID = try stepReturningRowID(statement) ?? 0
+        }
+        changes.recordChange(key: key, collection: collection)
+        let kind: WriteEvent.Kind = sqlite.lastInsertRowID == rowID ? .inserted : .dataUpdated
+        try notify(
+            watchers,
+            WriteEvent(
+                kind: kind, collection: collection, key: key, rowID: rowID, item: item(), data: data,
+                metadata: metadata, carriesMetadata: true))
+    }
+
+    /// Replaces the data of the row at `key` in `collection`, keeping its metadata.
+    ///
+    /// - Returns: `true` when there was such a row.
+    func replaceData(key: String, collection: String, data: UnsafeRawBufferPointer) throws -> Bool {
+        let watchers = watchers(of: collection)
+        let statement = try sqlite.cachedStatement(
+            watchers == nil ? Schema.replaceData : Schema.replaceDataReturningRowID)
+        let rowID: Int64?
+        do {
+            defer { statement.reset() }
+            try statement.bind(collection, at: 1)
+            try statement.bind(key, at: 2)
+            try statement.bind(data, at: 3)
+            if watchers == nil {
+                try statement.stepToEnd()
+                rowID = sqlite.changes > 0 ? 0 : nil
+            } else {
+                rowID = try stepReturningRowID(statement)
+            }
+        }
+        guard let rowID else { return false }
+        changes.recordChange(key: key, collection: collection)
+        if let watchers {
+            try notify(
+                watchers,
+                WriteEvent(
+                    kind: .dataUpdated, collection: collection, key: key, rowID: rowID, item: nil, data: data,
+                    metadata: nil, carriesMetadata: false))
+        }
+        return true
+    }
+
+    /// Replaces the metadata of the row at `key` in `collection` (`nil`: `NULL`), keeping its
+    /// data.
+    ///
+    /// - Returns: `true` when there was such a row.
+    func replaceMetadata(key: String, collection: String, metadata: UnsafeRawBufferPointer?) throws -> Bool {
+        let watchers = watchers(of: collection)
+        let statement = try sqlite.cachedStatement(
+            watchers == nil ? Schema.replaceMetadata : Schema.replaceMetadataReturningRowID)
+        let rowID: Int64?
+        do {
+            defer { statement.reset() }
+            try statement.bind(collection, at: 1)
+            try statement.bind(key, at: 2)
+            if let metadata {
+                try statement.bind(metadata, at: 3)
+            } else {
+                try statement.bindNull(at: 3)
+            }
+            if watchers == nil {
+                try statement.stepToEnd()
+                rowID = sqlite.changes > 0 ? 0 : nil
+            } else {
+                rowID = try stepReturningRowID(statement)
+            }
+        }
+        guard let rowID else { return false }
+        changes.recordChange(key: key, collection: collection)
+        if let watchers {
+            try notify(
+                watchers,
+                WriteEvent(
+                    kind: .metadataUpdated, collection: collection, key: key, rowID: rowID, item: nil, data: nil,
+                    metadata: metadata, carriesMetadata: false))
+        }
+        return true
+    }
+
+    /// Marks the row at `key` in `collection` changed without changing it.
+    ///
+    /// - Returns: `true` when there was such a row.
+    func touchRow(key: String, collection: String) throws -> Bool {
+        let statement = try sqlite.cachedStatement(Schema.selectRowID)
+        let rowID: Int64?
+        do {
+            defer { statement.reset() }
+            try statement.bind(collection, at: 1)
+            try statement.bind(key, at: 2)
+            rowID = try statement.step() ? statement.int64(at: 0) : nil
+        }
+        guard let rowID else { return false }
+        changes.recordChange(key: key, collection: collection)
+        if let watchers = watchers(of: collection) {
+            try notify(
+                watchers,
+                WriteEvent(
+                    kind: .touched, collection: collection, key: key, rowID: rowID, item: nil, data: nil,
+                    metadata: nil, carriesMetadata: false))
+        }
+        return true
+    }
+
+    /// Removes the row at `key` in `collection`.
+    ///
+    /// - Returns: `true` when there was such a row.
+    func removeRow(key: String, collection: String) throws -> Bool {
+        let watchers = watchers(of: collection)
+        let statement = try sqlite.cachedStatement(
+            watchers == nil ? Schema.deleteItem : Schema.deleteItemReturningRowID)
+        let rowID: Int64?
+        do {
+            defer { statement.reset() }
+            try statement.bind(collection, at: 1)
+            try statement.bind(key, at: 2)
+            if watchers == nil {
+                try statement.stepToEnd()
+                rowID = sqlite.changes > 0 ? 0 : nil
+            } else {
+                rowID = try stepReturningRowID(statement)
+            }
+        }
+        guard let rowID else { return false }
+        changes.recordRemoval(key: key, collection: collection)
+        if let watchers {
+            try notify(
+                watchers,
+                WriteEvent(
+                    kind: .removed, collection: collection, key: key, rowID: rowID, item: nil, data: nil,
+                    metadata: nil, carriesMetadata: false))
+        }
+        return true
+    }
+
+    /// Removes every row of `collection`; the extensions that follow it are told which rows went
+    /// when they ask.
+    ///
+    /// - Returns: The number of rows removed.
+    func removeRows(in collection: String) throws -> Int {
+        let watchers = watchers(of: collection)
+        var rows: [RemovedRow]?
+        if let watchers, watchers.extensions.contains(where: { $0.implementation.needsRemovedRows }) {
+            rows = try selectRows(Schema.selectRowIDsInCollection, collection: collection)[collection] ?? []
+        }
+        let statement = try sqlite.cachedStatement(Schema.deleteCollection)
+        do {
+            defer { statement.reset() }
+            try statement.bind(collection, at: 1)
+            try statement.stepToEnd()
+        }
+        let removed = sqlite.changes
+        guard removed > 0 else { return 0 }
+        changes.recordRemoval(collection: collection)
+        if let watchers {
+            try markStale(watchers.orphans)
+            for watcher in watchers.extensions {
+                try run(watcher) { try $0.implementation.removeAll(rows: rows, name: $0.name, in: $1) }
+            }
+        }
+        return removed
+    }
+
+    /// Removes every row of every collection; each extension is told as for its collection alone.
+    ///
+    /// - Returns: The number of rows removed.
+    func removeAllRows() throws -> Int {
+        let (extensions, orphans) = database.allWatchers()
+        var rows: [String: [RemovedRow]]?
+        if extensions.contains(where: { $0.implementation.needsRemovedRows }) {
+            rows = try selectRows(Schema.selectRowIDs, collection: nil)
+        }
+        try sqlite.executeCached(Schema.deleteAll)
+        let removed = sqlite.changes
+        guard removed > 0 else { return 0 }
+        changes.recordRemovalOfEverything()
+        try markStale(orphans)
+        for watcher in extensions {
+            let removedRows = rows.map { $0[watcher.collection] ?? [] }
+            try run(watcher) { try $0.implementation.removeAll(rows: removedRows, name: $0.name, in: $1) }
+        }
+        return removed
+    }
+
+    // MARK: Handing changes to extensions
+
+    private func notify(_ watchers: CollectionWatchers, _ event: WriteEvent) throws {
+        try markStale(watchers.orphans)
+        for watcher in watchers.extensions {
+            try run(watcher) { try $0.implementation.apply(event, name: $0.name, in: $1) }
+        }
+    }
+
+    /// Runs `body` for `watcher`. An error fails the whole transaction: it is thrown now, and
+    /// thrown again by the commit if the caller catches it, since the row and the extension no
+    /// longer agree.
+    private func run(_ watcher: DatabaseExtension, _ body: (DatabaseExtension, ExtensionContext) throws -> Void) throws {
+        do {
+            try body(watcher, ExtensionContext(core: self))
+        } catch {
+            var troveError =
+                error as? TroveError
+                ?? TroveError(
+                    code: .extensionFailed, message: "The extension '\(watcher.name)' failed: \(error).",
+                    underlyingError: error)
+            if troveError.extensionName == nil { troveError.extensionName = watcher.name }
+            if transactionFailure == nil { transactionFailure = troveError }
+            throw troveError
+        }
+    }
+
+    /// Marks in the file, once per transaction, the orphans of a collection this transaction
+    /// writes to as stale: they miss this write.
+    private func markStale(_ orphans: [String]) throws {
+        for name in orphans where !orphansMarkedStale.contains(name) {
+            let statement = try sqlite.cachedStatement(Schema.markExtensionStale)
+            defer { statement.reset() }
+            try statement.bind(name, at: 1)
+            try statement.stepToEnd()
+            orphansMarkedStale.insert(name)
+        }
+    }
+
+    // MARK: Statements
+
+    private func bindRow(
+        _ statement: Statement, key: String, collection: String, data: UnsafeRawBufferPointer,
+        metadata: UnsafeRawBufferPointer?
+    ) throws {
+        try statement.bind(collection, at: 1)
+        try statement.bind(key, at: 2)
+        try statement.bind(data, at: 3)
+        if let metadata {
+            try statement.bind(metadata, at: 4)
+        } else {
+            try statement.bindNull(at: 4)
+        }
+    }
+
+    /// Steps a statement that returns the row id of the row it changed, if any.
+    private func stepReturningRowID(_ statement: Statement) throws -> Int64? {
+        guard try statement.step() else { return nil }
+        let rowID = statement.int64(at: 0)
+        try statement.stepToEnd()
+        return rowID
+    }
+
+    /// The row ids and keys that `sql` selects, by collection (`collection` when given, bound as
+    /// its first parameter; otherwise the statement's third column).
+    private func selectRows(_ sql: String, collection: String?) throws -> [String: [RemovedRow]] {
+        let statement = try sqlite.cachedStatement(sql)
+        defer { statement.reset() }
+        if let collection { try statement.bind(collection, at: 1) }
+        var rows: [String: [RemovedRow]] = [:]
+        while try statement.step() {
+            let row = RemovedRow(rowID: statement.int64(at: 0), key: statement.string(at: 1))
+            rows[collection ?? statement.string(at: 2), default: []].append(row)
+        }
+        return rows
+    }
+}
+
+/// Who follows one collection: the extensions registered on it, and the orphans (extensions in
+/// the file that this `Database` does not maintain) that a write to it makes stale.
+struct CollectionWatchers {
+    var extensions: [DatabaseExtension] = []
+    var orphans: [String] = []
+
+    var isEmpty: Bool { extensions.isEmpty && orphans.isEmpty }
+}

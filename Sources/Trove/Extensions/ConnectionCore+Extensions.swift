@@ -1,0 +1,108 @@
+import Synchronization
+
+/// Registering, rebuilding and removing extensions, inside a write transaction of the
+/// connection (see ``Database/register(_:)-(DatabaseExtension)``).
+extension ConnectionCore {
+    /// Registers `definition`: creates and fills its tables, or rebuilds them when the file holds
+    /// another version or definition, or a stale copy; does nothing when the file holds the same,
+    /// in step with the items.
+    func register(_ definition: DatabaseExtension, progress: (Int) -> Void) throws -> ExtensionRegistration {
+        try DatabaseExtension.validate(name: definition.name)
+        let implementation = definition.implementation
+        let stored = try storedExtension(named: definition.name)
+        if let stored, stored.kind == implementation.kind, stored.version == definition.version,
+            stored.fingerprint == implementation.fingerprint, stored.collection == implementation.collection,
+            stored.state == "ready"
+        {
+            return .unchanged
+        }
+        try build(definition, droppingTables: stored?.tables ?? [], progress: progress)
+        return stored == nil ? .created : .rebuilt
+    }
+
+    /// Drops the tables of the extension `name` and its row in the file.
+    ///
+    /// - Returns: `true` when the file had such an extension.
+    func unregister(_ name: String) throws -> Bool {
+        guard let stored = try storedExtension(named: name) else { return false }
+        try dropTables(stored.tables)
+        let statement = try sqlite.cachedStatement(Schema.deleteExtension)
+        defer { statement.reset() }
+        try statement.bind(name, at: 1)
+        try statement.stepToEnd()
+        changes.recordExtensionChange(name)
+        return true
+    }
+
+    /// Rebuilds the registered extensions that another process left stale (see
+    /// ``ExtensionRegistry/stale``), at the start of a write transaction.
+    func rebuildStaleExtensions() throws {
+        let stale: [DatabaseExtension] = database.extensions.withLock { registry in
+            registry.stale.sorted().compactMap { registry.registered[$0] }
+        }
+        for definition in stale {
+            let stored = try storedExtension(named: definition.name)
+            try build(definition, droppingTables: stored?.tables ?? [], progress: { _ in })
+            extensionsRebuilt.append(definition.name)
+        }
+    }
+
+    private func build(_ definition: DatabaseExtension, droppingTables tables: [String], progress: (Int) -> Void)
+        throws
+    {
+        let implementation = definition.implementation
+        try dropTables(tables + implementation.tableNames(name: definition.name))
+        let context = ExtensionContext(core: self)
+        do {
+            try implementation.create(name: definition.name, in: context)
+            try implementation.populate(name: definition.name, in: context, progress: progress)
+        } catch var error as TroveError {
+            if error.extensionName == nil { error.extensionName = definition.name }
+            throw error
+        }
+        let statement = try sqlite.cachedStatement(Schema.upsertExtension)
+        defer { statement.reset() }
+        try statement.bind(definition.name, at: 1)
+        try statement.bind(implementation.kind, at: 2)
+        try statement.bind(Int64(definition.version), at: 3)
+        try statement.bind(implementation.fingerprint, at: 4)
+        try statement.bind(implementation.collection, at: 5)
+        try statement.bind(implementation.tableNames(name: definition.name).joined(separator: " "), at: 6)
+        try statement.stepToEnd()
+        changes.recordExtensionChange(definition.name)
+    }
+
+    /// Drops tables that an extension owns. Only names that Trove gives its extensions' tables
+    /// are accepted, so that a damaged registry cannot drop anything else.
+    private func dropTables(_ tables: [String]) throws {
+        for table in Set(tables) where !table.isEmpty {
+            guard table.hasPrefix("trove_ext_"), table.utf8.allSatisfy({ $0 != UInt8(ascii: "\"") }) else {
+                throw TroveError(
+                    code: .extensionFailed,
+                    message: "The registry names a table that no extension can own: '\(table)'. It was left alone.")
+            }
+            try sqlite.execute("DROP TABLE IF EXISTS \"\(table)\"")
+        }
+    }
+
+    private func storedExtension(named name: String) throws -> StoredExtension? {
+        let statement = try sqlite.cachedStatement(Schema.selectExtension)
+        defer { statement.reset() }
+        try statement.bind(name, at: 1)
+        guard try statement.step() else { return nil }
+        return StoredExtension(
+            kind: statement.string(at: 0), version: Int(statement.int64(at: 1)), fingerprint: statement.string(at: 2),
+            collection: statement.string(at: 3),
+            tables: statement.string(at: 4).split(separator: " ").map(String.init), state: statement.string(at: 5))
+    }
+}
+
+/// An extension's row in the file's `trove_extensions` table.
+private struct StoredExtension {
+    var kind: String
+    var version: Int
+    var fingerprint: String
+    var collection: String
+    var tables: [String]
+    var state: String
+}

@@ -1,0 +1,134 @@
+import Dispatch
+import Synchronization
+
+extension Database {
+    /// Registers `extension` on the fly: creates and fills it, rebuilds it when the file holds
+    /// another version or definition, or does nothing when the file holds it already.
+    ///
+    /// Prefer registering at open (``init(path:configuration:extensions:)``). Registration is
+    /// one write transaction: it waits for the current writer, readers go on meanwhile, and a
+    /// process killed while it runs leaves no half-built extension.
+    ///
+    /// ```swift
+    /// try database.register(usersByAge.databaseExtension)
+    /// ```
+    ///
+    /// - Parameter extension: The extension.
+    /// - Returns: What registering did.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when the extension
+    ///   cannot be registered, ``TroveError/Code/uniqueViolation`` when the items break a unique
+    ///   index, or a decoding error of an item; nothing is registered then.
+    /// - Complexity: O(1) when unchanged; O(n) in the items of its collection otherwise.
+    @discardableResult
+    public func register(_ extension: DatabaseExtension) throws -> ExtensionRegistration {
+        try register([`extension`])[0]
+    }
+
+    /// Registers several extensions in one transaction (see ``register(_:)-(DatabaseExtension)``).
+    ///
+    /// - Parameter extensions: The extensions, with distinct names.
+    /// - Returns: What registering did, for each extension in order.
+    /// - Throws: What ``register(_:)-(DatabaseExtension)`` throws; nothing is registered then.
+    @discardableResult
+    public func register(_ extensions: [DatabaseExtension]) throws -> [ExtensionRegistration] {
+        try register(extensions, progress: { _, _ in })
+    }
+
+    /// Registers `extension` off the caller's thread, reporting how many items of its
+    /// collection it has filled the extension with, while reads go on.
+    ///
+    /// ```swift
+    /// try await database.register(usersByAge.databaseExtension) { done in
+    ///     print("indexed \(done) users")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - extension: The extension.
+    ///   - progress: Called from time to time, on the registering thread, with the number of
+    ///     items done so far.
+    /// - Returns: What registering did.
+    /// - Throws: What ``register(_:)-(DatabaseExtension)`` throws.
+    @discardableResult
+    public func register(
+        _ extension: DatabaseExtension, progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> ExtensionRegistration {
+        let definition = `extension`
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Result { try self.register([definition], progress: { _, done in progress(done) })[0] })
+            }
+        }
+    }
+
+    /// Removes the extension `name`: drops its tables and its row in the file. Works for an
+    /// orphan too (an extension in the file that no one registers any more).
+    ///
+    /// - Parameter name: The name of the extension.
+    /// - Returns: `true` when the file had such an extension.
+    /// - Throws: ``TroveError`` when SQLite fails.
+    @discardableResult
+    public func unregister(_ name: String) throws -> Bool {
+        try newConnection().changeExtensions { core in
+            let removed = try core.unregister(name)
+            let registry = updateExtensions { registry in
+                let before = registry
+                registry.registered.removeValue(forKey: name)
+                registry.orphans.removeValue(forKey: name)
+                registry.stale.remove(name)
+                return before
+            }
+            return (removed, { self.updateExtensions { $0 = registry } })
+        }
+    }
+
+    /// The names of the extensions this database maintains, sorted.
+    public var registeredExtensions: [String] {
+        extensions.withLock { $0.registered.keys.sorted() }
+    }
+
+    /// The names of the extensions in the file that this database does not maintain, sorted
+    /// (see ``DatabaseExtension``).
+    public var orphanedExtensions: [String] {
+        extensions.withLock { $0.orphans.keys.sorted() }
+    }
+
+    private func register(
+        _ extensions: [DatabaseExtension], progress: @escaping (String, Int) -> Void
+    ) throws -> [ExtensionRegistration] {
+        var names: Set<String> = []
+        for definition in extensions where !names.insert(definition.name).inserted {
+            throw TroveError(
+                code: .extensionFailed, message: "Two extensions are named '\(definition.name)'.",
+                extensionName: definition.name)
+        }
+        return try newConnection().changeExtensions { core in
+            let results = try extensions.map { definition in
+                try core.register(definition, progress: { progress(definition.name, $0) })
+            }
+            // Installed before the commit, under the writer lock: no write can come between the
+            // commit and the moment writes start reaching the extensions.
+            let registry = updateExtensions { registry in
+                let before = registry
+                for definition in extensions {
+                    registry.registered[definition.name] = definition
+                    registry.orphans.removeValue(forKey: definition.name)
+                    registry.stale.remove(definition.name)
+                }
+                return before
+            }
+            return (results, { self.updateExtensions { $0 = registry } })
+        }
+    }
+}
+
+extension Connection {
+    /// Runs `body` in a write transaction and commits it; `body` returns its result and what
+    /// undoes its change of the database's registry if the commit fails.
+    func changeExtensions<T>(_ body: (ConnectionCore) throws -> (T, () -> Void)) throws -> T {
+        try withWriteTransaction { core in
+            try body(core)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// What the runtime asks of a kind of extension (a secondary index; full-text search, views and
+/// relationships later): its tables, how to fill them, and how to follow every write.
+///
+/// One value describes one extension as its definition gives it; it keeps no state. Its methods
+/// run inside a write transaction, under the writer lock, on the connection that writes.
+protocol ExtensionImplementation: Sendable {
+    /// The kind of the extension, stored in the file (`secondaryIndex`).
+    var kind: String { get }
+    /// The collection whose items the extension follows.
+    var collection: String { get }
+    /// A description of the definition (columns, types, options): when it differs from the one
+    /// stored in the file, the extension is rebuilt, even at the same version.
+    var fingerprint: String { get }
+    /// Whether a removal of the whole collection (or of everything) must list the rows that go.
+    var needsRemovedRows: Bool { get }
+
+    /// The tables the extension named `name` owns, each dropped when it is rebuilt or removed.
+    func tableNames(name: String) -> [String]
+    /// Creates the extension's tables, empty.
+    func create(name: String, in context: ExtensionContext) throws
+    /// Fills the tables from the items of ``collection``, calling `progress` with the number of
+    /// items done so far from time to time.
+    func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws
+    /// Follows one change of a row of ``collection``.
+    func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws
+    /// Follows the removal of every item of ``collection``; `rows` lists them when
+    /// ``needsRemovedRows``.
+    func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws
+}
+
+/// What an extension's methods work with: the connection of the write transaction.
+struct ExtensionContext {
+    let core: ConnectionCore
+
+    var sqlite: SQLiteConnection { core.sqlite }
+}
+
+// Explicit non-conformance to Sendable: a context belongs to one transaction.
+@available(*, unavailable)
+extension ExtensionContext: Sendable {}

@@ -1,0 +1,109 @@
+import Synchronization
+
+/// The extensions of one ``Database``: those it registered, and the orphans it found in the file
+/// (registered there by an earlier run or another process, not by this instance).
+struct ExtensionRegistry {
+    /// The extensions this instance maintains, by name.
+    var registered: [String: DatabaseExtension] = [:]
+    /// Extensions in the file that this instance does not maintain: name → collection. Each is
+    /// marked stale in the file by the first commit of this instance that writes to its
+    /// collection, and then forgotten.
+    var orphans: [String: String] = [:]
+    /// Registered extensions that the file says are stale, or of another version: another
+    /// process wrote around them or rebuilt them. Queries on them throw; the next write
+    /// transaction of this instance rebuilds them.
+    var stale: Set<String> = []
+
+    func watchers(of collection: String) -> CollectionWatchers {
+        CollectionWatchers(
+            extensions: registered.values.filter { $0.collection == collection }.sorted { $0.name < $1.name },
+            orphans: orphans.filter { $0.value == collection }.map(\.key).sorted())
+    }
+}
+
+extension Database {
+    /// Who follows `collection` (see ``ConnectionCore/watchers(of:)``).
+    func watchers(of collection: String) -> CollectionWatchers {
+        extensions.withLock { $0.watchers(of: collection) }
+    }
+
+    /// Every registered extension and every orphan.
+    func allWatchers() -> (extensions: [DatabaseExtension], orphans: [String]) {
+        extensions.withLock { registry in
+            (registry.registered.keys.sorted().compactMap { registry.registered[$0] }, registry.orphans.keys.sorted())
+        }
+    }
+
+    /// Changes the registry and makes every connection resolve who follows a collection again.
+    func updateExtensions<T>(_ body: (inout ExtensionRegistry) throws -> T) rethrows -> T {
+        try extensions.withLock { registry in
+            let result = try body(&registry)
+            extensionGeneration.add(1, ordering: .releasing)
+            return result
+        }
+    }
+
+    /// Called after a commit that marked orphans stale or rebuilt stale extensions.
+    func committed(orphansMarkedStale: Set<String>, rebuilt: [String]) {
+        updateExtensions { registry in
+            for name in orphansMarkedStale { registry.orphans.removeValue(forKey: name) }
+            for name in rebuilt { registry.stale.remove(name) }
+        }
+    }
+
+    /// Reads the extensions of the file at open: all are orphans until registered.
+    static func loadOrphans(_ connection: SQLiteConnection) throws -> [String: String] {
+        let statement = try connection.makeStatement(Schema.selectExtensions)
+        var orphans: [String: String] = [:]
+        while try statement.step() {
+            orphans[statement.string(at: 0)] = statement.string(at: 1)
+        }
+        return orphans
+    }
+
+    /// Compares the file's extensions with the registered ones, after another process committed:
+    /// an extension it left stale, rebuilt to another definition or removed is stale here.
+    func checkExtensionStates(_ sqlite: SQLiteConnection) throws {
+        let registered = extensions.withLock { $0.registered }
+        guard !registered.isEmpty else { return }
+        let statement = try sqlite.cachedStatement(Schema.selectExtensionStates)
+        defer { statement.reset() }
+        var inStep: Set<String> = []
+        while try statement.step() {
+            let name = statement.string(at: 0)
+            guard let definition = registered[name] else { continue }
+            if statement.int64(at: 1) == Int64(definition.version)
+                && statement.string(at: 2) == definition.implementation.fingerprint
+                && statement.string(at: 3) == "ready"
+            {
+                inStep.insert(name)
+            }
+        }
+        let stale = Set(registered.keys).subtracting(inStep)
+        if !stale.isEmpty {
+            updateExtensions { $0.stale.formUnion(stale) }
+        }
+    }
+
+    /// Throws unless `name` is registered with `fingerprint` and in step with the items.
+    func checkQueryable(_ name: String, fingerprint: String) throws {
+        try extensions.withLock { registry in
+            guard let registered = registry.registered[name],
+                registered.implementation.fingerprint == fingerprint
+            else {
+                throw TroveError(
+                    code: .extensionFailed,
+                    message:
+                        "The extension '\(name)' is not registered with this definition on this database: register it (Database(path:extensions:) or register(_:)) before querying it.",
+                    extensionName: name)
+            }
+            guard !registry.stale.contains(name) else {
+                throw TroveError(
+                    code: .extensionFailed,
+                    message:
+                        "The extension '\(name)' is stale: another process wrote to its collection without maintaining it, or registered another version. The next write transaction of this database rebuilds it.",
+                    extensionName: name)
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+/// A condition on one column of a ``SecondaryIndex``, for ``IndexQuery/filter(_:)``.
+///
+/// ```swift
+/// .column("age", equals: 30)
+/// .column("age", in: 18..<30)          // also a...b, ..<b, ...b, a...
+/// .column("city", in: ["Paris", "Lyon"])
+/// .column("nickname", isNil: true)
+/// ```
+///
+/// A `nil` value is never in a range, and equals only `nil`.
+public struct IndexCondition<Item: Persistable>: Sendable, Hashable {
+    enum Predicate: Sendable, Hashable {
+        case equals(IndexValue)
+        case oneOf([IndexValue])
+        case range(lower: IndexValue?, lowerIncluded: Bool, upper: IndexValue?, upperIncluded: Bool)
+        case isNull
+        case isNotNull
+    }
+
+    /// The name of the column.
+    public let column: String
+    let predicate: Predicate
+
+    init(column: String, predicate: Predicate) {
+        self.column = column
+        self.predicate = predicate
+    }
+
+    /// The items whose `column` equals `value` (`nil` matches `nil` only).
+    ///
+    /// - Parameters:
+    ///   - column: The name of the column.
+    ///   - value: The value.
+    /// - Returns: The condition.
+    public static func column<Value: IndexValueConvertible>(_ column: String, equals value: Value) -> Self {
+        let stored = value.indexValue
+        return Self(column: column, predicate: stored == .null ? .isNull : .equals(stored))
+    }
+
+    /// The items whose `column` is one of `values`.
+    ///
+    /// - Parameters:
+    ///   - column: The name of the column.
+    ///   - values: The values; none matches nothing.
+    /// - Returns: The condition.
+    public static func column<Value: IndexValueConvertible>(_ column: String, in values: some Sequence<Value>) -> Self {
+        Self(column: column, predicate: .oneOf(values.map(\.indexValue)))
+    }
+
+    /// The items whose `column` is in `range` (`lower <= value < upper`).
+    public static func column<Value: IndexValueConvertible & Comparable>(_ column: String, in range: Range<Value>)
+        -> Self
+    {
+        Self(
+            column: column,
+            predicate: .range(
+                lower: range.lowerBound.indexValue, lowerIncluded: true, upper: range.upperBound.indexValue,
+                upperIncluded: false))
+    }
+
+    /// The items whose `column` is in `range` (`lower <= value <= upper`).
+    public static func column<Value: IndexValueConvertible & Comparable>(
+        _ column: String, in range: ClosedRange<Value>
+    ) -> Self {
+        Self(
+            column: column,
+            predicate: .range(
+                lower: range.lowerBound.indexValue, lowerIncluded: true, upper: range.upperBound.indexValue,
+                upperIncluded: true))
+    }
+
+    /// The items whose `column` is in `range` (`lower <= value`).
+    public static func column<Value: IndexValueConvertible & Comparable>(
+        _ column: String, in range: PartialRangeFrom<Value>
+    ) -> Self {
+        Self(
+            column: column,
+            predicate: .range(lower: range.lowerBound.indexValue, lowerIncluded: true, upper: nil, upperIncluded: false))
+    }
+
+    /// The items whose `column` is in `range` (`value < upper`).
+    public static func column<Value: IndexValueConvertible & Comparable>(
+        _ column: String, in range: PartialRangeUpTo<Value>
+    ) -> Self {
+        Self(
+            column: column,
+            predicate: .range(lower: nil, lowerIncluded: false, upper: range.upperBound.indexValue, upperIncluded: false))
+    }
+
+    /// The items whose `column` is in `range` (`value <= upper`).
+    public static func column<Value: IndexValueConvertible & Comparable>(
+        _ column: String, in range: PartialRangeThrough<Value>
+    ) -> Self {
+        Self(
+            column: column,
+            predicate: .range(lower: nil, lowerIncluded: false, upper: range.upperBound.indexValue, upperIncluded: true))
+    }
+
+    /// The items whose `column` is `nil` (`isNil: true`) or is not (`isNil: false`).
+    ///
+    /// - Parameters:
+    ///   - column: The name of the column.
+    ///   - isNil: Whether to match `nil` values or the others.
+    /// - Returns: The condition.
+    public static func column(_ column: String, isNil: Bool) -> Self {
+        Self(column: column, predicate: isNil ? .isNull : .isNotNull)
+    }
+}
+
+/// An ordering of the results of an ``IndexQuery`` by a column of its index. Items with equal
+/// values are ordered by key, so the order is total; `nil` sorts first when ascending.
+public struct IndexOrder<Item: Persistable>: Sendable, Hashable {
+    /// The name of the column.
+    public let column: String
+    /// The direction.
+    public let direction: SortDirection
+
+    /// An ordering by `column`.
+    ///
+    /// - Parameters:
+    ///   - column: The name of the column.
+    ///   - direction: The direction (default ascending).
+    /// - Returns: The ordering.
+    public static func column(_ column: String, _ direction: SortDirection = .ascending) -> Self {
+        Self(column: column, direction: direction)
+    }
+}

@@ -1,0 +1,70 @@
+/// A secondary index: a table of column values computed from each item of one collection,
+/// kept in step with every write, with an SQLite index on each column, queried by
+/// ``IndexQuery``.
+///
+/// Define it once and register it with the database:
+///
+/// ```swift
+/// let usersByAge = SecondaryIndex<User>("users_by_age", columns: [
+///     .column("age") { $0.age },
+///     .column("city") { $0.address?.city },
+/// ])
+/// let database = try Database(path: path, extensions: [usersByAge.databaseExtension])
+///
+/// let parisians = try connection.read { tx in
+///     try usersByAge.query(tx)
+///         .filter(.column("age", in: 18..<30), .column("city", equals: "Paris"))
+///         .sorted(by: .column("age", .descending))
+///         .limit(20)
+///         .items()
+/// }
+/// ```
+///
+/// The index stores one row per item, keyed by the item's row id, in a table of its own in the
+/// same file (`trove_ext_<name>`). Every write of the collection, typed or untyped, reaches it
+/// inside the write transaction: an untyped write is decoded with `Item`'s coder. Changing the
+/// columns, or the version, rebuilds it at the next registration.
+public struct SecondaryIndex<Item: Persistable>: Sendable {
+    /// The name of the index, unique among the extensions of a file.
+    public let name: String
+    /// The version of the definition: a new version rebuilds the index.
+    public let version: Int
+    /// The columns.
+    public let columns: [IndexColumn<Item>]
+
+    /// Defines an index of the items of `Item`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the index: 1 to 64 ASCII letters, digits and underscores.
+    ///   - version: The version of the definition (default 1). Changing the columns rebuilds the
+    ///     index at the same version too.
+    ///   - columns: The columns, with distinct names.
+    public init(_ name: String, version: Int = 1, columns: [IndexColumn<Item>]) {
+        self.name = name
+        self.version = version
+        self.columns = columns
+    }
+
+    /// The index as an extension to register (``Database/register(_:)-(DatabaseExtension)``).
+    public var databaseExtension: DatabaseExtension {
+        DatabaseExtension(
+            name: name, version: version, implementation: SecondaryIndexImplementation(name: name, columns: columns))
+    }
+
+    /// A query of the index in `transaction`, which returns every item until it is filtered.
+    ///
+    /// - Parameter transaction: The transaction to read in.
+    /// - Returns: The query.
+    public func query(_ transaction: ReadTransaction) -> IndexQuery<Item> {
+        IndexQuery(index: self, transaction: transaction)
+    }
+
+    /// A query of the index that runs in a read transaction of `connection` when it is asked
+    /// for its results.
+    ///
+    /// - Parameter connection: The connection to read on.
+    /// - Returns: The query.
+    public func query(_ connection: Connection) -> ConnectionIndexQuery<Item> {
+        ConnectionIndexQuery(index: self, connection: connection)
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+
+/// How a ``SecondaryIndex`` keeps its table: the SQL, computed once per definition, and the
+/// handling of each write.
+struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation {
+    let columns: [IndexColumn<Item>]
+    let table: String
+    let fingerprint: String
+    private let createSQL: String
+    private let upsertSQL: String
+    private let deleteSQL: String
+    private let deleteAllSQL: String
+
+    init(name: String, columns: [IndexColumn<Item>]) {
+        self.columns = columns
+        table = "trove_ext_\(name)"
+        fingerprint =
+            "secondaryIndex v1 \(Item.collection): "
+            + columns.map { "\($0.name) \($0.type.rawValue)\($0.isUnique ? " UNIQUE" : "")" }.joined(separator: ", ")
+        let quotedTable = "\"\(table)\""
+        var create = "CREATE TABLE \(quotedTable) (rowid INTEGER PRIMARY KEY"
+        for column in columns {
+            create += ", \"\(column.name)\" \(column.type.rawValue)"
+        }
+        create += ");"
+        for column in columns {
+            create +=
+                " CREATE \(column.isUnique ? "UNIQUE " : "")INDEX \"\(table)_\(column.name)\" ON \(quotedTable) (\"\(column.name)\");"
+        }
+        createSQL = create
+        let names = columns.map { "\"\($0.name)\"" }
+        let parameters = (0...columns.count).map { "?\($0 + 1)" }
+        var upsert = "INSERT INTO \(quotedTable) (rowid\(names.map { ", " + $0 }.joined())) VALUES (\(parameters.joined(separator: ", ")))"
+        upsert +=
+            columns.isEmpty
+            ? " ON CONFLICT (rowid) DO NOTHING"
+            : " ON CONFLICT (rowid) DO UPDATE SET " + names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        upsertSQL = upsert
+        deleteSQL = "DELETE FROM \(quotedTable) WHERE rowid = ?1"
+        deleteAllSQL = "DELETE FROM \(quotedTable)"
+    }
+
+    var kind: String { "secondaryIndex" }
+    var collection: String { Item.collection }
+    var needsRemovedRows: Bool { false }
+
+    func tableNames(name: String) -> [String] {
+        [table]
+    }
+
+    func create(name: String, in context: ExtensionContext) throws {
+        try validate(name: name)
+        try context.sqlite.execute(createSQL)
+    }
+
+    func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
+        let statement = try context.sqlite.cachedStatement(Schema.selectRowsInCollection)
+        defer { statement.reset() }
+        try statement.bind(Item.collection, at: 1)
+        var done = 0
+        while try statement.step() {
+            let key = statement.string(at: 1)
+            let item = try decodeItem(
+                key: key, data: statement.bytes(at: 2), metadata: statement.isNull(at: 3) ? nil : statement.bytes(at: 3))
+            try store(item, rowID: statement.int64(at: 0), key: key, name: name, in: context)
+            done += 1
+            if done % 1_000 == 0 { progress(done) }
+        }
+        progress(done)
+    }
+
+    func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
+        switch event.kind {
+        case .touched:
+            return
+        case .removed:
+            let statement = try context.sqlite.cachedStatement(deleteSQL)
+            defer { statement.reset() }
+            try statement.bind(event.rowID, at: 1)
+            try statement.stepToEnd()
+        case .inserted, .dataUpdated, .metadataUpdated:
+            let item = try resolveItem(event, in: context)
+            try store(item, rowID: event.rowID, key: event.key, name: name, in: context)
+        }
+    }
+
+    func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws {
+        try context.sqlite.executeCached(deleteAllSQL)
+    }
+
+    // MARK: Rows
+
+    private func store(_ item: Item, rowID: Int64, key: String, name: String, in context: ExtensionContext) throws {
+        let statement = try context.sqlite.cachedStatement(upsertSQL)
+        defer { statement.reset() }
+        try statement.bind(rowID, at: 1)
+        var values: [IndexValue] = []
+        values.reserveCapacity(columns.count)
+        for (offset, column) in columns.enumerated() {
+            let value = column.value(item)
+            values.append(value)
+            try statement.bind(value, at: Int32(offset + 2))
+        }
+        do {
+            try statement.stepToEnd()
+        } catch let error as TroveError where error.sqliteResultCode == 2067 {  // SQLITE_CONSTRAINT_UNIQUE
+            statement.reset()
+            throw try uniqueViolation(values: values, rowID: rowID, key: key, name: name, in: context, cause: error)
+        }
+    }
+
+    /// The error of a write whose values are already another item's in a unique column.
+    private func uniqueViolation(
+        values: [IndexValue], rowID: Int64, key: String, name: String, in context: ExtensionContext, cause: TroveError
+    ) throws -> TroveError {
+        for (offset, column) in columns.enumerated() where column.isUnique && values[offset] != .null {
+            let statement = try context.sqlite.makeStatement(
+                "SELECT t.key FROM \"\(table)\" AS i JOIN trove_items AS t ON t.rowid = i.rowid WHERE i.\"\(column.name)\" = ?1 AND i.rowid != ?2 LIMIT 1"
+            )
+            try statement.bind(values[offset], at: 1)
+            try statement.bind(rowID, at: 2)
+            guard try statement.step() else { continue }
+            let other = statement.string(at: 0)
+            return TroveError(
+                code: .uniqueViolation,
+                message:
+                    "The unique index '\(name)' already has \(values[offset].description) in '\(column.name)', for the item '\(other)'; the item '\(key)' cannot have it too. The transaction is rolled back.",
+                collection: Item.collection, key: key, field: column.name, extensionName: name,
+                sqliteResultCode: cause.sqliteResultCode, underlyingError: cause)
+        }
+        return cause
+    }
+
+    /// The item of `event`: as written when the write was typed, else decoded from the bytes
+    /// written, else read from its row.
+    private func resolveItem(_ event: WriteEvent, in context: ExtensionContext) throws -> Item {
+        if let item = event.item as? Item {
+            return item
+        }
+        if let data = event.data, event.carriesMetadata {
+            return try decodeItem(key: event.key, data: data, metadata: event.metadata)
+        }
+        let statement = try context.sqlite.cachedStatement(Schema.selectRowByID)
+        defer { statement.reset() }
+        try statement.bind(event.rowID, at: 1)
+        guard try statement.step() else {
+            throw TroveError(
+                code: .extensionFailed, message: "The row the index follows is gone.", collection: Item.collection,
+                key: event.key)
+        }
+        return try decodeItem(
+            key: event.key, data: statement.bytes(at: 1), metadata: statement.isNull(at: 2) ? nil : statement.bytes(at: 2))
+    }
+
+    private func decodeItem(key: String, data: UnsafeRawBufferPointer, metadata: UnsafeRawBufferPointer?) throws -> Item {
+        var item: Item
+        do {
+            item = try decodeValue(Item.Coder.self, from: data)
+        } catch {
+            throw TroveError.coderFailure(error, decoding: true, collection: Item.collection, key: key, field: nil)
+        }
+        if let metadata, Item.Metadata.self != NoMetadata.self {
+            do {
+                item.metadata = try decodeValue(Item.MetadataCoder.self, from: metadata)
+            } catch {
+                throw TroveError.coderFailure(
+                    error, decoding: true, collection: Item.collection, key: key, field: "metadata")
+            }
+        }
+        return item
+    }
+
+    /// Throws when a column cannot be made: a bad or repeated name.
+    func validate(name: String) throws {
+        var seen: Set<String> = []
+        for column in columns {
+            let bytes = Array(column.name.utf8)
+            let isIdentifier =
+                !bytes.isEmpty && bytes.count <= 64 && !(bytes[0] >= UInt8(ascii: "0") && bytes[0] <= UInt8(ascii: "9"))
+                && bytes.allSatisfy { byte in
+                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+                }
+            guard isIdentifier, column.name.lowercased() != "rowid" else {
+                throw TroveError(
+                    code: .extensionFailed,
+                    message:
+                        "'\(column.name)' cannot name a column of the index '\(name)': use ASCII letters, digits and underscores, not starting with a digit, and not 'rowid'.",
+                    field: column.name, extensionName: name)
+            }
+            guard seen.insert(column.name.lowercased()).inserted else {
+                throw TroveError(
+                    code: .extensionFailed, message: "The index '\(name)' has two columns named '\(column.name)'.",
+                    field: column.name, extensionName: name)
+            }
+        }
+    }
+}
+
+extension IndexValue: CustomStringConvertible {
+    /// The value as SQL would write it: `NULL`, `42`, `'text'`, `x'00ff'`.
+    public var description: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): "'\(value.replacingOccurrences(of: "'", with: "''"))'"
+        case .blob(let bytes): "x'" + bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined() + "'"
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to count: Int) -> String {
+        String(repeating: "0", count: Swift.max(0, count - self.count)) + self
+    }
+}
+
+extension Statement {
+    /// Binds a value of an index column (blobs as a copy).
+    func bind(_ value: IndexValue, at index: Int32) throws {
+        switch value {
+        case .null: try bindNull(at: index)
+        case .integer(let integer): try bind(integer, at: index)
+        case .real(let real): try bind(real, at: index)
+        case .text(let text): try bind(text, at: index)
+        case .blob(let bytes): try bytes.withUnsafeBytes { try bindCopy($0, at: index) }
+        }
+    }
+}
