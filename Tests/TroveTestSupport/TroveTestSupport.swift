@@ -5,13 +5,17 @@ import Trove
 ///
 /// Tests run in parallel: each opens its own database through this function.
 ///
-/// - Parameter configure: Changes to the default configuration.
+/// - Parameters:
+///   - extensions: The extensions to register.
+///   - configure: Changes to the default configuration.
 /// - Returns: An empty database.
 /// - Throws: ``TroveError`` when the database cannot be created.
-public func makeTemporaryDatabase(_ configure: (inout Configuration) -> Void = { _ in }) throws -> Database {
+public func makeTemporaryDatabase(
+    extensions: [DatabaseExtension] = [], _ configure: (inout Configuration) -> Void = { _ in }
+) throws -> Database {
     var configuration = Configuration()
     configure(&configuration)
-    return try Database.temporary(configuration: configuration)
+    return try Database.temporary(configuration: configuration, extensions: extensions)
 }
 
 /// A fresh temporary folder for tests that need files of their own; remove it with

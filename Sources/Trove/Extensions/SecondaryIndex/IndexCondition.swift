@@ -43,6 +43,7 @@ public struct IndexCondition<Item: Persistable>: Sendable, Hashable {
     ///   - column: The name of the column.
     ///   - values: The values; none matches nothing.
     /// - Returns: The condition.
+    @_disfavoredOverload  // A range is a sequence too: its own overloads say it in SQL.
     public static func column<Value: IndexValueConvertible>(_ column: String, in values: some Sequence<Value>) -> Self {
         Self(column: column, predicate: .oneOf(values.map(\.indexValue)))
     }
