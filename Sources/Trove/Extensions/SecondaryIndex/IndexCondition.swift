@@ -48,53 +48,20 @@ public struct IndexCondition<Item: Persistable>: Sendable, Hashable {
         Self(column: column, predicate: .oneOf(values.map(\.indexValue)))
     }
 
-    /// The items whose `column` is in `range` (`lower <= value < upper`).
-    public static func column<Value: IndexValueConvertible & Comparable>(_ column: String, in range: Range<Value>)
-        -> Self
-    {
-        Self(
+    /// The items whose `column` is in `range`: any kind of range (`a..<b`, `a...b`, `a...`,
+    /// `..<b`, `...b`).
+    ///
+    /// - Parameters:
+    ///   - column: The name of the column.
+    ///   - range: The range of values.
+    /// - Returns: The condition.
+    public static func column<Range: IndexRangeExpression>(_ column: String, in range: Range) -> Self {
+        let bounds = range.indexBounds
+        return Self(
             column: column,
             predicate: .range(
-                lower: range.lowerBound.indexValue, lowerIncluded: true, upper: range.upperBound.indexValue,
-                upperIncluded: false))
-    }
-
-    /// The items whose `column` is in `range` (`lower <= value <= upper`).
-    public static func column<Value: IndexValueConvertible & Comparable>(
-        _ column: String, in range: ClosedRange<Value>
-    ) -> Self {
-        Self(
-            column: column,
-            predicate: .range(
-                lower: range.lowerBound.indexValue, lowerIncluded: true, upper: range.upperBound.indexValue,
-                upperIncluded: true))
-    }
-
-    /// The items whose `column` is in `range` (`lower <= value`).
-    public static func column<Value: IndexValueConvertible & Comparable>(
-        _ column: String, in range: PartialRangeFrom<Value>
-    ) -> Self {
-        Self(
-            column: column,
-            predicate: .range(lower: range.lowerBound.indexValue, lowerIncluded: true, upper: nil, upperIncluded: false))
-    }
-
-    /// The items whose `column` is in `range` (`value < upper`).
-    public static func column<Value: IndexValueConvertible & Comparable>(
-        _ column: String, in range: PartialRangeUpTo<Value>
-    ) -> Self {
-        Self(
-            column: column,
-            predicate: .range(lower: nil, lowerIncluded: false, upper: range.upperBound.indexValue, upperIncluded: false))
-    }
-
-    /// The items whose `column` is in `range` (`value <= upper`).
-    public static func column<Value: IndexValueConvertible & Comparable>(
-        _ column: String, in range: PartialRangeThrough<Value>
-    ) -> Self {
-        Self(
-            column: column,
-            predicate: .range(lower: nil, lowerIncluded: false, upper: range.upperBound.indexValue, upperIncluded: true))
+                lower: bounds.lower?.indexValue, lowerIncluded: bounds.lowerIncluded, upper: bounds.upper?.indexValue,
+                upperIncluded: bounds.upperIncluded))
     }
 
     /// The items whose `column` is `nil` (`isNil: true`) or is not (`isNil: false`).
@@ -124,5 +91,50 @@ public struct IndexOrder<Item: Persistable>: Sendable, Hashable {
     /// - Returns: The ordering.
     public static func column(_ column: String, _ direction: SortDirection = .ascending) -> Self {
         Self(column: column, direction: direction)
+    }
+}
+
+/// A range of values that an ``IndexCondition`` can match: `Range`, `ClosedRange`,
+/// `PartialRangeFrom`, `PartialRangeUpTo` and `PartialRangeThrough` of any
+/// ``IndexValueConvertible`` type.
+public protocol IndexRangeExpression<Bound>: Sendable {
+    /// The type of the values.
+    associatedtype Bound: IndexValueConvertible & Comparable
+    /// The bounds of the range; `nil` where it has none.
+    var indexBounds: (lower: Bound?, lowerIncluded: Bool, upper: Bound?, upperIncluded: Bool) { get }
+}
+
+extension Range: IndexRangeExpression where Bound: IndexValueConvertible {
+    /// `lower <= value < upper`.
+    public var indexBounds: (lower: Bound?, lowerIncluded: Bool, upper: Bound?, upperIncluded: Bool) {
+        (lowerBound, true, upperBound, false)
+    }
+}
+
+extension ClosedRange: IndexRangeExpression where Bound: IndexValueConvertible {
+    /// `lower <= value <= upper`.
+    public var indexBounds: (lower: Bound?, lowerIncluded: Bool, upper: Bound?, upperIncluded: Bool) {
+        (lowerBound, true, upperBound, true)
+    }
+}
+
+extension PartialRangeFrom: IndexRangeExpression where Bound: IndexValueConvertible {
+    /// `lower <= value`.
+    public var indexBounds: (lower: Bound?, lowerIncluded: Bool, upper: Bound?, upperIncluded: Bool) {
+        (lowerBound, true, nil, false)
+    }
+}
+
+extension PartialRangeUpTo: IndexRangeExpression where Bound: IndexValueConvertible {
+    /// `value < upper`.
+    public var indexBounds: (lower: Bound?, lowerIncluded: Bool, upper: Bound?, upperIncluded: Bool) {
+        (nil, false, upperBound, false)
+    }
+}
+
+extension PartialRangeThrough: IndexRangeExpression where Bound: IndexValueConvertible {
+    /// `value <= upper`.
+    public var indexBounds: (lower: Bound?, lowerIncluded: Bool, upper: Bound?, upperIncluded: Bool) {
+        (nil, false, upperBound, true)
     }
 }

@@ -53,6 +53,20 @@ public struct IndexQuery<Item: Persistable> {
         return copy
     }
 
+    /// The query with its results ordered by `ordering` in `direction`, then by key.
+    ///
+    /// ```swift
+    /// User.query(tx).sorted(by: .age, .descending)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - ordering: An ordering by a column of the index.
+    ///   - direction: The direction, which replaces the ordering's own.
+    /// - Returns: The ordered query.
+    public func sorted(by ordering: IndexOrder<Item>, _ direction: SortDirection) -> Self {
+        sorted(by: .column(ordering.column, direction))
+    }
+
     /// The query with at most `limit` results, after skipping `offset`.
     ///
     /// - Parameters:
@@ -133,6 +147,11 @@ public struct ConnectionIndexQuery<Item: Persistable>: Sendable {
         var copy = self
         copy.clauses.orderings += orderings
         return copy
+    }
+
+    /// The query ordered by `ordering` in `direction` (see ``IndexQuery/sorted(by:_:)``).
+    public func sorted(by ordering: IndexOrder<Item>, _ direction: SortDirection) -> Self {
+        sorted(by: .column(ordering.column, direction))
     }
 
     /// The query limited (see ``IndexQuery/limit(_:offset:)``).

@@ -68,3 +68,25 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
         ConnectionIndexQuery(index: self, connection: connection)
     }
 }
+
+extension TransactionReader {
+    /// A query of `index` in the reader's transaction (see ``SecondaryIndex/query(_:)-(ReadTransaction)``).
+    ///
+    /// Generated accessors use it: `User.read(tx).byEmail(_:)` is a query of the model's index.
+    ///
+    /// - Parameter index: An index of `Item`.
+    /// - Returns: The query.
+    public func query(_ index: SecondaryIndex<Item>) -> IndexQuery<Item> {
+        index.query(transaction)
+    }
+}
+
+extension ConnectionReader {
+    /// A query of `index` on the reader's connection (see ``SecondaryIndex/query(_:)-(Connection)``).
+    ///
+    /// - Parameter index: An index of `Item`.
+    /// - Returns: The query.
+    public func query(_ index: SecondaryIndex<Item>) -> ConnectionIndexQuery<Item> {
+        index.query(connection)
+    }
+}
