@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Trove
 import TroveTestSupport
 
@@ -10,6 +11,8 @@ import TroveTestSupport
 /// trove-crash-writer long <database path>    one transaction that never ends, "writing <n>" as it grows
 /// trove-crash-writer shared <database path> <name>   with other processes on the same file: item
 ///                                             <name>-<n> and the shared "total" (+1), "committed <n>"
+/// trove-crash-writer index <database path>    registers `CrashIndex.byGroup` over the items there,
+///                                             "populated <n>" as it fills it, "registered" at the end
 /// ```
 ///
 /// It continues the workload from the counter stored in the database, and prints a line only
@@ -23,6 +26,10 @@ struct CrashWriter {
             fail("usage: trove-crash-writer small|bulk|long <database path> | shared <database path> <name>")
         }
         do {
+            if arguments[1] == "index" {
+                try registerIndex(path: arguments[2])
+                return
+            }
             let connection = try Database(path: arguments[2]).newConnection()
             let last = try connection.read(CrashItem.self, key: CrashWorkload.counterKey)?.group ?? -1
             switch arguments[1] {
@@ -68,6 +75,27 @@ struct CrashWriter {
         } catch {
             fail("error: \(error)")
         }
+    }
+
+    /// Registers the index, reporting its progress, in a transaction the test kills.
+    static func registerIndex(path: String) throws {
+        let database = try Database(path: path)
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<ExtensionRegistration, any Error>?>(nil)
+        Task {
+            let outcome: Result<ExtensionRegistration, any Error>
+            do {
+                outcome = .success(
+                    try await database.register(CrashIndex.byGroup.databaseExtension) { say("populated \($0)") })
+            } catch {
+                outcome = .failure(error)
+            }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        _ = try result.withLock { $0 }!.get()
+        say("registered")
     }
 
     /// Writes a line to standard output without buffering: one write(2) of less than PIPE_BUF
