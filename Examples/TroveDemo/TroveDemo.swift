@@ -15,13 +15,24 @@ struct TroveDemo {
             return
         }
         do {
-            let database = try arguments.first.map { try Database(path: $0) } ?? Database.temporary()
+            let extensions = [usersByAge.databaseExtension]
+            let database =
+                try arguments.first.map { try Database(path: $0, extensions: extensions) }
+                ?? Database.temporary(extensions: extensions)
             try run(database)
         } catch {
             FileHandle.standardError.write(Data("trove-demo: error: \(error)\n".utf8))
             exit(1)
         }
     }
+
+    /// A secondary index of the users by age and by email (unique), kept in step with every write.
+    static let usersByAge = SecondaryIndex<User>(
+        "users_by_age",
+        columns: [
+            .column("age") { $0.age },
+            .column("email", unique: true) { $0.email },
+        ])
 
     static func run(_ database: Database) throws {
         print("Opened \(database.path)")
@@ -30,6 +41,8 @@ struct TroveDemo {
         let previous = try User.read(connection).all()
         if !previous.isEmpty {
             print("Found \(previous.count) user(s) from an earlier run: \(names(previous))")
+            // The emails are unique in the index: this run writes the same people anew.
+            _ = try connection.readWrite { tx in try tx.removeAll(User.self) }
         }
 
         let launch = Date(timeIntervalSince1970: 1_700_000_000)
@@ -73,6 +86,19 @@ struct TroveDemo {
             if let stats = try User.read(tx).metadata(forKey: ada.userID) {
                 print("Metadata alone: Ada has logged in \(stats.loginCount) time(s)")
             }
+        }
+
+        // The index: a range query, ordered, and a unique lookup.
+        try connection.read { tx in
+            let over40 = try usersByAge.query(tx).filter(.column("age", in: 40...)).sorted(by: .column("age")).items()
+            print("Index query, age 40 and over, youngest first: \(over40.map(\.name).joined(separator: ", "))")
+            let byEmail = try usersByAge.query(tx).filter(.column("email", equals: "grace@example.com")).first()
+            print("Unique lookup by email: \(byEmail?.name ?? "nobody")")
+        }
+        do {
+            try connection.write(User(userID: UUID(), name: "Impostor", email: "ada@example.com", age: 20))
+        } catch let error as TroveError where error.code == .uniqueViolation {
+            print("A second user with Ada's email was refused: \(error.message)")
         }
 
         // Replace the metadata without touching the item.
