@@ -37,6 +37,7 @@ extension ConnectionCore {
     /// Rebuilds the registered extensions that another process left stale (see
     /// ``ExtensionRegistry/stale``), at the start of a write transaction.
     func rebuildStaleExtensions() throws {
+        guard database.extensionGeneration.load(ordering: .relaxed) != 0 else { return }
         let stale: [DatabaseExtension] = database.extensions.withLock { registry in
             registry.stale.sorted().compactMap { registry.registered[$0] }
         }

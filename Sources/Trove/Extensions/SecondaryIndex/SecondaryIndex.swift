@@ -31,6 +31,8 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
     public let version: Int
     /// The columns.
     public let columns: [IndexColumn<Item>]
+    /// The table's SQL and the definition's fingerprint, computed once.
+    let implementation: SecondaryIndexImplementation<Item>
 
     /// Defines an index of the items of `Item`.
     ///
@@ -43,12 +45,12 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
         self.name = name
         self.version = version
         self.columns = columns
+        self.implementation = SecondaryIndexImplementation(name: name, columns: columns)
     }
 
     /// The index as an extension to register (``Database/register(_:)-(DatabaseExtension)``).
     public var databaseExtension: DatabaseExtension {
-        DatabaseExtension(
-            name: name, version: version, implementation: SecondaryIndexImplementation(name: name, columns: columns))
+        DatabaseExtension(name: name, version: version, implementation: implementation)
     }
 
     /// A query of the index in `transaction`, which returns every item until it is filtered.
