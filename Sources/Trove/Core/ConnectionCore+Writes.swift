@@ -264,7 +264,8 @@ extension ConnectionCore {
     }
 
     /// Marks in the file, once per transaction, the orphans of a collection this transaction
-    /// writes to as stale: they miss this write.
+    /// writes to as stale: they miss this write. Orphans stay orphans: a process that maintains
+    /// one may rebuild it, and this instance's next writes must mark it again.
     private func markStale(_ orphans: [String]) throws {
         for name in orphans where !orphansMarkedStale.contains(name) {
             let statement = try sqlite.cachedStatement(Schema.markExtensionStale)

@@ -52,7 +52,7 @@ final class ConnectionCore {
     /// The first error of an extension in the current read-write transaction: its commit throws
     /// it, since a row and an extension no longer agree (see ``run(_:_:)``).
     var transactionFailure: TroveError?
-    /// The orphans the current read-write transaction marked stale in the file.
+    /// The orphans the current read-write transaction marked stale in the file (once each).
     var orphansMarkedStale: Set<String> = []
     /// The registered extensions the current read-write transaction rebuilt after another
     /// process left them stale.
@@ -167,8 +167,8 @@ final class ConnectionCore {
             fileWriterToken = newToken
         }
         changes.removeAll()
-        if !orphansMarkedStale.isEmpty || !extensionsRebuilt.isEmpty {
-            database.committed(orphansMarkedStale: orphansMarkedStale, rebuilt: extensionsRebuilt)
+        if !extensionsRebuilt.isEmpty {
+            database.committed(rebuilt: extensionsRebuilt)
         }
         resetExtensionState()
         label(next)

@@ -68,7 +68,8 @@ enum Schema {
         INSERT OR REPLACE INTO trove_extensions (name, kind, version, fingerprint, collection, tables, state)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'ready')
         """
-    static let markExtensionStale = "UPDATE trove_extensions SET state = 'stale' WHERE name = ?1"
+    /// Changes nothing (and writes no page) when the extension is stale already.
+    static let markExtensionStale = "UPDATE trove_extensions SET state = 'stale' WHERE name = ?1 AND state != 'stale'"
     static let deleteExtension = "DELETE FROM trove_extensions WHERE name = ?1"
     /// The items of a collection, as an extension fills itself from them.
     static let selectRowsInCollection = "SELECT rowid, key, data, metadata FROM trove_items WHERE collection = ?1"

@@ -17,7 +17,7 @@
 ///
 /// An extension registered in the file that no longer is registered when the database opens is
 /// an *orphan*. Trove does not drop it, since another process on the same file may still use it:
-/// the first write of this `Database` to the orphan's collection marks it stale in the file, and
+/// every write of this `Database` to the orphan's collection marks it stale in the file, and
 /// whoever registers it next rebuilds it. ``Database/unregister(_:)`` drops an extension.
 public struct DatabaseExtension: Sendable {
     /// The name of the extension, unique in the file: letters, digits and underscores.

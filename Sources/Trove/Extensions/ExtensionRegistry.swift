@@ -5,9 +5,9 @@ import Synchronization
 struct ExtensionRegistry {
     /// The extensions this instance maintains, by name.
     var registered: [String: DatabaseExtension] = [:]
-    /// Extensions in the file that this instance does not maintain: name → collection. Each is
-    /// marked stale in the file by the first commit of this instance that writes to its
-    /// collection, and then forgotten.
+    /// Extensions in the file that this instance does not maintain: name → collection. Every
+    /// transaction of this instance that writes to its collection marks it stale in the file
+    /// (a no-op once it is), also after another process rebuilt it.
     var orphans: [String: String] = [:]
     /// Registered extensions that the file says are stale, or of another version: another
     /// process wrote around them or rebuilt them. Queries on them throw; the next write
@@ -43,10 +43,9 @@ extension Database {
         }
     }
 
-    /// Called after a commit that marked orphans stale or rebuilt stale extensions.
-    func committed(orphansMarkedStale: Set<String>, rebuilt: [String]) {
+    /// Called after a commit that rebuilt stale extensions.
+    func committed(rebuilt: [String]) {
         updateExtensions { registry in
-            for name in orphansMarkedStale { registry.orphans.removeValue(forKey: name) }
             for name in rebuilt { registry.stale.remove(name) }
         }
     }
