@@ -67,32 +67,12 @@ extension ConnectionCore {
     ///
     /// - Returns: `true` when there was such a row.
     func replaceData(key: String, collection: String, data: UnsafeRawBufferPointer) throws -> Bool {
-        let watchers = watchers(of: collection)
-        let statement = try sqlite.cachedStatement(
-            watchers == nil ? Schema.replaceData : Schema.replaceDataReturningRowID)
-        let rowID: Int64?
-        do {
-            defer { statement.reset() }
-            try statement.bind(collection, at: 1)
-            try statement.bind(key, at: 2)
+        try changeRow(
+            .dataUpdated, key: key, collection: collection, data: data, metadata: nil,
+            sql: Schema.replaceData, returningRowID: Schema.replaceDataReturningRowID
+        ) { statement in
             try statement.bind(data, at: 3)
-            if watchers == nil {
-                try statement.stepToEnd()
-                rowID = sqlite.changes > 0 ? 0 : nil
-            } else {
-                rowID = try stepReturningRowID(statement)
-            }
         }
-        guard let rowID else { return false }
-        changes.recordChange(key: key, collection: collection)
-        if let watchers {
-            try notify(
-                watchers,
-                WriteEvent(
-                    kind: .dataUpdated, collection: collection, key: key, rowID: rowID, item: nil, data: data,
-                    metadata: nil, carriesMetadata: false))
-        }
-        return true
     }
 
     /// Replaces the metadata of the row at `key` in `collection` (`nil`: `NULL`), keeping its
@@ -100,89 +80,77 @@ extension ConnectionCore {
     ///
     /// - Returns: `true` when there was such a row.
     func replaceMetadata(key: String, collection: String, metadata: UnsafeRawBufferPointer?) throws -> Bool {
-        let watchers = watchers(of: collection)
-        let statement = try sqlite.cachedStatement(
-            watchers == nil ? Schema.replaceMetadata : Schema.replaceMetadataReturningRowID)
-        let rowID: Int64?
-        do {
-            defer { statement.reset() }
-            try statement.bind(collection, at: 1)
-            try statement.bind(key, at: 2)
+        try changeRow(
+            .metadataUpdated, key: key, collection: collection, data: nil, metadata: metadata,
+            sql: Schema.replaceMetadata, returningRowID: Schema.replaceMetadataReturningRowID
+        ) { statement in
             if let metadata {
                 try statement.bind(metadata, at: 3)
             } else {
                 try statement.bindNull(at: 3)
             }
-            if watchers == nil {
-                try statement.stepToEnd()
-                rowID = sqlite.changes > 0 ? 0 : nil
-            } else {
-                rowID = try stepReturningRowID(statement)
-            }
         }
-        guard let rowID else { return false }
-        changes.recordChange(key: key, collection: collection)
-        if let watchers {
-            try notify(
-                watchers,
-                WriteEvent(
-                    kind: .metadataUpdated, collection: collection, key: key, rowID: rowID, item: nil, data: nil,
-                    metadata: metadata, carriesMetadata: false))
-        }
-        return true
     }
 
     /// Marks the row at `key` in `collection` changed without changing it.
     ///
     /// - Returns: `true` when there was such a row.
     func touchRow(key: String, collection: String) throws -> Bool {
-        let statement = try sqlite.cachedStatement(Schema.selectRowID)
-        let rowID: Int64?
-        do {
-            defer { statement.reset() }
-            try statement.bind(collection, at: 1)
-            try statement.bind(key, at: 2)
-            rowID = try statement.step() ? statement.int64(at: 0) : nil
-        }
-        guard let rowID else { return false }
-        changes.recordChange(key: key, collection: collection)
-        if let watchers = watchers(of: collection) {
-            try notify(
-                watchers,
-                WriteEvent(
-                    kind: .touched, collection: collection, key: key, rowID: rowID, item: nil, data: nil,
-                    metadata: nil, carriesMetadata: false))
-        }
-        return true
+        // The row id is read whether or not extensions follow: the statement tells whether the
+        // row exists.
+        try changeRow(
+            .touched, key: key, collection: collection, data: nil, metadata: nil, sql: Schema.selectRowID,
+            returningRowID: Schema.selectRowID, alwaysReturnsRowID: true)
     }
 
     /// Removes the row at `key` in `collection`.
     ///
     /// - Returns: `true` when there was such a row.
     func removeRow(key: String, collection: String) throws -> Bool {
+        try changeRow(
+            .removed, key: key, collection: collection, data: nil, metadata: nil, sql: Schema.deleteItem,
+            returningRowID: Schema.deleteItemReturningRowID)
+    }
+
+    /// Changes the row at `key` in `collection` with `sql` (or, when extensions follow the
+    /// collection or `alwaysReturnsRowID`, with `returningRowID`, the same statement returning the
+    /// row id), whose first two parameters are the collection and the key and whose others `bind`
+    /// binds; records the change and hands it to the extensions as an event of `kind`.
+    ///
+    /// - Returns: `true` when there was such a row.
+    private func changeRow(
+        _ kind: WriteEvent.Kind, key: String, collection: String, data: UnsafeRawBufferPointer?,
+        metadata: UnsafeRawBufferPointer?, sql: String, returningRowID: String, alwaysReturnsRowID: Bool = false,
+        bind: (Statement) throws -> Void = { _ in }
+    ) throws -> Bool {
         let watchers = watchers(of: collection)
-        let statement = try sqlite.cachedStatement(
-            watchers == nil ? Schema.deleteItem : Schema.deleteItemReturningRowID)
+        let returnsRowID = alwaysReturnsRowID || watchers != nil
+        let statement = try sqlite.cachedStatement(returnsRowID ? returningRowID : sql)
         let rowID: Int64?
         do {
             defer { statement.reset() }
             try statement.bind(collection, at: 1)
             try statement.bind(key, at: 2)
-            if watchers == nil {
+            try bind(statement)
+            if returnsRowID {
+                rowID = try stepReturningRowID(statement)
+            } else {
                 try statement.stepToEnd()
                 rowID = sqlite.changes > 0 ? 0 : nil
-            } else {
-                rowID = try stepReturningRowID(statement)
             }
         }
         guard let rowID else { return false }
-        changes.recordRemoval(key: key, collection: collection)
+        if kind == .removed {
+            changes.recordRemoval(key: key, collection: collection)
+        } else {
+            changes.recordChange(key: key, collection: collection)
+        }
         if let watchers {
             try notify(
                 watchers,
                 WriteEvent(
-                    kind: .removed, collection: collection, key: key, rowID: rowID, item: nil, data: nil,
-                    metadata: nil, carriesMetadata: false))
+                    kind: kind, collection: collection, key: key, rowID: rowID, item: nil, data: data,
+                    metadata: metadata, carriesMetadata: false))
         }
         return true
     }

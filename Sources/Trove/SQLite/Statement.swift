@@ -93,13 +93,7 @@ final class Statement {
     ///   and reset it inside the scope that provides `bytes` (the `withUnsafeBytes` closure of a
     ///   `Data` or a ``BinaryWriter``).
     func bind(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
-        guard bytes.count <= Int32.max else { throw connection.error(code: SQLITE_TOOBIG, sql: sql) }
-        // A zero-length blob must still be a blob, not NULL: SQLite binds NULL for a nil pointer.
-        if bytes.count == 0 {
-            try check(sqlite3_bind_zeroblob(pointer, index, 0))
-        } else {
-            try check(sqlite3_bind_blob(pointer, index, bytes.baseAddress, Int32(bytes.count), trove_sqlite_static()))
-        }
+        try bindBlob(bytes, at: index, destructor: trove_sqlite_static())
     }
 
     func bind(_ value: Double, at index: Int32) throws {
@@ -108,11 +102,18 @@ final class Statement {
 
     /// Binds a blob as a copy that SQLite makes, for bytes that do not outlive this call.
     func bindCopy(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        try bindBlob(bytes, at: index, destructor: trove_sqlite_transient())
+    }
+
+    private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, destructor: sqlite3_destructor_type?)
+        throws
+    {
         guard bytes.count <= Int32.max else { throw connection.error(code: SQLITE_TOOBIG, sql: sql) }
+        // A zero-length blob must still be a blob, not NULL: SQLite binds NULL for a nil pointer.
         if bytes.count == 0 {
             try check(sqlite3_bind_zeroblob(pointer, index, 0))
         } else {
-            try check(sqlite3_bind_blob(pointer, index, bytes.baseAddress, Int32(bytes.count), trove_sqlite_transient()))
+            try check(sqlite3_bind_blob(pointer, index, bytes.baseAddress, Int32(bytes.count), destructor))
         }
     }
 
