@@ -93,11 +93,21 @@ extension BinaryReader {
     /// Skips the value of a field that the decoder does not know (a removed field, or a field
     /// added by a newer version of the model).
     ///
+    /// The reader remembers that it skipped a field (``hasSkippedTopLevelFields``,
+    /// ``hasSkippedNestedFields``): the typed read path tells the ``Database``, so that a later
+    /// typed write to the collection keeps the fields this version of the model does not know.
+    ///
     /// - Parameter header: The header returned by ``nextField()``.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the value is
     ///   truncated or malformed.
     @inlinable
     public mutating func skip(_ header: FieldHeader) throws {
+        if depth == 0 {
+            flags.insert(.skippedTopLevelField)
+        } else {
+            if flags.contains(.probing) { throw ReadFailure.nestedUnknownField(header.number) }
+            flags.insert(.skippedNestedField)
+        }
         switch header.wireType {
         case .varint: _ = try readVarint()
         case .fixed32: _ = try readRawBytes(count: 4)

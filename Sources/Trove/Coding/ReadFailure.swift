@@ -61,4 +61,12 @@ internal enum ReadFailure {
     static func notRawValue(_ rawValue: Any, of type: Any.Type) -> TroveError {
         TroveError.corruptData("\(String(reflecting: rawValue)) is not a raw value of \(type)")
     }
+
+    @usableFromInline
+    static func nestedUnknownField(_ number: UInt32) -> TroveError {
+        TroveError(
+            code: .nestedUnknownFields,
+            message: "The stored value holds a field (number \(number)) nested in this field that this version of the "
+                + "model does not know; a write would lose it, so the write is refused.")
+    }
 }

@@ -36,6 +36,9 @@ public final class Database: Sendable {
     /// first commit. A token in the file that is not this one means that another process (or
     /// another `Database` instance) committed since (see ``ConnectionCore``).
     let writerToken = Atomic<UInt64>(0)
+    /// The collections whose stored items held fields that this instance's coders did not know:
+    /// typed writes to them keep those fields.
+    let unknownFields = UnknownFieldRegistry()
     private let history: Mutex<ChangeHistory>
     private let temporaryDirectory: String?
 
