@@ -97,7 +97,8 @@ struct PeopleEvolutionTests {
         #expect(c == PersonV3(id: "c", name: "From v3 (v1) (v2) (v3)", email: "c@example.com", phone: "555"))
         #expect(try v2.read(PersonV2.self, key: "b")?.email == "b@example.com")
         #expect(
-            try v1.read(PersonV1.self, key: "a") == PersonV1(id: "a", fullName: "From v1 (v1) (v2) (v3)", legacy: "kept"))
+            try v1.read(PersonV1.self, key: "a")
+                == PersonV1(id: "a", fullName: "From v1 (v1) (v2) (v3)", legacy: "kept"))
     }
 
     @Test func renamedFieldsAreWrittenUnderTheirFirstName() throws {
@@ -141,7 +142,9 @@ struct PeopleEvolutionTests {
         let v1 = try versions.v1.newConnection()
         let stats = try #require(try v1.read { tx in try tx.metadata(for: PersonV1.self, key: "m") })
         #expect(stats == PersonStatsV1(visits: 1))
-        let changed = try v1.readWrite { tx in try tx.setMetadata(PersonStatsV1(visits: 5), for: PersonV1.self, key: "m") }
+        let changed = try v1.readWrite { tx in
+            try tx.setMetadata(PersonStatsV1(visits: 5), for: PersonV1.self, key: "m")
+        }
         #expect(changed)
         let read = try versions.v2.newConnection().read(PersonV2.self, key: "m")
         #expect(read?.stats == PersonStatsV2(visits: 5, lastVisit: "monday"))

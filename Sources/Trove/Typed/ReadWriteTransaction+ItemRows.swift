@@ -28,15 +28,20 @@ extension ReadWriteTransaction {
         probeMetadata: (inout BinaryReader) throws -> Void
     ) throws {
         let core = checkedCore
-        core.writer.removeAll(keepingCapacity: true)
-        core.metadataWriter.removeAll(keepingCapacity: true)
-        if core.database.unknownFields.contains(cacheKey.collection) {
+        // Each access to a writer of the core is checked for exclusivity at run time: the common
+        // path empties each writer in the same access that encodes into it.
+        let keepsUnknownFields = core.database.unknownFields.contains(cacheKey.collection)
+        if keepsUnknownFields {
+            core.writer.removeAll(keepingCapacity: true)
+            core.metadataWriter.removeAll(keepingCapacity: true)
             try keepUnknownFields(
                 core, at: cacheKey, withMetadata: withMetadata, probeData: probeData, probeMetadata: probeMetadata)
         }
-        try encode(into: &core.writer, cacheKey: cacheKey, field: nil, encodeData)
+        try encode(into: &core.writer, emptying: !keepsUnknownFields, cacheKey: cacheKey, field: nil, encodeData)
         if withMetadata {
-            try encode(into: &core.metadataWriter, cacheKey: cacheKey, field: "metadata", encodeMetadata)
+            try encode(
+                into: &core.metadataWriter, emptying: !keepsUnknownFields, cacheKey: cacheKey, field: "metadata",
+                encodeMetadata)
             // SQLite reads the writers' bytes in place: `upsert` resets its statement before they go.
             try core.writer.withUnsafeBytes { data in
                 try core.metadataWriter.withUnsafeBytes { metadata in
@@ -118,11 +123,13 @@ extension ReadWriteTransaction {
         if isNull {
             changed = try updateMetadata(core, key: cacheKey.key, collection: cacheKey.collection, metadata: nil)
         } else {
-            core.writer.removeAll(keepingCapacity: true)
-            if core.database.unknownFields.contains(cacheKey.collection) {
+            let keepsUnknownFields = core.database.unknownFields.contains(cacheKey.collection)
+            if keepsUnknownFields {
+                core.writer.removeAll(keepingCapacity: true)
                 try keepUnknownMetadataFields(core, at: cacheKey, probe: probe)
             }
-            try self.encode(into: &core.writer, cacheKey: cacheKey, field: "metadata", encode)
+            try self.encode(
+                into: &core.writer, emptying: !keepsUnknownFields, cacheKey: cacheKey, field: "metadata", encode)
             changed = try core.writer.withUnsafeBytes {
                 try updateMetadata(core, key: cacheKey.key, collection: cacheKey.collection, metadata: $0)
             }
@@ -152,12 +159,16 @@ extension ReadWriteTransaction {
         }
     }
 
-    /// Calls `body` with `writer`, which holds nothing or the stored fields kept by the write; a
-    /// failure names the item and the field.
+    /// Empties `writer` when `emptying` (otherwise it holds the stored fields kept by the write)
+    /// and calls `body` with it; a failure names the item and the field.
     private func encode(
-        into writer: inout BinaryWriter, cacheKey: CacheKey, field: String?, _ body: (inout BinaryWriter) throws -> Void
+        into writer: inout BinaryWriter, emptying: Bool, cacheKey: CacheKey, field: String?,
+        _ body: (inout BinaryWriter) throws -> Void
     ) throws {
         do {
+            if emptying {
+                writer.removeAll(keepingCapacity: true)
+            }
             try body(&writer)
         } catch {
             throw TroveError.coderFailure(

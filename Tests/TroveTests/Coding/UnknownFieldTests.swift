@@ -63,7 +63,7 @@ private struct EntryV2: Persistable, BinaryMessage, Equatable {
 }
 
 struct UnknownFieldTests {
-    /// The fields of a message, as (number, raw bytes) in stored order.
+    /// The numbers of the fields of a message, in stored order.
     private static func fields(of bytes: Data) throws -> [UInt32] {
         try bytes.withUnsafeBytes { buffer in
             var reader = BinaryReader(buffer)
@@ -92,7 +92,9 @@ struct UnknownFieldTests {
 
         // The same message nested in a field: its unknown field is a nested one.
         var outer = BinaryWriter()
-        try outer.encodeMessage(field: FieldNumber.of("entry")) { try EntryV2.encodeMessage(EntryV2(id: "e", title: "t", extra: 7), to: &$0) }
+        try outer.encodeMessage(field: FieldNumber.of("entry")) {
+            try EntryV2.encodeMessage(EntryV2(id: "e", title: "t", extra: 7), to: &$0)
+        }
         try outer.withUnsafeBytes { bytes in
             var reader = BinaryReader(bytes)
             let header = try #require(try reader.nextField())
