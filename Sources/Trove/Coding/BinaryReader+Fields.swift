@@ -6,7 +6,12 @@ extension BinaryReader {
     ///   remain or the tag names an unknown wire type.
     @inlinable
     public mutating func nextField() throws -> FieldHeader? {
-        if isAtEnd { return nil }
+        if isAtEnd {
+            // A probing reader holds one field: once it is read, stop the decoder before it builds
+            // the value, which would fail on the fields the one-field message lacks.
+            if depth == 0 && flags.contains(.probing) { throw FieldProbeFinished() }
+            return nil
+        }
         let tag = try readFixed32()
         guard let wireType = WireType(rawValue: UInt8(truncatingIfNeeded: tag & 7)) else {
             throw ReadFailure.unknownWireType(tag & 7)

@@ -70,3 +70,11 @@ internal enum ReadFailure {
                 + "model does not know; a write would lose it, so the write is refused.")
     }
 }
+
+/// Thrown by ``BinaryReader/nextField()`` at the end of the one-field message of a probing reader
+/// (see ``UnknownFields``): the field has been classified, the rest of the decoder need not run.
+@usableFromInline
+internal struct FieldProbeFinished: Error {
+    @inlinable
+    internal init() {}
+}

@@ -11,8 +11,9 @@
 ///   tag, then a value that its wire type delimits), without the model's coder.
 /// - Each field is classified by the writing coder itself: it decodes a message made of that
 ///   one field with a reader in probing mode. If the decoder skipped the field, the coder does
-///   not know it, and it is kept; otherwise the new value replaces it. The error the decoder
-///   throws for the fields that are absent from the one-field message is expected and ignored.
+///   not know it, and it is kept; otherwise the new value replaces it. Once the field is read,
+///   the probing reader stops the decoder with ``FieldProbeFinished`` instead of letting it
+///   build a value (and the errors of the fields absent from the one-field message).
 /// - A known field whose nested message holds a field the coder does not know cannot be kept
 ///   (the new value of the known field replaces it whole): the probing reader throws
 ///   ``TroveError/Code/nestedUnknownFields``, naming the path of the known field, and the write
@@ -52,7 +53,8 @@ enum UnknownFields {
             } catch let error as TroveError where error.code == .nestedUnknownFields {
                 throw error
             } catch {
-                // A one-field message lacks the coder's other required fields: expected.
+                // `FieldProbeFinished`, or a decoder that fails on a one-field message (a hand-written
+                // one may check more than its fields): either way the reader's flags classify the field.
             }
             if reader.hasSkippedTopLevelFields {
                 writer.writeRawBytes(field)

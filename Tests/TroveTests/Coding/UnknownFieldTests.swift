@@ -41,7 +41,9 @@ private struct EntryV2: Persistable, BinaryMessage, Equatable {
     static func encodeMessage(_ value: EntryV2, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: FieldNumber.of("id"))
         try writer.encode(value.title, field: FieldNumber.of("title"))
-        try writer.encode(value.extra, field: FieldNumber.of("extra"))
+        if value.extra != 0 {
+            try writer.encode(value.extra, field: FieldNumber.of("extra"))
+        }
     }
 
     static func decodeMessage(from reader: inout BinaryReader) throws -> EntryV2 {
@@ -59,6 +61,57 @@ private struct EntryV2: Persistable, BinaryMessage, Equatable {
         return EntryV2(
             id: try reader.required(id, field: "id"), title: try reader.required(title, field: "title"),
             extra: extra ?? 0)
+    }
+}
+
+/// A collection of entries, in V1 and V2: nested messages in an array.
+private struct ShelfV1: Persistable, BinaryMessage, Equatable {
+    typealias Coder = MessageCoder<ShelfV1>
+    static let collection = "shelves"
+    var id: String
+    var entries: [EntryV1]
+
+    static func encodeMessage(_ value: ShelfV1, to writer: inout BinaryWriter) throws {
+        try writer.encode(value.id, field: FieldNumber.of("id"))
+        try writer.encode(value.entries, field: FieldNumber.of("entries"))
+    }
+
+    static func decodeMessage(from reader: inout BinaryReader) throws -> ShelfV1 {
+        var id: String?
+        var entries: [EntryV1]?
+        while let header = try reader.nextField() {
+            switch header.number {
+            case FieldNumber.of("id"): id = try reader.decode(String.self, from: header, field: "id")
+            case FieldNumber.of("entries"): entries = try reader.decode([EntryV1].self, from: header, field: "entries")
+            default: try reader.skip(header)
+            }
+        }
+        return ShelfV1(id: try reader.required(id, field: "id"), entries: entries ?? [])
+    }
+}
+
+private struct ShelfV2: Persistable, BinaryMessage, Equatable {
+    typealias Coder = MessageCoder<ShelfV2>
+    static let collection = "shelves"
+    var id: String
+    var entries: [EntryV2]
+
+    static func encodeMessage(_ value: ShelfV2, to writer: inout BinaryWriter) throws {
+        try writer.encode(value.id, field: FieldNumber.of("id"))
+        try writer.encode(value.entries, field: FieldNumber.of("entries"))
+    }
+
+    static func decodeMessage(from reader: inout BinaryReader) throws -> ShelfV2 {
+        var id: String?
+        var entries: [EntryV2]?
+        while let header = try reader.nextField() {
+            switch header.number {
+            case FieldNumber.of("id"): id = try reader.decode(String.self, from: header, field: "id")
+            case FieldNumber.of("entries"): entries = try reader.decode([EntryV2].self, from: header, field: "entries")
+            default: try reader.skip(header)
+            }
+        }
+        return ShelfV2(id: try reader.required(id, field: "id"), entries: entries ?? [])
     }
 }
 
@@ -133,5 +186,27 @@ struct UnknownFieldTests {
         let second = try Database(path: first.path)
         try second.newConnection().write(EntryV1(id: "e", title: "Blind"))
         #expect(try first.newConnection().read(EntryV2.self, key: "e") == EntryV2(id: "e", title: "Blind", extra: 0))
+    }
+
+    @Test func unknownFieldsNestedInAnyElementRefuseTheWrite() throws {
+        let database = try makeTemporaryDatabase()
+        let connection = try database.newConnection()
+        // Only the second entry has a field V1 does not know.
+        let shelf = ShelfV2(
+            id: "s", entries: [EntryV2(id: "a", title: "A", extra: 0), EntryV2(id: "b", title: "B", extra: 5)])
+        try connection.write(shelf)
+        var old = try #require(try connection.read(ShelfV1.self, key: "s"))
+        old.entries[0].title = "Changed"
+        let error = try #require(throws: TroveError.self) { try connection.write(old) }
+        #expect(error.code == .nestedUnknownFields)
+        #expect(error.collection == "shelves" && error.key == "s")
+        #expect(error.field == "entries[1]")
+        #expect(try connection.read(ShelfV2.self, key: "s") == shelf)
+
+        // Without unknown nested fields, the same write goes through.
+        try connection.write(ShelfV2(id: "t", entries: [EntryV2(id: "a", title: "A", extra: 0)]))
+        _ = try connection.read(ShelfV1.self, key: "t")
+        try connection.write(ShelfV1(id: "t", entries: [EntryV1(id: "a", title: "Changed")]))
+        #expect(try connection.read(ShelfV2.self, key: "t")?.entries.first?.title == "Changed")
     }
 }
