@@ -107,17 +107,25 @@ extension BinaryReader {
     ///   truncated or malformed.
     @inlinable
     public mutating func skip(_ header: FieldHeader) throws {
-        if depth == 0 {
-            flags.insert(.skippedTopLevelField)
-        } else {
-            if flags.contains(.probing) { throw ReadFailure.nestedUnknownField(header.number) }
-            flags.insert(.skippedNestedField)
-        }
+        try noteSkippedField(header)
         switch header.wireType {
         case .varint: _ = try readVarint()
         case .fixed32: _ = try readRawBytes(count: 4)
         case .fixed64: _ = try readRawBytes(count: 8)
         case .lengthDelimited: _ = try readLengthDelimited()
+        }
+    }
+
+    /// Records in ``flags`` that ``skip(_:)`` skipped a field; in a probing reader, refuses a
+    /// nested one. Out of line: only unknown fields get here, and the decoders that inline
+    /// ``skip(_:)`` stay small.
+    @usableFromInline
+    internal mutating func noteSkippedField(_ header: FieldHeader) throws {
+        if depth == 0 {
+            flags.insert(.skippedTopLevelField)
+        } else {
+            if flags.contains(.probing) { throw ReadFailure.nestedUnknownField(header.number) }
+            flags.insert(.skippedNestedField)
         }
     }
 }
