@@ -196,6 +196,42 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                     // @renamed(from: "a")
                     var b: Int
                 }
+                """, line: 4, column: 17,
+            message: "the field number 0x1C81_8525 of 'a' (the stored name of 'b') is used twice in 'A'; the names "
+                + "a field had must differ from every other name of the type, past or present"),
+        BadInput(
+            name: "two fields stored under one identity", source: """
+                // @coded
+                struct A {
+                    // @renamed(from: "old")
+                    var b: Int
+                    var c: Int
+                    // @renamed(from: "old")
+                    var d: Int
+                }
+                """, line: 6, column: 17,
+            message: "the field number 0x17A5_737A of 'old' (the stored name of 'd') is used twice in 'A'; the names "
+                + "a field had must differ from every other name of the type, past or present"),
+        BadInput(
+            name: "a name in between that another field stores under", source: """
+                // @coded
+                struct A {
+                    var b: Int
+                    // @renamed(from: "a")
+                    // @renamed(from: "b")
+                    var c: Int
+                }
+                """, line: 5, column: 17,
+            message: "the field number 0x1CE1_85BC of 'b' (an earlier name of 'c') is used twice in 'A'; the names "
+                + "a field had must differ from every other name of the type, past or present"),
+        BadInput(
+            name: "a current name that is another field's stored name", source: """
+                // @coded
+                struct A {
+                    // @renamed(from: "a")
+                    var b: Int
+                    var a: Int
+                }
                 """, line: 5, column: 9,
             message: "the field number 0x1C81_8525 of 'a' is used twice in 'A'; rename one of them"),
         BadInput(

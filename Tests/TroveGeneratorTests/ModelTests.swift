@@ -44,6 +44,38 @@ struct ModelTests {
         #expect(fields[2].defaultValue == "0")
         #expect(fields[3].isOptional && fields[3].type == "String")
         #expect(fields[6].previousNames.map(\.name) == ["mail"])
+        // A renamed field is stored under its first name.
+        #expect(fields[6].number == FieldNumber.of("mail"))
+        #expect(fields[1].number == FieldNumber.of("name"))
+    }
+
+    @Test func aFieldRenamedTwiceIsStoredUnderItsFirstNameAndReadUnderEveryName() throws {
+        let result = try generate(
+            """
+            // @coded
+            struct A {
+                // @renamed(from: "a")
+                // @renamed(from: "b")
+                var c: Int
+            }
+            """)
+        #expect(result.diagnostics.isEmpty)
+        guard case .message(let fields) = try #require(result.model.files.first?.types.first).coding else {
+            Issue.record("A is not a message")
+            return
+        }
+        let field = try #require(fields.first)
+        #expect(field.storedName == "a")
+        #expect(field.number == FieldNumber.of("a"))
+        #expect(field.readNumbers == ["a", "b", "c"].map(FieldNumber.of))
+
+        let contents = try #require(result.files.first?.contents)
+        let identity = FieldNumber.literal(FieldNumber.of("a"))
+        #expect(contents.contains("try writer.encode(value.c, field: \(identity)) // c (stored as \"a\")"))
+        #expect(
+            contents.contains(
+                "case \(["a", "b", "c"].map { FieldNumber.literal(FieldNumber.of($0)) }.joined(separator: ", ")): "
+                    + "// c (stored as \"a\"; also read as \"b\", \"c\")"))
     }
 
     @Test func readsNestedTypesAndTypesOfOtherFiles() throws {

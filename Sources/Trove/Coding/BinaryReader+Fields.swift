@@ -6,7 +6,12 @@ extension BinaryReader {
     ///   remain or the tag names an unknown wire type.
     @inlinable
     public mutating func nextField() throws -> FieldHeader? {
-        if isAtEnd { return nil }
+        if isAtEnd {
+            // A probing reader holds one field: once it is read, stop the decoder before it builds
+            // the value, which would fail on the fields the one-field message lacks.
+            if depth == 0 && flags.contains(.probing) { throw FieldProbeFinished() }
+            return nil
+        }
         let tag = try readFixed32()
         guard let wireType = WireType(rawValue: UInt8(truncatingIfNeeded: tag & 7)) else {
             throw ReadFailure.unknownWireType(tag & 7)
@@ -93,16 +98,34 @@ extension BinaryReader {
     /// Skips the value of a field that the decoder does not know (a removed field, or a field
     /// added by a newer version of the model).
     ///
+    /// The reader remembers that it skipped a field (``hasSkippedTopLevelFields``,
+    /// ``hasSkippedNestedFields``): the typed read path tells the ``Database``, so that a later
+    /// typed write to the collection keeps the fields this version of the model does not know.
+    ///
     /// - Parameter header: The header returned by ``nextField()``.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the value is
     ///   truncated or malformed.
     @inlinable
     public mutating func skip(_ header: FieldHeader) throws {
+        try noteSkippedField(header)
         switch header.wireType {
         case .varint: _ = try readVarint()
         case .fixed32: _ = try readRawBytes(count: 4)
         case .fixed64: _ = try readRawBytes(count: 8)
         case .lengthDelimited: _ = try readLengthDelimited()
+        }
+    }
+
+    /// Records in ``flags`` that ``skip(_:)`` skipped a field; in a probing reader, refuses a
+    /// nested one. Out of line: only unknown fields get here, and the decoders that inline
+    /// ``skip(_:)`` stay small.
+    @usableFromInline
+    internal mutating func noteSkippedField(_ header: FieldHeader) throws {
+        if depth == 0 {
+            flags.insert(.skippedTopLevelField)
+        } else {
+            if flags.contains(.probing) { throw ReadFailure.nestedUnknownField(header.number) }
+            flags.insert(.skippedNestedField)
         }
     }
 }

@@ -171,9 +171,10 @@ extension BinaryReader {
     @inlinable
     public mutating func readLengthPrefixed<T>(_ body: (inout BinaryReader) throws -> T) throws -> T {
         guard depth < Self.maximumNestingDepth else { throw ReadFailure.tooDeep() }
-        var nested = BinaryReader(try readLengthDelimited(), depth: depth &+ 1)
+        var nested = BinaryReader(try readLengthDelimited(), depth: depth &+ 1, flags: flags.intersection(.probing))
         let value = try body(&nested)
         guard nested.isAtEnd else { throw ReadFailure.unreadBytes(nested.remainingCount) }
+        flags.formUnion(nested.flags)
         return value
     }
 

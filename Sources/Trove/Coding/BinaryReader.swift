@@ -38,21 +38,43 @@ public struct BinaryReader {
     @usableFromInline
     internal let depth: Int
 
+    /// What the reader noticed while reading (``Flags/skippedTopLevelField``,
+    /// ``Flags/skippedNestedField``) and how it reads (``Flags/probing``).
+    @usableFromInline
+    internal var flags: Flags
+
     /// Creates a reader of all the bytes of `buffer`.
     ///
     /// - Parameter buffer: The bytes to read. The reader must not outlive them.
     @inlinable
     public init(_ buffer: UnsafeRawBufferPointer) {
-        self.init(buffer, depth: 0)
+        self.init(buffer, depth: 0, flags: [])
     }
 
     /// Creates a reader at nesting depth `depth`.
     @inlinable
-    internal init(_ buffer: UnsafeRawBufferPointer, depth: Int) {
+    internal init(_ buffer: UnsafeRawBufferPointer, depth: Int, flags: Flags) {
         self.buffer = buffer
         self.position = 0
         self.depth = depth
+        self.flags = flags
     }
+
+    /// Whether ``skip(_:)`` skipped a field of the outermost message: a field of the item (or
+    /// metadata) that the decoder does not know, such as a field added by a newer version of the
+    /// model.
+    ///
+    /// The typed read path reports it to the ``Database``, so that later writes to the same
+    /// collection keep such fields (see <doc:SchemaEvolution>).
+    @inlinable
+    public var hasSkippedTopLevelFields: Bool { flags.contains(.skippedTopLevelField) }
+
+    /// Whether ``skip(_:)`` skipped a field of a nested message (a `@coded` value stored in a
+    /// field), at any depth.
+    ///
+    /// A write cannot keep such fields: see ``TroveError/Code/nestedUnknownFields``.
+    @inlinable
+    public var hasSkippedNestedFields: Bool { flags.contains(.skippedNestedField) }
 
     /// Whether every byte has been read.
     @inlinable
@@ -74,6 +96,36 @@ public struct BinaryReader {
     public func required<V>(_ value: V?, field name: String) throws -> V {
         guard let value else { throw TroveError.corruptData("required field is missing", field: name) }
         return value
+    }
+}
+
+extension BinaryReader {
+    /// The state bits of a reader: one byte, so that noticing a skipped field costs nothing on
+    /// the paths that skip nothing.
+    @usableFromInline
+    internal struct Flags: OptionSet {
+        @usableFromInline
+        internal var rawValue: UInt8
+
+        @inlinable
+        internal init(rawValue: UInt8) {
+            self.rawValue = rawValue
+        }
+
+        /// ``BinaryReader/skip(_:)`` skipped a field at depth 0.
+        @inlinable
+        internal static var skippedTopLevelField: Flags { Flags(rawValue: 1) }
+
+        /// ``BinaryReader/skip(_:)`` skipped a field at a depth above 0 (here or in a nested
+        /// reader, whose flags are merged into its parent's).
+        @inlinable
+        internal static var skippedNestedField: Flags { Flags(rawValue: 2) }
+
+        /// The reader classifies stored fields for a write that keeps unknown fields: skipping a
+        /// nested field throws ``TroveError/Code/nestedUnknownFields`` (see ``UnknownFields``).
+        /// Nested readers inherit it.
+        @inlinable
+        internal static var probing: Flags { Flags(rawValue: 4) }
     }
 }
 

@@ -61,4 +61,20 @@ internal enum ReadFailure {
     static func notRawValue(_ rawValue: Any, of type: Any.Type) -> TroveError {
         TroveError.corruptData("\(String(reflecting: rawValue)) is not a raw value of \(type)")
     }
+
+    @usableFromInline
+    static func nestedUnknownField(_ number: UInt32) -> TroveError {
+        TroveError(
+            code: .nestedUnknownFields,
+            message: "The stored value holds a field (number \(number)) nested in this field that this version of the "
+                + "model does not know; a write would lose it, so the write is refused.")
+    }
+}
+
+/// Thrown by ``BinaryReader/nextField()`` at the end of the one-field message of a probing reader
+/// (see ``UnknownFields``): the field has been classified, the rest of the decoder need not run.
+@usableFromInline
+internal struct FieldProbeFinished: Error {
+    @inlinable
+    internal init() {}
 }

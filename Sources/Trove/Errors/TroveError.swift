@@ -105,6 +105,7 @@ extension TroveError {
             case extensionFailed
             case uniqueViolation
             case cancelled
+            case nestedUnknownFields
         }
 
         private let kind: Kind
@@ -139,6 +140,15 @@ extension TroveError {
         public static let uniqueViolation = Code(.uniqueViolation)
         /// The operation was cancelled.
         public static let cancelled = Code(.cancelled)
+        /// A typed write was refused because the stored item (or its metadata) holds fields that
+        /// this version of the model does not know inside a field that it does know (a field
+        /// added to a `@coded` type by a newer version): the new value would lose them.
+        ///
+        /// Unknown fields of the item itself are kept by typed writes; unknown fields nested in a
+        /// known field cannot be. ``TroveError/field`` names the path of the known field that
+        /// holds them (`address`, `metadata.stats`). To replace the item anyway, remove it first,
+        /// or update the app that reads it with the newer model.
+        public static let nestedUnknownFields = Code(.nestedUnknownFields)
 
         /// The name of the code, such as `corruptData`.
         public var description: String { kind.rawValue }

@@ -17,14 +17,29 @@ struct CachedMetadata<Metadata> {
     }
 }
 
-/// Decodes a value with `coder` from all of `bytes`.
-@inlinable
-func decodeValue<Coder: ValueCoder>(_ coder: Coder.Type, from bytes: UnsafeRawBufferPointer) throws -> Coder.Value {
-    var reader = BinaryReader(bytes)
-    return try Coder.decode(from: &reader)
-}
-
 extension ReadTransaction {
+    /// Decodes a value of `collection` with `coder` from all of `bytes`. When the decoder skipped
+    /// fields it does not know, notes the collection in the database, so that later typed writes
+    /// to it keep such fields (see ``UnknownFields``): the only cost on the common path is a test
+    /// of the reader's flags.
+    @inlinable
+    func decodeStored<Coder: ValueCoder>(
+        _ coder: Coder.Type, from bytes: UnsafeRawBufferPointer, collection: @autoclosure () -> String
+    ) throws -> Coder.Value {
+        var reader = BinaryReader(bytes)
+        let value = try Coder.decode(from: &reader)
+        if !reader.flags.isEmpty {
+            noteUnknownFields(in: collection())
+        }
+        return value
+    }
+
+    /// Records that a value of `collection` held fields its coder does not know.
+    @usableFromInline
+    func noteUnknownFields(in collection: String) {
+        checkedCore.database.unknownFields.note(collection)
+    }
+
     /// The cached item at `cacheKey`, marked as most recently used.
     @usableFromInline
     func cachedItem(at cacheKey: CacheKey) -> Any? {

@@ -21,8 +21,10 @@ extension ReadTransaction {
         var item: Item?
         try readItemRow(
             at: cacheKey, withMetadata: Item.Metadata.self != NoMetadata.self,
-            decodeData: { item = try decodeValue(Item.Coder.self, from: $0) },
-            decodeMetadata: { item?.metadata = try decodeValue(Item.MetadataCoder.self, from: $0) })
+            decodeData: { item = try decodeStored(Item.Coder.self, from: $0, collection: Item.collection) },
+            decodeMetadata: {
+                item?.metadata = try decodeStored(Item.MetadataCoder.self, from: $0, collection: Item.collection)
+            })
         if let item {
             cacheItem(item, at: cacheKey)
         }
@@ -63,8 +65,11 @@ extension ReadTransaction {
         var items: [Item] = []
         try readAllItemRows(
             in: Item.collection, withMetadata: Item.Metadata.self != NoMetadata.self,
-            decodeData: { items.append(try decodeValue(Item.Coder.self, from: $0)) },
-            decodeMetadata: { items[items.count - 1].metadata = try decodeValue(Item.MetadataCoder.self, from: $0) })
+            decodeData: { items.append(try decodeStored(Item.Coder.self, from: $0, collection: Item.collection)) },
+            decodeMetadata: {
+                items[items.count - 1].metadata = try decodeStored(
+                    Item.MetadataCoder.self, from: $0, collection: Item.collection)
+            })
         return items
     }
 
@@ -90,7 +95,7 @@ extension ReadTransaction {
         }
         var metadata: Item.Metadata?
         let found = try readMetadataRow(at: cacheKey) {
-            metadata = try decodeValue(Item.MetadataCoder.self, from: $0)
+            metadata = try decodeStored(Item.MetadataCoder.self, from: $0, collection: Item.collection)
         }
         guard found else { return nil }
         cacheMetadata(CachedMetadata(value: metadata), at: cacheKey)

@@ -4,8 +4,17 @@ extension ReadWriteTransaction {
     ///
     /// The item is also put in the connection's cache.
     ///
+    /// Fields that this version of the model does not know are kept: when this database has
+    /// read, in `Item`'s collection, an item or metadata with fields its coder skipped (written
+    /// by a newer version of the model), a write to that collection keeps the stored item's
+    /// unknown fields, at the cost of one extra point read. A stored field that the coder knows
+    /// but that holds unknown nested fields cannot be kept, and the write is refused (see
+    /// <doc:SchemaEvolution>).
+    ///
     /// - Parameter item: The item to store.
-    /// - Throws: ``TroveError`` when the item cannot be encoded or SQLite fails.
+    /// - Throws: ``TroveError`` when the item cannot be encoded or SQLite fails; with code
+    ///   ``TroveError/Code/nestedUnknownFields`` when the write would lose unknown fields nested
+    ///   in a known field.
     @inlinable
     public func write<Item: Persistable>(_ item: Item) throws {
         try write(item, caching: true)
@@ -20,7 +29,9 @@ extension ReadWriteTransaction {
         try storeItemRow(
             at: cacheKey, withMetadata: metadata != nil, item: { item },
             encodeData: { try Item.Coder.encode(item, to: &$0) },
-            encodeMetadata: { if let metadata { try Item.MetadataCoder.encode(metadata, to: &$0) } })
+            encodeMetadata: { if let metadata { try Item.MetadataCoder.encode(metadata, to: &$0) } },
+            probeData: { _ = try Item.Coder.decode(from: &$0) },
+            probeMetadata: { _ = try Item.MetadataCoder.decode(from: &$0) })
         if caching {
             cacheWrittenItem(item, at: cacheKey, evictingMetadata: Item.Metadata.self != NoMetadata.self)
         } else {
@@ -32,9 +43,11 @@ extension ReadWriteTransaction {
     ///
     /// The last items are also put in the connection's cache, as many as it holds.
     ///
+    /// Unknown fields are kept as ``write(_:)`` keeps them.
+    ///
     /// - Parameter items: The items to store.
     /// - Throws: ``TroveError`` when an item cannot be encoded or SQLite fails.
-    /// - Complexity: One statement per item.
+    /// - Complexity: One statement per item (two where unknown fields are kept).
     @inlinable
     public func write<Items: Sequence>(_ items: Items) throws where Items.Element: Persistable {
         // Caching an item costs a cache entry (a box, an insertion, an eviction once full). Of a
@@ -57,15 +70,20 @@ extension ReadWriteTransaction {
     ///   - metadata: The new metadata, or `nil` to remove it.
     ///   - type: The type of the item.
     ///   - key: The key of the item.
+    /// Unknown fields of the stored metadata are kept as ``write(_:)`` keeps those of items.
+    ///
     /// - Returns: `true` when an item was changed.
-    /// - Throws: ``TroveError`` when the metadata cannot be encoded or SQLite fails.
+    /// - Throws: ``TroveError`` when the metadata cannot be encoded or SQLite fails; with code
+    ///   ``TroveError/Code/nestedUnknownFields`` when the write would lose unknown fields nested
+    ///   in a known field.
     @inlinable
     @discardableResult
     public func setMetadata<Item: Persistable>(_ metadata: Item.Metadata?, for type: Item.Type, key: Item.ID) throws -> Bool {
         let cacheKey = CacheKey(collection: Item.collection, key: key.itemKey)
         let changed = try storeMetadataColumn(
             at: cacheKey, isNull: metadata == nil,
-            encode: { if let metadata { try Item.MetadataCoder.encode(metadata, to: &$0) } })
+            encode: { if let metadata { try Item.MetadataCoder.encode(metadata, to: &$0) } },
+            probe: { _ = try Item.MetadataCoder.decode(from: &$0) })
         if changed {
             cacheMetadata(CachedMetadata(value: metadata), at: cacheKey)
         }

@@ -12,10 +12,32 @@ package struct FieldDescription: Sendable, Equatable, Codable {
     package var isOptional: Bool
     /// The default value as written, used when the field is absent from stored data.
     package var defaultValue: String?
-    /// The field number, ``FieldNumber/of(_:)`` of ``name``.
+    /// The field's identity on disk: the number it is written under, ``FieldNumber/of(_:)`` of
+    /// ``storedName``.
+    ///
+    /// A renamed field keeps the number it was first stored with, as a protobuf field keeps its
+    /// number whatever its name: older versions of the model, which know the field by an
+    /// earlier name, go on reading what newer versions write.
     package var number: UInt32
-    /// Earlier names of the field (`@renamed(from:)`), read as this field.
+    /// Earlier names of the field (`@renamed(from:)`), oldest first: the first is the name the
+    /// field was first stored under (its identity), the others the names it had in between.
     package var previousNames: [PreviousName]
+
+    /// The name whose number the field is written under: its first name.
+    package var storedName: String {
+        previousNames.first?.name ?? name
+    }
+
+    /// Every number the decoder reads as this field: the identity first, then the numbers of the
+    /// names in between, then the number of the current name, which generators before the
+    /// identity rule wrote renamed fields under.
+    package var readNumbers: [UInt32] {
+        guard !previousNames.isEmpty else { return [number] }
+        var numbers = previousNames.map(\.number)
+        let current = FieldNumber.of(name)
+        if !numbers.contains(current) { numbers.append(current) }
+        return numbers
+    }
 
     /// An earlier name of a field, still read.
     package struct PreviousName: Sendable, Equatable, Codable {
@@ -41,7 +63,7 @@ package struct FieldDescription: Sendable, Equatable, Codable {
     ///   - type: The stored type.
     ///   - isOptional: Whether the declared type is optional.
     ///   - defaultValue: The default value as written.
-    ///   - previousNames: The earlier names.
+    ///   - previousNames: The earlier names, oldest first.
     package init(
         name: String, isLabeled: Bool = true, type: String, isOptional: Bool, defaultValue: String? = nil,
         previousNames: [String] = []
@@ -51,8 +73,8 @@ package struct FieldDescription: Sendable, Equatable, Codable {
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = defaultValue
-        self.number = FieldNumber.of(name)
         self.previousNames = previousNames.map(PreviousName.init)
+        self.number = FieldNumber.of(previousNames.first ?? name)
     }
 }
 

@@ -131,16 +131,25 @@ struct ModelBuilder {
             }
         } else {
             persisted = persistedProperties(of: type, isPersistable: persistableAnnotation != nil)
-            let fields = persisted.map { property in
+            // Earlier names in declaration order: the first is the field's identity on disk.
+            let renames = persisted.map { property in
+                property.annotations.filter { $0.name == "renamed" }.compactMap { annotation in
+                    if let argument = annotation.argument("from"), case .string(let old) = argument.value {
+                        (name: old, location: argument.location)
+                    } else {
+                        nil
+                    }
+                }
+            }
+            let fields = zip(persisted, renames).map { property, renames in
                 let (storedType, isOptional) = Self.storedType(of: property)
                 return FieldDescription(
                     name: property.name, type: qualify(storedType, in: type.qualifiedName), isOptional: isOptional,
-                    defaultValue: property.defaultValue,
-                    previousNames: property.annotations.filter { $0.name == "renamed" }.compactMap {
-                        if case .string(let old) = $0.argument("from")?.value { old } else { nil }
-                    })
+                    defaultValue: property.defaultValue, previousNames: renames.map(\.name))
             }
-            checkCollisions(fields, persisted.map(\.location), in: type.qualifiedName)
+            checkCollisions(
+                fields, persisted.map(\.location), renameLocations: renames.map { $0.map(\.location) },
+                in: type.qualifiedName)
             checkInitializer(of: type, kind: kind, persisted: persisted, in: file)
             coding = .message(fields: fields)
         }
@@ -355,18 +364,39 @@ struct ModelBuilder {
     }
 
     /// Reports two names of one message whose field numbers are equal.
-    private mutating func checkCollisions(_ fields: [FieldDescription], _ locations: [SourceLocation], in owner: String) {
+    ///
+    /// Every name a field has had is read as that field, and its first name is the number it is
+    /// written under (its identity): two fields sharing any of these numbers would read each
+    /// other's data. A collision is reported where the second name is written: the property for
+    /// its current name, the `from:` argument of its `@renamed` for an earlier one.
+    private mutating func checkCollisions(
+        _ fields: [FieldDescription], _ locations: [SourceLocation], renameLocations: [[SourceLocation]] = [],
+        in owner: String
+    ) {
         var seen: [UInt32: String] = [:]
-        for (field, location) in zip(fields, locations) {
-            let names = [(field.name, field.number)] + field.previousNames.map { ($0.name, $0.number) }
-            for (name, number) in names {
-                if let other = seen[number] {
-                    let detail = other == name ? "is used twice" : "collides with the field number of '\(other)'"
-                    error("the field number \(FieldNumber.literal(number)) of '\(name)' \(detail) in '\(owner)'; "
-                        + "rename one of them", at: location)
-                } else {
-                    seen[number] = name
+        for (index, (field, location)) in zip(fields, locations).enumerated() {
+            let earlier = index < renameLocations.count ? renameLocations[index] : []
+            var names = field.previousNames.enumerated().map { position, previous in
+                let role = position == 0 ? "the stored name" : "an earlier name"
+                return (
+                    name: previous.name, number: previous.number, role: " (\(role) of '\(field.name)')",
+                    location: position < earlier.count ? earlier[position] : location
+                )
+            }
+            names.append((name: field.name, number: FieldNumber.of(field.name), role: "", location: location))
+            for name in names {
+                guard let other = seen[name.number] else {
+                    seen[name.number] = name.name
+                    continue
                 }
+                let detail = other == name.name ? "is used twice" : "collides with the field number of '\(other)'"
+                let advice =
+                    name.role.isEmpty
+                    ? "rename one of them"
+                    : "the names a field had must differ from every other name of the type, past or present"
+                error(
+                    "the field number \(FieldNumber.literal(name.number)) of '\(name.name)'\(name.role) \(detail) in "
+                        + "'\(owner)'; \(advice)", at: name.location)
             }
         }
     }

@@ -98,10 +98,15 @@ package struct Renderer: Sendable {
     }
 
     private func field(_ field: FieldDescription) -> MessageContext.Field {
-        let numbers = [field.number] + field.previousNames.map(\.number)
-        var comment = field.name
+        // A renamed field is written under its first name's number and read under every name it
+        // has had: the comments say which name each number is.
+        var encodeComment = field.name
+        var caseComment = field.name
         if !field.previousNames.isEmpty {
-            comment += " (also read as " + field.previousNames.map { "\"\($0.name)\"" }.joined(separator: ", ") + ")"
+            let stored = " (stored as \"\(field.storedName)\""
+            encodeComment += stored + ")"
+            let alsoRead = field.previousNames.dropFirst().map(\.name) + [field.name]
+            caseComment += stored + "; also read as " + alsoRead.map { "\"\($0)\"" }.joined(separator: ", ") + ")"
         }
         return MessageContext.Field(
             name: field.name,
@@ -110,8 +115,9 @@ package struct Renderer: Sendable {
             type: field.type,
             encodeMethod: field.isOptional ? "encodeIfPresent" : "encode",
             numberLiteral: FieldNumber.literal(field.number),
-            caseNumbers: numbers.map(FieldNumber.literal).joined(separator: ", "),
-            caseComment: comment)
+            encodeComment: encodeComment,
+            caseNumbers: field.readNumbers.map(FieldNumber.literal).joined(separator: ", "),
+            caseComment: caseComment)
     }
 
     /// The expression that gives a field its value after the read loop.

@@ -51,6 +51,7 @@ struct MessageContext {
         var type: String
         var encodeMethod: String
         var numberLiteral: String
+        var encodeComment: String
         var caseNumbers: String
         var caseComment: String
     }

@@ -55,6 +55,10 @@ struct Options {
                                     (or each) of that implementation, one profile per workload, named after it;
                                     or each coder operation (see Scripts/instructions.sh).
           -h, --help                Show this help.
+
+        ENVIRONMENT:
+          TROVE_BENCHMARK_UNKNOWN_FIELDS=1  Trove first reads an item with a field its coder does not know,
+                                    so that every write keeps unknown fields (one more point read each).
         """
 
     init(arguments: [String]) throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Trove
 
 /// Trove with its generated coder (`Generated/Model_User+Trove.swift`), used as the
@@ -12,6 +13,8 @@ final class TroveStore: BenchmarkStore {
     private let writer: Connection
     private let reader: Connection
     private var cachedReader: Connection?
+    /// Whether writes measure the cost of keeping unknown fields (`TROVE_BENCHMARK_UNKNOWN_FIELDS=1`).
+    private let showsUnknownField = ProcessInfo.processInfo.environment["TROVE_BENCHMARK_UNKNOWN_FIELDS"] == "1"
 
     init(directory: String) throws {
         path = directory + "/users.trove"
@@ -21,7 +24,25 @@ final class TroveStore: BenchmarkStore {
     }
 
     func insert(_ users: [User]) throws {
+        if showsUnknownField, let user = users.first {
+            try Self.showUnknownField(like: user, to: database)
+        }
         try writer.readWrite { tx in try tx.write(users) }
+    }
+
+    /// Makes `database` see, in the users' collection, a field that `User`'s coder does not know:
+    /// stores a user with one more field under a key of its own, reads it with the typed API,
+    /// removes it. From then on every typed write to the collection keeps unknown fields, at the
+    /// cost of one more point read (`TROVE_BENCHMARK_UNKNOWN_FIELDS=1` measures that cost).
+    private static func showUnknownField(like user: User, to database: Database) throws {
+        var writer = BinaryWriter()
+        try MessageCoder<User>.encode(user, to: &writer)
+        try writer.encode(true, field: FieldNumber.of("addedByANewerVersion"))
+        let data = writer.withUnsafeBytes { Data($0) }
+        let connection = try database.newConnection()
+        try connection.readWrite { tx in try tx.setData(data, forKey: "unknown-field", in: User.collection) }
+        _ = try User.read(connection).byKey("unknown-field")
+        try connection.readWrite { tx in _ = try tx.remove(User.self, key: "unknown-field") }
     }
 
     func readAll() throws -> [User] {

@@ -231,13 +231,14 @@ struct IndexQueryRunner<Item: Persistable>: Sendable {
             }
             var item: Item
             do {
-                item = try decodeValue(Item.Coder.self, from: statement.bytes(at: 1))
+                item = try transaction.decodeStored(Item.Coder.self, from: statement.bytes(at: 1), collection: Item.collection)
             } catch {
                 throw TroveError.coderFailure(error, decoding: true, collection: Item.collection, key: key, field: nil)
             }
             if Item.Metadata.self != NoMetadata.self && !statement.isNull(at: 2) {
                 do {
-                    item.metadata = try decodeValue(Item.MetadataCoder.self, from: statement.bytes(at: 2))
+                    item.metadata = try transaction.decodeStored(
+                        Item.MetadataCoder.self, from: statement.bytes(at: 2), collection: Item.collection)
                 } catch {
                     throw TroveError.coderFailure(
                         error, decoding: true, collection: Item.collection, key: key, field: "metadata")

@@ -155,19 +155,28 @@ struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation 
     private func decodeItem(key: String, data: UnsafeRawBufferPointer, metadata: UnsafeRawBufferPointer?) throws -> Item {
         var item: Item
         do {
-            item = try decodeValue(Item.Coder.self, from: data)
+            item = try Self.decode(Item.Coder.self, from: data)
         } catch {
             throw TroveError.coderFailure(error, decoding: true, collection: Item.collection, key: key, field: nil)
         }
         if let metadata, Item.Metadata.self != NoMetadata.self {
             do {
-                item.metadata = try decodeValue(Item.MetadataCoder.self, from: metadata)
+                item.metadata = try Self.decode(Item.MetadataCoder.self, from: metadata)
             } catch {
                 throw TroveError.coderFailure(
                     error, decoding: true, collection: Item.collection, key: key, field: "metadata")
             }
         }
         return item
+    }
+
+    /// Decodes a value with `coder` from all of `bytes`, for the index's own use: unlike a read of
+    /// the typed layer, it does not note unknown fields (the index writes no item back).
+    private static func decode<Coder: ValueCoder>(_ coder: Coder.Type, from bytes: UnsafeRawBufferPointer) throws
+        -> Coder.Value
+    {
+        var reader = BinaryReader(bytes)
+        return try Coder.decode(from: &reader)
     }
 
     /// Throws when a column cannot be made: a bad or repeated name.

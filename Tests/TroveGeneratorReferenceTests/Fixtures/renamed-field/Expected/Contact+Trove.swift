@@ -32,7 +32,7 @@ extension Contact {
     /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: Contact, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: 0x06E7_0D5C) // id
-        try writer.encode(value.name, field: 0x11A7_37BC) // name
+        try writer.encode(value.name, field: 0x1432_1962) // name (stored as "fullName")
     }
 
     /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
@@ -44,7 +44,7 @@ extension Contact {
             switch header.number {
             case 0x06E7_0D5C: // id
                 id = try reader.decode(String.self, from: header, field: "id")
-            case 0x11A7_37BC, 0x1432_1962, 0x1A00_2CCA: // name (also read as "fullName", "displayName")
+            case 0x1432_1962, 0x1A00_2CCA, 0x11A7_37BC: // name (stored as "fullName"; also read as "displayName", "name")
                 name = try reader.decode(String.self, from: header, field: "name")
             default:
                 try reader.skip(header)

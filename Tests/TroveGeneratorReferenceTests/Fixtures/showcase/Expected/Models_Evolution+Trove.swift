@@ -94,7 +94,7 @@ extension NoteV2 {
         try writer.encode(value.subtitle, field: 0x022B_7F97) // subtitle
         try writer.encode(value.pinned, field: 0x0A6D_F811) // pinned
         try writer.encode(value.title, field: 0x130C_B6A1) // title
-        try writer.encodeIfPresent(value.text, field: 0x17BC_C9C7) // text
+        try writer.encodeIfPresent(value.text, field: 0x1B75_4F2E) // text (stored as "body")
         try writer.encode(value.id, field: 0x06E7_0D5C) // id
     }
 
@@ -114,7 +114,7 @@ extension NoteV2 {
                 pinned = try reader.decode(Bool.self, from: header, field: "pinned")
             case 0x130C_B6A1: // title
                 title = try reader.decode(String.self, from: header, field: "title")
-            case 0x17BC_C9C7, 0x1B75_4F2E: // text (also read as "body")
+            case 0x1B75_4F2E, 0x17BC_C9C7: // text (stored as "body"; also read as "text")
                 text = try reader.decode(String.self, from: header, field: "text")
             case 0x06E7_0D5C: // id
                 id = try reader.decode(String.self, from: header, field: "id")

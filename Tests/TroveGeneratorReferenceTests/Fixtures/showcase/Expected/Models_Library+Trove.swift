@@ -74,7 +74,7 @@ extension Library.Book {
         try writer.encode(value.isbn, field: 0x170F_EC9C) // isbn
         try writer.encode(value.title, field: 0x130C_B6A1) // title
         try writer.encode(value.author, field: 0x09EF_574A) // author
-        try writer.encodeIfPresent(value.publicationYear, field: 0x0AD6_01B6) // publicationYear
+        try writer.encodeIfPresent(value.publicationYear, field: 0x15CF_E9A3) // publicationYear (stored as "year")
     }
 
     /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
@@ -92,7 +92,7 @@ extension Library.Book {
                 title = try reader.decode(String.self, from: header, field: "title")
             case 0x09EF_574A: // author
                 author = try reader.decode(Library.Author.self, from: header, field: "author")
-            case 0x0AD6_01B6, 0x15CF_E9A3: // publicationYear (also read as "year")
+            case 0x15CF_E9A3, 0x0AD6_01B6: // publicationYear (stored as "year"; also read as "publicationYear")
                 publicationYear = try reader.decode(Int.self, from: header, field: "publicationYear")
             default:
                 try reader.skip(header)
