@@ -273,7 +273,7 @@ struct IndexQueryRunner<Item: Persistable>: Sendable {
     /// or counting them when `select` is `nil`, and calls `row` with each result.
     private func run(select: String?, in transaction: ReadTransaction, row: (Statement) throws -> Void) throws {
         let core = transaction.checkedCore
-        let implementation = SecondaryIndexImplementation<Item>(name: index.name, columns: index.columns)
+        let implementation = index.implementation
         try core.database.checkQueryable(index.name, fingerprint: implementation.fingerprint)
         let table = "\"\(implementation.table)\""
         var parameters: [IndexValue] = []

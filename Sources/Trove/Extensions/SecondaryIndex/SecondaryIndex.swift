@@ -31,6 +31,9 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
     public let version: Int
     /// The columns.
     public let columns: [IndexColumn<Item>]
+    /// The table, its SQL and the fingerprint of the definition, computed once: every query
+    /// needs the table and the fingerprint.
+    let implementation: SecondaryIndexImplementation<Item>
 
     /// Defines an index of the items of `Item`.
     ///
@@ -43,12 +46,12 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
         self.name = name
         self.version = version
         self.columns = columns
+        implementation = SecondaryIndexImplementation(name: name, columns: columns)
     }
 
     /// The index as an extension to register (``Database/register(_:)-(DatabaseExtension)``).
     public var databaseExtension: DatabaseExtension {
-        DatabaseExtension(
-            name: name, version: version, implementation: SecondaryIndexImplementation(name: name, columns: columns))
+        DatabaseExtension(name: name, version: version, implementation: implementation)
     }
 
     /// A query of the index in `transaction`, which returns every item until it is filtered.
