@@ -6,7 +6,8 @@
 #   Benchmarks/Scripts/instructions.sh [--count N] [--implementations baseline,trove,...] [--keep DIR]
 #
 # Builds nothing: run `swift build -c release --package-path Benchmarks` first. Prints a Markdown
-# table of instructions per operation and their ratio to the baseline. With --keep, the
+# table of instructions per operation (per item; per query for index-equal and index-range, per
+# reopen for index-reopen) and their ratio to the baseline. With --keep, the
 # profiles stay in DIR (one per workload: cg.<implementation>.<n>, named in its "desc: Trigger"
 # line), for `callgrind_annotate --inclusive=yes DIR/cg.trove.3`.
 set -euo pipefail
@@ -66,8 +67,11 @@ profile coders --no-database --profile coders
 
 operations() { # the number of operations of a workload
     case "$1" in
-        update|delete) echo $(((count + 9) / 10)) ;;
+        update|delete|index-update) echo $(((count + 9) / 10)) ;;
         write-each) local n=$((count / 10)); echo $((n < 1000 ? n : 1000)) ;;
+        index-equal) echo 10 ;;  # queries of ~1% of the items each (Fixtures.equalityAges)
+        index-range) echo 5 ;;   # queries of ~1% of the items each (Fixtures.ageRanges)
+        index-reopen) echo 1 ;;
         *) echo "$count" ;;
     esac
 }
@@ -79,7 +83,8 @@ rule="| --- |"
 for implementation in "${chosen[@]}"; do header+=" $implementation |"; rule+=" ---: |"; done
 echo "$header"
 echo "$rule"
-for workload in insert read-all read-each read-batch cached-each cached-batch metadata update delete write-each; do
+for workload in insert read-all read-each read-batch cached-each cached-batch metadata update delete write-each \
+    index-insert index-equal index-range index-update index-populate index-reopen; do
     row="| $workload |"
     base=$(totals baseline 2>/dev/null | awk -v w="$workload" '$1 == w { print $2 }')
     for implementation in "${chosen[@]}"; do

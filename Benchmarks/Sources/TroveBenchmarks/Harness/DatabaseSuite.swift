@@ -4,7 +4,7 @@ import Foundation
 /// Runs every database workload on every implementation, `runs` times, and keeps the samples.
 ///
 /// Each run opens a fresh database per implementation in its own folder and runs the workloads
-/// in order on it. Implementations take turns within a run, starting one later each run, so that
+/// in order on it; then another fresh database with the index, for the index workloads. Implementations take turns within a run, starting one later each run, so that
 /// the slow drifts of a shared machine spread over all of them.
 struct DatabaseSuite {
     let options: Options
@@ -42,36 +42,99 @@ struct DatabaseSuite {
     private mutating func runOnce(
         _ implementation: Implementation, fixtures: Fixtures, expected: ExpectedChecksums, record: Bool
     ) throws {
+        if options.workloads.contains(where: { !$0.isIndexed }) {
+            try runPlain(implementation, fixtures: fixtures, expected: expected, record: record)
+        }
+        if options.workloads.contains(where: \.isIndexed) {
+            try runIndexed(implementation, fixtures: fixtures, expected: expected, record: record)
+        }
+    }
+
+    /// The workloads without an index, on a fresh database.
+    private mutating func runPlain(
+        _ implementation: Implementation, fixtures: Fixtures, expected: ExpectedChecksums, record: Bool
+    ) throws {
         let directory = try makeDirectory(in: options.directory, prefix: implementation.rawValue)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try implementation.open(directory: directory)
-        for workload in Workload.allCases {
-            // Workloads not selected still run, untimed, when a later one needs their effect.
+        for workload in Workload.allCases where !workload.isIndexed {
+            // Reads not selected are skipped; writes not selected still run, untimed, since the
+            // workloads that follow and the final check need their effect.
             let isSelected = options.workloads.contains(workload)
+            if !isSelected && workload.isSkippable { continue }
             try workload.prepare(store, fixtures: fixtures)
             let start = Stopwatch()
-            let checksum: Checksum?
-            if isSelected && options.profiledWorkloads.contains(workload) && options.profiledImplementation == implementation {
-                checksum = try profiledRegion(workload) { try workload.run(on: store, fixtures: fixtures) }
-            } else {
-                checksum = try workload.run(on: store, fixtures: fixtures)
+            let checksum = try measured(implementation, workload, isSelected: isSelected) {
+                try workload.run(on: store, fixtures: fixtures)
             }
-            let (cpu, wall) = start.elapsed()
-            if let checksum, let want = expected.checksum(for: workload), checksum != want {
-                throw BenchmarkError(
-                    "\(implementation.rawValue) \(workload.rawValue): found \(checksum), expected \(want)")
-            }
-            if record && isSelected {
-                let (main, other) = options.clock == .cpu ? (cpu, wall) : (wall, cpu)
-                samples[implementation, default: [:]][workload, default: Samples()].append(main)
-                otherSamples[implementation, default: [:]][workload, default: Samples()].append(other)
-            }
+            let elapsed = start.elapsed()
+            try check(checksum, expected.checksum(for: workload), implementation, workload)
+            keep(elapsed, implementation, workload, if: record && isSelected)
         }
         // Every write must have landed: read everything back, untimed.
         let final = try store.readBatch(fixtures.users.map(\.id))
         guard final == expected.final else {
             throw BenchmarkError("\(implementation.rawValue) after the writes: found \(final), expected \(expected.final)")
         }
+    }
+
+    /// The index workloads, on another fresh database whose users are indexed by age and email.
+    private mutating func runIndexed(
+        _ implementation: Implementation, fixtures: Fixtures, expected: ExpectedChecksums, record: Bool
+    ) throws {
+        let directory = try makeDirectory(in: options.directory, prefix: implementation.rawValue + "-index")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try implementation.openIndexed(directory: directory)
+        var hasUpdated = false
+        for workload in Workload.allCases where workload.isIndexed {
+            let isSelected = options.workloads.contains(workload)
+            if !isSelected && workload.isSkippable { continue }
+            try workload.prepare(store)
+            let start = Stopwatch()
+            let checksum = try measured(implementation, workload, isSelected: isSelected) {
+                try workload.run(on: store, fixtures: fixtures)
+            }
+            let elapsed = start.elapsed()
+            try check(checksum, expected.checksum(for: workload, afterUpdate: hasUpdated), implementation, workload)
+            keep(elapsed, implementation, workload, if: record && isSelected)
+            hasUpdated = hasUpdated || workload == .indexUpdate
+        }
+        // The index must have followed the update, and survived the rebuild and the reopen: run
+        // the queries again, untimed.
+        for workload in [Workload.indexEqual, .indexRange] {
+            try check(
+                try workload.run(on: store, fixtures: fixtures), expected.checksum(for: workload, afterUpdate: true),
+                implementation, workload, when: "after the writes")
+        }
+    }
+
+    /// Runs `body`, as the profiled region when the options profile this workload.
+    private func measured(
+        _ implementation: Implementation, _ workload: Workload, isSelected: Bool, _ body: () throws -> Checksum?
+    ) throws -> Checksum? {
+        if isSelected && options.profiledWorkloads.contains(workload) && options.profiledImplementation == implementation {
+            return try profiledRegion(workload, body)
+        }
+        return try body()
+    }
+
+    /// Throws when a read found something else than what it must.
+    private func check(
+        _ checksum: Checksum?, _ want: Checksum?, _ implementation: Implementation, _ workload: Workload,
+        when: String? = nil
+    ) throws {
+        guard let checksum, let want, checksum != want else { return }
+        throw BenchmarkError(
+            "\(implementation.rawValue) \(workload.rawValue)\(when.map { " " + $0 } ?? ""): found \(checksum), expected \(want)")
+    }
+
+    private mutating func keep(
+        _ elapsed: (cpu: Double, wall: Double), _ implementation: Implementation, _ workload: Workload, if condition: Bool
+    ) {
+        guard condition else { return }
+        let (main, other) = options.clock == .cpu ? (elapsed.cpu, elapsed.wall) : (elapsed.wall, elapsed.cpu)
+        samples[implementation, default: [:]][workload, default: Samples()].append(main)
+        otherSamples[implementation, default: [:]][workload, default: Samples()].append(other)
     }
 }
 
@@ -80,6 +143,12 @@ struct ExpectedChecksums {
     let all: Checksum
     let metadata: Checksum
     let final: Checksum
+    /// What the equality and range queries of the index workloads find, before and after the
+    /// update.
+    let indexEqual: Checksum
+    let indexRange: Checksum
+    let indexEqualAfterUpdate: Checksum
+    let indexRangeAfterUpdate: Checksum
 
     init(fixtures: Fixtures) {
         var all = Checksum()
@@ -90,6 +159,10 @@ struct ExpectedChecksums {
             if let stats = user.metadata { metadata.add(stats) }
             state[user.id] = user
         }
+        (indexEqual, indexRange) = Self.queries(fixtures, over: fixtures.users)
+        var updated = state
+        for user in fixtures.updates { updated[user.id] = user }
+        (indexEqualAfterUpdate, indexRangeAfterUpdate) = Self.queries(fixtures, over: Array(updated.values))
         for user in fixtures.updates { state[user.id] = user }
         for key in fixtures.deleteKeys { state[key] = nil }
         for user in fixtures.singleWrites { state[user.id] = user }
@@ -100,11 +173,26 @@ struct ExpectedChecksums {
         self.final = final
     }
 
-    func checksum(for workload: Workload) -> Checksum? {
+    /// What the equality and range queries find over `users`.
+    private static func queries(_ fixtures: Fixtures, over users: [User]) -> (equal: Checksum, range: Checksum) {
+        var equal = Checksum()
+        var range = Checksum()
+        for user in users {
+            if fixtures.equalityAges.contains(user.age) { equal.add(user) }
+            if fixtures.ageRanges.contains(where: { $0.contains(user.age) }) { range.add(user) }
+        }
+        return (equal, range)
+    }
+
+    /// What `workload` must find; for the index queries, before or after the index workloads'
+    /// update.
+    func checksum(for workload: Workload, afterUpdate: Bool = false) -> Checksum? {
         switch workload {
         case .readAll, .readEach, .readBatch, .cachedEach, .cachedBatch: all
         case .metadata: metadata
-        case .insert, .update, .delete, .writeEach: nil
+        case .indexEqual: afterUpdate ? indexEqualAfterUpdate : indexEqual
+        case .indexRange: afterUpdate ? indexRangeAfterUpdate : indexRange
+        case .insert, .update, .delete, .writeEach, .indexInsert, .indexUpdate, .indexPopulate, .indexReopen: nil
         }
     }
 }
@@ -112,7 +200,7 @@ struct ExpectedChecksums {
 /// Runs `body` as the one region a callgrind profile counts, and dumps that profile under the
 /// workload's name: run under `valgrind --tool=callgrind --collect-atstart=no` (see
 /// Scripts/instructions.sh). Outside valgrind, it only runs `body`.
-func profiledRegion(_ workload: Workload, _ body: () throws -> Checksum?) throws -> Checksum? {
+func profiledRegion(_ workload: Workload, _ body: () throws -> Checksum?) rethrows -> Checksum? {
     benchmark_callgrind_start()
     defer { benchmark_callgrind_stop(workload.rawValue) }
     return try body()

@@ -34,4 +34,14 @@ enum Implementation: String, CaseIterable {
         case .json: try JSONStore(directory: directory)
         }
     }
+
+    /// Opens the implementation's store with the index of the index workloads in `directory`.
+    func openIndexed(directory: String) throws -> any IndexedBenchmarkStore {
+        switch self {
+        case .baseline: try BaselineIndexedStore(directory: directory)
+        case .trove: try TroveIndexedStore(directory: directory)
+        case .grdb: try GRDBIndexedStore(directory: directory)
+        case .json: try JSONIndexedStore(directory: directory)
+        }
+    }
 }

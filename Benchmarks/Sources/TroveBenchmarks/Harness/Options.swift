@@ -40,7 +40,10 @@ struct Options {
           --runs <n>                Timed runs; the tables show medians (default: 5).
           --implementations <list>  Comma-separated, from: \(Implementation.allCases.map(\.rawValue).joined(separator: ", ")) (default: all).
           --workloads <list>        Comma-separated, from: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")) (default: all).
-                                    Unselected workloads still run, untimed, to set up the ones that follow.
+                                    index-* are the index workloads, on a database whose users are indexed by
+                                    age and by email (unique); their ratios to insert and update are printed too.
+                                    Unselected reads are skipped; unselected writes still run, untimed, to set
+                                    up the ones that follow.
           --no-database             Skip the database workloads.
           --no-coders               Skip the coder-only benchmark.
           --no-memory               Skip the peak-memory probe.

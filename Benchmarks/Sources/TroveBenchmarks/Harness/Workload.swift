@@ -1,5 +1,6 @@
 /// The database workloads, in the order they run on one fresh database: reads first, on the N
-/// inserted users, then the writes.
+/// inserted users, then the writes. The index workloads follow on another fresh database, whose
+/// users are indexed by age and by email (unique).
 enum Workload: String, CaseIterable {
     case insert
     case readAll = "read-all"
@@ -11,9 +12,17 @@ enum Workload: String, CaseIterable {
     case update
     case delete
     case writeEach = "write-each"
+    case indexInsert = "index-insert"
+    case indexEqual = "index-equal"
+    case indexRange = "index-range"
+    case indexUpdate = "index-update"
+    case indexPopulate = "index-populate"
+    case indexReopen = "index-reopen"
 
     /// The row title of the table.
-    func title(count: Int, singleWrites: Int) -> String {
+    func title(fixtures: Fixtures) -> String {
+        let count = fixtures.users.count
+        let singleWrites = fixtures.singleWrites.count
         let n = Self.format(count)
         switch self {
         case .insert: return "insert \(n), one transaction"
@@ -26,6 +35,36 @@ enum Workload: String, CaseIterable {
         case .update: return "update \(Self.format(count / 10)) (10%), one transaction"
         case .delete: return "delete \(Self.format((count + 4) / 10)) (10%), one transaction"
         case .writeEach: return "\(Self.format(singleWrites)) writes of one item, each its own transaction"
+        case .indexInsert: return "index: insert \(n), two indexes, one transaction"
+        case .indexEqual:
+            return "index: \(fixtures.equalityAges.count) equality queries (age = x), each ~1% as items, each its own transaction"
+        case .indexRange:
+            return "index: \(fixtures.ageRanges.count) range queries (age in x..<x+2), each ~1% as items, each its own transaction"
+        case .indexUpdate: return "index: update \(Self.format(count / 10)) (10%), one transaction"
+        case .indexPopulate: return "index: first registration over \(n) items (fills the index)"
+        case .indexReopen: return "index: reopen with the index unchanged (open + registration)"
+        }
+    }
+
+    /// Whether the workload runs on the indexed database (``IndexedBenchmarkStore``).
+    var isIndexed: Bool { rawValue.hasPrefix("index-") }
+
+    /// Whether the workload only reads, or leaves the database as it found it: when it is not
+    /// selected, it is skipped; the writes run, untimed, to set up the workloads that follow.
+    var isSkippable: Bool {
+        switch self {
+        case .insert, .update, .delete, .writeEach, .indexInsert, .indexUpdate: false
+        default: true
+        }
+    }
+
+    /// The most Trove may take, relative to the baseline: 1.2× on the plain workloads (issue 4),
+    /// 1.3× on the index workloads (issue 10); `nil` when no target applies.
+    var targetRatio: Double? {
+        switch self {
+        case .indexInsert, .indexEqual, .indexRange, .indexUpdate: 1.3
+        case .indexPopulate, .indexReopen: nil
+        default: 1.2
         }
     }
 
@@ -56,13 +95,56 @@ enum Workload: String, CaseIterable {
         case .writeEach:
             try store.writeEach(fixtures.singleWrites)
             return nil
+        case .indexInsert, .indexEqual, .indexRange, .indexUpdate, .indexPopulate, .indexReopen:
+            throw BenchmarkError("\(rawValue) runs on the indexed store")
+        }
+    }
+
+    /// Runs an index workload once, untimed preparation apart. Returns what the queries found.
+    func run(on store: any IndexedBenchmarkStore, fixtures: Fixtures) throws -> Checksum? {
+        switch self {
+        case .indexInsert:
+            try store.insert(fixtures.users)
+            return nil
+        case .indexEqual:
+            var checksum = Checksum()
+            for age in fixtures.equalityAges {
+                for user in try store.users(age: age) { checksum.add(user) }
+            }
+            return checksum
+        case .indexRange:
+            var checksum = Checksum()
+            for ages in fixtures.ageRanges {
+                for user in try store.users(ages: ages) { checksum.add(user) }
+            }
+            return checksum
+        case .indexUpdate:
+            try store.update(fixtures.updates)
+            return nil
+        case .indexPopulate:
+            try store.addIndex()
+            return nil
+        case .indexReopen:
+            try store.reopen()
+            return nil
+        default:
+            throw BenchmarkError("\(rawValue) runs on the store without an index")
         }
     }
 
     /// Untimed work that must happen right before the workload.
     func prepare(_ store: any BenchmarkStore, fixtures: Fixtures) throws {
-        if self == .cachedEach {
+        if self == .cachedEach || self == .cachedBatch {
             try store.prepareCachedReads(fixtures.readKeys)
+        }
+    }
+
+    /// Untimed work that must happen right before an index workload.
+    func prepare(_ store: any IndexedBenchmarkStore) throws {
+        switch self {
+        case .indexPopulate: try store.dropIndex()
+        case .indexReopen: try store.close()
+        default: break
         }
     }
 

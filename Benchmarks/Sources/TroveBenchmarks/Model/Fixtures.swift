@@ -15,6 +15,13 @@ struct Fixtures {
     /// them deleted.
     let singleWrites: [User]
 
+    /// The ages of the equality queries of the index workloads: each is the age of about 1% of
+    /// the users (see `age(random:)`).
+    let equalityAges: [Int] = Array(68..<78)
+    /// The age ranges of the range queries of the index workloads: each holds about 1% of the
+    /// users (two ages of 0.5%).
+    let ageRanges: [Range<Int>] = stride(from: 88, to: 98, by: 2).map { $0..<($0 + 2) }
+
     init(count: Int) {
         var random = SplitMix64(seed: 0x5452_4F56)
         let users = (0..<count).map { Fixtures.makeUser(index: $0, random: &random) }
@@ -60,13 +67,25 @@ struct Fixtures {
             id: key(index: index),
             name: "\(first) \(last)",
             email: "\(first.lowercased()).\(last.lowercased())\(index)@example.com",
-            age: 18 + Int(random.next() % 70),
+            age: age(random: &random),
             score: Double(random.next() % 1_000_000) / 100,
             tags: tags,
             created: epoch.addingTimeInterval(Double(random.next() % 31_536_000)),
             metadata: UserStats(
                 visits: Int(random.next() % 10_000),
                 lastSeen: epoch.addingTimeInterval(Double(random.next() % 31_536_000))))
+    }
+
+    /// An age from 18 to 97, drawn so that the index queries have results of a known size:
+    /// 18 to 67 are each the age of 1.5% of the users, 68 to 87 of 1% each, 88 to 97 of 0.5% each.
+    /// One draw, as the uniform age of earlier versions, so that the other fields are unchanged.
+    private static func age(random: inout SplitMix64) -> Int {
+        let draw = Int(random.next() % 400)
+        switch draw {
+        case ..<300: return 18 + draw / 6
+        case ..<380: return 68 + (draw - 300) / 4
+        default: return 88 + (draw - 380) / 2
+        }
     }
 
     private static func changed(_ user: User, random: inout SplitMix64) -> User {

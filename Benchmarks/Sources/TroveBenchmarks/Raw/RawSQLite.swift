@@ -34,6 +34,11 @@ final class RawSQLite {
         return RawStatement(statement, connection: self)
     }
 
+    /// The row id of the last row this connection inserted.
+    var lastInsertRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
     func error(_ code: Int32, _ sql: String) -> BenchmarkError {
         BenchmarkError("SQLite error \(code) (\(String(cString: sqlite3_errmsg(handle)))) in \(sql)")
     }
@@ -66,6 +71,11 @@ final class RawStatement {
     @inline(__always)
     func bindBlob(_ buffer: UnsafeRawBufferPointer, at index: Int32) {
         sqlite3_bind_blob(pointer, index, buffer.baseAddress, Int32(buffer.count), benchmark_sqlite_static())
+    }
+
+    @inline(__always)
+    func bindInt64(_ value: Int64, at index: Int32) {
+        sqlite3_bind_int64(pointer, index, value)
     }
 
     @inline(__always)
@@ -106,6 +116,11 @@ final class RawStatement {
     func blob(at column: Int32) -> UnsafeRawBufferPointer {
         let base = sqlite3_column_blob(pointer, column)
         return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : Int(sqlite3_column_bytes(pointer, column)))
+    }
+
+    @inline(__always)
+    func int64(at column: Int32) -> Int64 {
+        sqlite3_column_int64(pointer, column)
     }
 
     @inline(__always)

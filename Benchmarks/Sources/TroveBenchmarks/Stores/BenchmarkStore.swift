@@ -15,7 +15,8 @@ protocol BenchmarkStore: AnyObject {
     func readEach(_ keys: [String]) throws -> Checksum
     /// Reads every key in one read transaction.
     func readBatch(_ keys: [String]) throws -> Checksum
-    /// Makes the next cached reads hit a warm object cache, when the implementation has one.
+    /// Makes the next cached reads hit a warm object cache, when the implementation has one and
+    /// it is not warm already.
     func prepareCachedReads(_ keys: [String]) throws
     /// ``readEach(_:)`` after ``prepareCachedReads(_:)``.
     func readEachCached(_ keys: [String]) throws -> Checksum

@@ -58,6 +58,7 @@ final class TroveStore: BenchmarkStore {
     }
 
     func prepareCachedReads(_ keys: [String]) throws {
+        guard cachedReader == nil else { return }
         var configuration = Configuration()
         configuration.itemCacheLimit = max(keys.count, configuration.itemCacheLimit)
         let connection = try Database(path: path, configuration: configuration).newConnection()

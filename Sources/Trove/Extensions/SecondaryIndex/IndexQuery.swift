@@ -225,7 +225,9 @@ struct IndexQueryRunner<Item: Persistable>: Sendable {
         try run(select: "t.key, t.data, t.metadata", in: transaction) { statement in
             let key = statement.string(at: 0)
             let cacheKey = CacheKey(collection: Item.collection, key: key)
-            if let cached = transaction.cachedItem(at: cacheKey) as? Item {
+            // Cast only what the cache has: this code is not specialized for `Item`, and casting
+            // a miss (`nil` as `Any?`) to `Item` cost a dynamic cast and the metadata of `Item?`.
+            if let entry = transaction.cachedItem(at: cacheKey), let cached = entry as? Item {
                 items.append(cached)
                 return
             }

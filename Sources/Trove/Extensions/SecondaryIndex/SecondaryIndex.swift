@@ -31,7 +31,8 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
     public let version: Int
     /// The columns.
     public let columns: [IndexColumn<Item>]
-    /// The table's SQL and the definition's fingerprint, computed once.
+    /// The table, its SQL and the fingerprint of the definition, computed once: every query
+    /// needs the table and the fingerprint.
     let implementation: SecondaryIndexImplementation<Item>
 
     /// Defines an index of the items of `Item`.
@@ -45,7 +46,7 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
         self.name = name
         self.version = version
         self.columns = columns
-        self.implementation = SecondaryIndexImplementation(name: name, columns: columns)
+        implementation = SecondaryIndexImplementation(name: name, columns: columns)
     }
 
     /// The index as an extension to register (``Database/register(_:)-(DatabaseExtension)``).

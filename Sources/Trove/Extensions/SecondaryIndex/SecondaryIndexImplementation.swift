@@ -94,17 +94,18 @@ struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation 
         let statement = try context.sqlite.cachedStatement(upsertSQL)
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
-        var values: [IndexValue] = []
-        values.reserveCapacity(columns.count)
-        for (offset, column) in columns.enumerated() {
-            let value = column.value(item)
-            values.append(value)
-            try statement.bind(value, at: Int32(offset + 2))
+        // An index loop, not `enumerated()`: this code is not specialized for `Item`, and the
+        // generic iterator of `enumerated()` cost about 4,600 instructions per row with two columns.
+        var offset = 0
+        while offset < columns.count {
+            try statement.bind(columns[offset].value(item), at: Int32(offset + 2))
+            offset += 1
         }
         do {
             try statement.stepToEnd()
         } catch let error as TroveError where error.sqliteResultCode == 2067 {  // SQLITE_CONSTRAINT_UNIQUE
             statement.reset()
+            let values = columns.map { $0.value(item) }
             throw try uniqueViolation(values: values, rowID: rowID, key: key, name: name, in: context, cause: error)
         }
     }

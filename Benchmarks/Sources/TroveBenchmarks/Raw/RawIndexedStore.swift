@@ -1,0 +1,230 @@
+/// Raw SQLite on Trove's items table plus an index table maintained by hand: the design of
+/// Trove's ``SecondaryIndex`` written as carefully as possible, every statement prepared once.
+///
+/// The index table is `users_index (rowid INTEGER PRIMARY KEY, age INTEGER, email TEXT)`, its
+/// `rowid` the item's, with an SQLite index on `age` and a unique one on `email`. Each write of an
+/// item writes its index row in the same transaction: an insert takes the new row id from
+/// `sqlite3_last_insert_rowid`, an update looks it up first and then changes both rows by row id. A query joins the index
+/// to the items and returns them in key order, as Trove's queries do.
+///
+/// With ``HandWrittenItemCoder`` it is the baseline of the index workloads; with
+/// ``JSONItemCoder``, the Codable+JSON implementation.
+final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
+    private static var collection: String { "users" }
+
+    /// The open database and its statements.
+    private final class Session {
+        let sqlite: RawSQLite
+        let beginRead: RawStatement
+        let beginWrite: RawStatement
+        let commit: RawStatement
+        let insertItem: RawStatement
+        let selectRowID: RawStatement
+        let updateItem: RawStatement
+        let insertIndexRow: RawStatement
+        let updateIndexRow: RawStatement
+        let selectByAge: RawStatement
+        let selectByAgeRange: RawStatement
+
+        init(path: String) throws {
+            sqlite = try RawSQLite(path: path)
+            try sqlite.execute(
+                """
+                CREATE TABLE IF NOT EXISTS items (
+                    rowid INTEGER PRIMARY KEY,
+                    collection TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    data BLOB NOT NULL,
+                    metadata BLOB,
+                    UNIQUE (collection, key)
+                );
+                """)
+            try Session.createIndex(sqlite)
+            beginRead = try sqlite.prepare("BEGIN DEFERRED")
+            beginWrite = try sqlite.prepare("BEGIN IMMEDIATE")
+            commit = try sqlite.prepare("COMMIT")
+            insertItem = try sqlite.prepare(
+                "INSERT INTO items (collection, key, data, metadata) VALUES (?1, ?2, ?3, ?4)")
+            selectRowID = try sqlite.prepare("SELECT rowid FROM items WHERE collection = ?1 AND key = ?2")
+            updateItem = try sqlite.prepare("UPDATE items SET data = ?3, metadata = ?4 WHERE rowid = ?5")
+            insertIndexRow = try sqlite.prepare("INSERT INTO users_index (rowid, age, email) VALUES (?1, ?2, ?3)")
+            updateIndexRow = try sqlite.prepare("UPDATE users_index SET age = ?2, email = ?3 WHERE rowid = ?1")
+            let select = "SELECT t.data, t.metadata FROM users_index AS i JOIN items AS t ON t.rowid = i.rowid"
+            selectByAge = try sqlite.prepare("\(select) WHERE i.age = ?1 ORDER BY t.key")
+            selectByAgeRange = try sqlite.prepare("\(select) WHERE i.age >= ?1 AND i.age < ?2 ORDER BY t.key")
+        }
+
+        /// Creates the index table and its SQLite indexes when they are not there.
+        static func createIndex(_ sqlite: RawSQLite) throws {
+            try sqlite.execute(
+                """
+                CREATE TABLE IF NOT EXISTS users_index (rowid INTEGER PRIMARY KEY, age INTEGER, email TEXT);
+                CREATE INDEX IF NOT EXISTS users_index_age ON users_index (age);
+                CREATE UNIQUE INDEX IF NOT EXISTS users_index_email ON users_index (email);
+                """)
+        }
+
+        func inTransaction<T>(_ begin: RawStatement, _ body: () throws -> T) throws -> T {
+            try begin.run()
+            do {
+                let result = try body()
+                try commit.run()
+                return result
+            } catch {
+                try? sqlite.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    private let path: String
+    private var openSession: Session?
+    private var coder = Coder()
+
+    private var session: Session {
+        get throws {
+            guard let openSession else { throw BenchmarkError("the raw SQLite database is closed") }
+            return openSession
+        }
+    }
+
+    init(directory: String) throws {
+        path = directory + "/items.sqlite"
+        openSession = try Session(path: path)
+    }
+
+    // MARK: Writes
+
+    /// Binds the row of `user` to `statement` (parameters 1 to 4) and calls `body`.
+    @inline(__always)
+    private func bind<T>(_ user: User, to statement: RawStatement, _ body: () throws -> T) throws -> T {
+        try Self.collection.withUTF8Buffer { collection in
+            try user.id.withUTF8Buffer { key in
+                try coder.withEncoded(user) { data, metadata in
+                    statement.bindText(collection, at: 1)
+                    statement.bindText(key, at: 2)
+                    statement.bindBlob(data, at: 3)
+                    if let metadata {
+                        statement.bindBlob(metadata, at: 4)
+                    } else {
+                        statement.bindNull(at: 4)
+                    }
+                    return try body()
+                }
+            }
+        }
+    }
+
+    /// Writes the index row of `user` at `rowID` with `statement` (rowid, age, email).
+    @inline(__always)
+    private static func writeIndexRow(of user: User, rowID: Int64, with statement: RawStatement) throws {
+        try user.email.withUTF8Buffer { email in
+            statement.bindInt64(rowID, at: 1)
+            statement.bindInt64(Int64(user.age), at: 2)
+            statement.bindText(email, at: 3)
+            try statement.run()
+        }
+    }
+
+    func insert(_ users: [User]) throws {
+        let session = try session
+        try session.inTransaction(session.beginWrite) {
+            for user in users {
+                try bind(user, to: session.insertItem) { try session.insertItem.run() }
+                try Self.writeIndexRow(
+                    of: user, rowID: session.sqlite.lastInsertRowID, with: session.insertIndexRow)
+            }
+        }
+    }
+
+    func update(_ users: [User]) throws {
+        let session = try session
+        try session.inTransaction(session.beginWrite) {
+            for user in users {
+                // The row id first, from the unique index on (collection, key); then both rows by
+                // row id. `UPDATE … WHERE collection AND key RETURNING rowid` cost 22,000
+                // instructions more per update (SQLite fills an ephemeral table for RETURNING).
+                let rowID: Int64 = try Self.collection.withUTF8Buffer { collection in
+                    try user.id.withUTF8Buffer { key in
+                        let select = session.selectRowID
+                        defer { select.reset() }
+                        select.bindText(collection, at: 1)
+                        select.bindText(key, at: 2)
+                        guard try select.step() else { throw BenchmarkError("no user \(user.id) to update") }
+                        return select.int64(at: 0)
+                    }
+                }
+                try bind(user, to: session.updateItem) {
+                    session.updateItem.bindInt64(rowID, at: 5)
+                    try session.updateItem.run()
+                }
+                try Self.writeIndexRow(of: user, rowID: rowID, with: session.updateIndexRow)
+            }
+        }
+    }
+
+    func dropIndex() throws {
+        try session.sqlite.execute("DROP TABLE users_index")
+    }
+
+    /// Creates the index table and fills it from every stored user, decoded, in one transaction.
+    func addIndex() throws {
+        let session = try session
+        try session.inTransaction(session.beginWrite) {
+            try Session.createIndex(session.sqlite)
+            let select = try session.sqlite.prepare("SELECT rowid, data, metadata FROM items WHERE collection = ?1")
+            let insert = try session.sqlite.prepare("INSERT INTO users_index (rowid, age, email) VALUES (?1, ?2, ?3)")
+            try Self.collection.withUTF8Buffer { collection in
+                select.bindText(collection, at: 1)
+                defer { select.reset() }
+                while try select.step() {
+                    let user = try coder.decode(
+                        data: select.blob(at: 1), metadata: select.isNull(at: 2) ? nil : select.blob(at: 2))
+                    try Self.writeIndexRow(of: user, rowID: select.int64(at: 0), with: insert)
+                }
+            }
+        }
+    }
+
+    func close() throws {
+        openSession = nil
+    }
+
+    func reopen() throws {
+        openSession = try Session(path: path)
+    }
+
+    // MARK: Queries
+
+    /// The users that `statement`, bound, selects; one autocommit statement is its own read
+    /// transaction.
+    @inline(__always)
+    private func users(_ statement: RawStatement) throws -> [User] {
+        defer { statement.reset() }
+        var users: [User] = []
+        while try statement.step() {
+            users.append(
+                try coder.decode(data: statement.blob(at: 0), metadata: statement.isNull(at: 1) ? nil : statement.blob(at: 1)))
+        }
+        return users
+    }
+
+    func users(age: Int) throws -> [User] {
+        let statement = try session.selectByAge
+        statement.bindInt64(Int64(age), at: 1)
+        return try users(statement)
+    }
+
+    func users(ages: Range<Int>) throws -> [User] {
+        let statement = try session.selectByAgeRange
+        statement.bindInt64(Int64(ages.lowerBound), at: 1)
+        statement.bindInt64(Int64(ages.upperBound), at: 2)
+        return try users(statement)
+    }
+}
+
+/// The baseline of the index workloads: raw SQLite, the index table maintained by hand, the
+/// hand-written compact binary coder.
+typealias BaselineIndexedStore = RawIndexedStore<HandWrittenItemCoder>
+/// Raw SQLite, the index table maintained by hand, `JSONEncoder`/`JSONDecoder` blobs.
+typealias JSONIndexedStore = RawIndexedStore<JSONItemCoder>

@@ -1,0 +1,79 @@
+import Trove
+
+/// Trove with a ``SecondaryIndex`` on `age` and a unique one on `email`, defined by hand (the
+/// benchmark's model carries no `@indexed` annotations) and registered at open, as the
+/// documentation shows; one connection writes, one reads, default configuration.
+final class TroveIndexedStore: IndexedBenchmarkStore {
+    /// The index: `age`, and `email` unique.
+    static let byAgeAndEmail = SecondaryIndex<User>(
+        "users_by_age_and_email",
+        columns: [
+            .column("age") { $0.age },
+            .column("email", unique: true) { $0.email },
+        ])
+
+    /// An open database with its two connections.
+    private final class Session {
+        let database: Database
+        let writer: Connection
+        let reader: Connection
+
+        init(path: String) throws {
+            database = try Database(path: path, extensions: [TroveIndexedStore.byAgeAndEmail.databaseExtension])
+            writer = try database.newConnection()
+            reader = try database.newConnection()
+        }
+    }
+
+    private let path: String
+    private var openSession: Session?
+
+    private var session: Session {
+        get throws {
+            guard let openSession else { throw BenchmarkError("the Trove database is closed") }
+            return openSession
+        }
+    }
+
+    init(directory: String) throws {
+        path = directory + "/users.trove"
+        openSession = try Session(path: path)
+    }
+
+    func insert(_ users: [User]) throws {
+        try session.writer.readWrite { tx in try tx.write(users) }
+    }
+
+    func users(age: Int) throws -> [User] {
+        try session.reader.read { tx in
+            try Self.byAgeAndEmail.query(tx).filter(.column("age", equals: age)).items()
+        }
+    }
+
+    func users(ages: Range<Int>) throws -> [User] {
+        try session.reader.read { tx in
+            try Self.byAgeAndEmail.query(tx).filter(.column("age", in: ages)).items()
+        }
+    }
+
+    func update(_ users: [User]) throws {
+        try session.writer.readWrite { tx in try tx.write(users) }
+    }
+
+    func dropIndex() throws {
+        try session.database.unregister(Self.byAgeAndEmail.name)
+    }
+
+    func addIndex() throws {
+        let registration = try session.database.register(Self.byAgeAndEmail.databaseExtension)
+        guard registration == .created else { throw BenchmarkError("Trove: the index was \(registration), not created") }
+    }
+
+    func close() throws {
+        openSession = nil
+    }
+
+    func reopen() throws {
+        openSession = try Session(path: path)
+    }
+}
