@@ -7,8 +7,9 @@ import Synchronization
 /// A collection that no extension follows costs one atomic load more than the change itself:
 /// who follows a collection is resolved once per collection and connection, and again only after
 /// an extension is registered or removed (``Database/extensionGeneration``). For followed
-/// collections the statements return the row id (`RETURNING rowid`) that extension tables refer
-/// to. None of these methods touches the caches: the callers do.
+/// collections the writes learn the row id that extension tables refer to, without `RETURNING`
+/// (SQLite builds a temporary table for each such statement, about as costly as the write). None
+/// of these methods touches the caches: the callers do.
 extension ConnectionCore {
     // MARK: Who follows a collection
 
@@ -37,41 +38,35 @@ extension ConnectionCore {
         key: String, collection: String, data: UnsafeRawBufferPointer, metadata: UnsafeRawBufferPointer?,
         item: () -> Any?
     ) throws {
-        guard let watchers = watchers(of: collection) else {
-            let statement = try sqlite.cachedStatement(Schema.upsertItem)
-            defer { statement.reset() }
-            try bindRow(statement, key: key, collection: collection, data: data, metadata: metadata)
-            try statement.stepToEnd()
-            changes.recordChange(key: key, collection: collection)
-            return
+        let watchers = watchers(of: collection)
+        if watchers != nil {
+            // An upsert that updates leaves the last insert row id alone: it tells an insert and
+            // its row id; an update's row id is looked up.
+            sqlite.lastInsertRowID = 0
         }
-        // An upsert that updates leaves the last insert row id alone: it tells an insert.
-        sqlite.lastInsertRowID = 0
-        let statement = try sqlite.cachedStatement(Schema.upsertItemReturningRowID)
-        let rowID: Int64
+        let statement = try sqlite.cachedStatement(Schema.upsertItem)
         do {
             defer { statement.reset() }
             try bindRow(statement, key: key, collection: collection, data: data, metadata: metadata)
-            rowID = try stepReturningRowID(statement) ?? 0
+            try statement.stepToEnd()
         }
         changes.recordChange(key: key, collection: collection)
-        let kind: WriteEvent.Kind = sqlite.lastInsertRowID == rowID ? .inserted : .dataUpdated
+        guard let watchers else { return }
+        let insertedRowID = sqlite.lastInsertRowID
+        let rowID = try insertedRowID != 0 ? insertedRowID : selectRowID(key: key, collection: collection) ?? 0
         try notify(
             watchers,
             WriteEvent(
-                kind: kind, collection: collection, key: key, rowID: rowID, item: item(), data: data,
-                metadata: metadata, carriesMetadata: true))
+                kind: insertedRowID != 0 ? .inserted : .dataUpdated, collection: collection, key: key, rowID: rowID,
+                item: item(), data: data, metadata: metadata, carriesMetadata: true))
     }
 
     /// Replaces the data of the row at `key` in `collection`, keeping its metadata.
     ///
     /// - Returns: `true` when there was such a row.
     func replaceData(key: String, collection: String, data: UnsafeRawBufferPointer) throws -> Bool {
-        try changeRow(
-            .dataUpdated, key: key, collection: collection, data: data, metadata: nil,
-            sql: Schema.replaceData, returningRowID: Schema.replaceDataReturningRowID
-        ) { statement in
-            try statement.bind(data, at: 3)
+        try changeRow(.dataUpdated, key: key, collection: collection, data: data, metadata: nil, sql: Schema.replaceData) {
+            try $0.bind(data, at: 3)
         }
     }
 
@@ -82,7 +77,7 @@ extension ConnectionCore {
     func replaceMetadata(key: String, collection: String, metadata: UnsafeRawBufferPointer?) throws -> Bool {
         try changeRow(
             .metadataUpdated, key: key, collection: collection, data: nil, metadata: metadata,
-            sql: Schema.replaceMetadata, returningRowID: Schema.replaceMetadataReturningRowID
+            sql: Schema.replaceMetadata
         ) { statement in
             if let metadata {
                 try statement.bind(metadata, at: 3)
@@ -96,50 +91,41 @@ extension ConnectionCore {
     ///
     /// - Returns: `true` when there was such a row.
     func touchRow(key: String, collection: String) throws -> Bool {
-        // The row id is read whether or not extensions follow: the statement tells whether the
-        // row exists.
-        try changeRow(
-            .touched, key: key, collection: collection, data: nil, metadata: nil, sql: Schema.selectRowID,
-            returningRowID: Schema.selectRowID, alwaysReturnsRowID: true)
+        try changeRow(.touched, key: key, collection: collection, data: nil, metadata: nil, sql: nil)
     }
 
     /// Removes the row at `key` in `collection`.
     ///
     /// - Returns: `true` when there was such a row.
     func removeRow(key: String, collection: String) throws -> Bool {
-        try changeRow(
-            .removed, key: key, collection: collection, data: nil, metadata: nil, sql: Schema.deleteItem,
-            returningRowID: Schema.deleteItemReturningRowID)
+        try changeRow(.removed, key: key, collection: collection, data: nil, metadata: nil, sql: Schema.deleteItem)
     }
 
-    /// Changes the row at `key` in `collection` with `sql` (or, when extensions follow the
-    /// collection or `alwaysReturnsRowID`, with `returningRowID`, the same statement returning the
-    /// row id), whose first two parameters are the collection and the key and whose others `bind`
-    /// binds; records the change and hands it to the extensions as an event of `kind`.
+    /// Changes the row at `key` in `collection` with `sql`, whose first two parameters are the
+    /// collection and the key and whose others `bind` binds (no statement: a touch); records the
+    /// change and hands it to the extensions as an event of `kind`. When extensions follow the
+    /// collection, or for a touch, the row id is looked up first.
     ///
     /// - Returns: `true` when there was such a row.
     private func changeRow(
         _ kind: WriteEvent.Kind, key: String, collection: String, data: UnsafeRawBufferPointer?,
-        metadata: UnsafeRawBufferPointer?, sql: String, returningRowID: String, alwaysReturnsRowID: Bool = false,
-        bind: (Statement) throws -> Void = { _ in }
+        metadata: UnsafeRawBufferPointer?, sql: String?, bind: (Statement) throws -> Void = { _ in }
     ) throws -> Bool {
         let watchers = watchers(of: collection)
-        let returnsRowID = alwaysReturnsRowID || watchers != nil
-        let statement = try sqlite.cachedStatement(returnsRowID ? returningRowID : sql)
-        let rowID: Int64?
-        do {
+        var rowID: Int64 = 0
+        if watchers != nil || sql == nil {
+            guard let existing = try selectRowID(key: key, collection: collection) else { return false }
+            rowID = existing
+        }
+        if let sql {
+            let statement = try sqlite.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(collection, at: 1)
             try statement.bind(key, at: 2)
             try bind(statement)
-            if returnsRowID {
-                rowID = try stepReturningRowID(statement)
-            } else {
-                try statement.stepToEnd()
-                rowID = sqlite.changes > 0 ? 0 : nil
-            }
+            try statement.stepToEnd()
+            guard sqlite.changes > 0 else { return false }
         }
-        guard let rowID else { return false }
         if kind == .removed {
             changes.recordRemoval(key: key, collection: collection)
         } else {
@@ -153,6 +139,15 @@ extension ConnectionCore {
                     metadata: metadata, carriesMetadata: false))
         }
         return true
+    }
+
+    /// The row id of the row at `key` in `collection`, if any.
+    private func selectRowID(key: String, collection: String) throws -> Int64? {
+        let statement = try sqlite.cachedStatement(Schema.selectRowID)
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        try statement.bind(key, at: 2)
+        return try statement.step() ? statement.int64(at: 0) : nil
     }
 
     /// Removes every row of `collection`; the extensions that follow it are told which rows went
@@ -258,14 +253,6 @@ extension ConnectionCore {
         } else {
             try statement.bindNull(at: 4)
         }
-    }
-
-    /// Steps a statement that returns the row id of the row it changed, if any.
-    private func stepReturningRowID(_ statement: Statement) throws -> Int64? {
-        guard try statement.step() else { return nil }
-        let rowID = statement.int64(at: 0)
-        try statement.stepToEnd()
-        return rowID
     }
 
     /// The row ids and keys that `sql` selects, by collection (`collection` when given, bound as

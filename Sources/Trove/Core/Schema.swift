@@ -97,11 +97,6 @@ enum Schema {
     static let replaceData = "UPDATE trove_items SET data = ?3 WHERE collection = ?1 AND key = ?2"
     static let replaceMetadata = "UPDATE trove_items SET metadata = ?3 WHERE collection = ?1 AND key = ?2"
     static let deleteItem = "DELETE FROM trove_items WHERE collection = ?1 AND key = ?2"
-    // The same writes, telling the row id, for collections that extensions follow.
-    static let upsertItemReturningRowID = upsertItem + " RETURNING rowid"
-    static let replaceDataReturningRowID = replaceData + " RETURNING rowid"
-    static let replaceMetadataReturningRowID = replaceMetadata + " RETURNING rowid"
-    static let deleteItemReturningRowID = deleteItem + " RETURNING rowid"
     static let selectRowID = "SELECT rowid FROM trove_items WHERE collection = ?1 AND key = ?2"
     static let deleteCollection = "DELETE FROM trove_items WHERE collection = ?1"
     static let deleteAll = "DELETE FROM trove_items"
