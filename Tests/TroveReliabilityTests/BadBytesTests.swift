@@ -145,16 +145,22 @@ struct BadBytesTests {
                     }
                 }
                 slowest = max(slowest, elapsed)
+                if elapsed >= Self.slowestDecodeBound {
+                    problems.append("\(target.name), input \(input), took \(elapsed) to decode: bytes \(bytes)")
+                    break
+                }
             }
             outcome.withLock { $0 = (decoded, rejected, slowest, problems, targets.count) }
         }
         #expect(finished, "a decoder hung: the inputs were not done in 5 minutes (seed \(seed))")
         let (decoded, rejected, slowest, problems, targetCount) = outcome.withLock { $0 }
-        #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5).joined(separator: "\n"))")
-        #expect(decoded + rejected == inputs)
+        var checks = Checks()
+        checks.expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5).joined(separator: "\n"))")
+        checks.expect(decoded + rejected == inputs, "\(decoded) decoded and \(rejected) rejected of \(inputs) inputs")
         // Most mutations must be caught: a decoder that accepted anything would pass the rest.
-        #expect(rejected > inputs / 2)
-        #expect(slowest < Self.slowestDecodeBound, "one input took \(slowest) to decode (seed \(seed))")
+        checks.expect(rejected > inputs / 2, "only \(rejected) of \(inputs) inputs were rejected")
+        checks.expect(slowest < Self.slowestDecodeBound, "one input took \(slowest) to decode (seed \(seed))")
+        guard checks.passed else { return }
         Soak.report(
             "fuzz decoders: \(inputs) mutated inputs of \(targetCount) coders in \(ContinuousClock.now - start): \(rejected) rejected with corruptData, \(decoded) decoded, slowest \(slowest), seed \(seed)"
         )

@@ -70,9 +70,11 @@ struct ConcurrencyLoadTests {
         #expect(final == state.lastCommitted)
         let figures = state.figures
         #expect(figures.commits > 0 && figures.snapshots > 0)
-        Soak.report(
-            "load threads \(setting): \(writers) writers, \(readers) readers, \(connections.count) connections, \(seconds) s: \(figures.commits) transfers committed, \(figures.rollbacks) rolled back, \(figures.snapshots) snapshots checked"
-        )
+        if state.problems.isEmpty && final == state.lastCommitted && figures.commits > 0 && figures.snapshots > 0 {
+            Soak.report(
+                "load threads \(setting): \(writers) writers, \(readers) readers, \(connections.count) connections, \(seconds) s: \(figures.commits) transfers committed, \(figures.rollbacks) rolled back, \(figures.snapshots) snapshots checked"
+            )
+        }
     }
 
     /// Two `Database` instances on one file, each with writers and cached readers, as two
@@ -116,7 +118,7 @@ struct ConcurrencyLoadTests {
         }
         let figures = state.figures
         #expect(figures.commits > 0 && figures.snapshots > 0)
-        if state.problems.isEmpty {
+        if state.problems.isEmpty && figures.commits > 0 && figures.snapshots > 0 {
             Soak.report(
                 "load two databases: 2 instances on one file, each with 2 writer and 2 reader connections, \(seconds) s: \(figures.commits) transfers committed, \(figures.rollbacks) rolled back, \(figures.snapshots) snapshots checked"
             )
@@ -178,9 +180,12 @@ struct ConcurrencyLoadTests {
         let final = try await connections[1].read { tx in try Bank.check(tx, floor: 0, style: 0) }
         #expect(final == state.lastCommitted)
         let figures = state.figures
-        Soak.report(
-            "load tasks: \(tasks) tasks on \(connections.count) connections, \(seconds) s: \(figures.commits) transfers committed, \(figures.rollbacks) rolled back, \(figures.snapshots) snapshots checked"
-        )
+        #expect(figures.commits > 0 && figures.snapshots > 0)
+        if state.problems.isEmpty && final == state.lastCommitted && figures.commits > 0 && figures.snapshots > 0 {
+            Soak.report(
+                "load tasks: \(tasks) tasks on \(connections.count) connections, \(seconds) s: \(figures.commits) transfers committed, \(figures.rollbacks) rolled back, \(figures.snapshots) snapshots checked"
+            )
+        }
     }
 }
 
