@@ -105,11 +105,8 @@ struct CrashDurabilityTests {
                 path: path, expected: CrashWorkload.expectedBulkState, acknowledged: floor, mayAdvance: true,
                 context: "bulk round \(round) (seed \(seed))", checks: &checks)
         }
-        // Measured: 48 commits of 400 items in 12 rounds (4 a round) on 2 cores, 50 to 550 ms
-        // after each start. One a round leaves a factor of 4; the odd rounds alone give half.
-        checks.expect(
-            acknowledgedCommits >= kills,
-            "only \(acknowledgedCommits) bulk commits were acknowledged in \(kills) rounds, expected at least \(kills)")
+        // No total bound beyond the odd rounds' one each: measured 48 to 187 commits in 12 rounds
+        // on 2 cores, but 10 under AddressSanitizer on the same machine loaded by other builds.
         if checks.passed {
             Soak.report(
                 "crash bulk: \(kills) SIGKILLs survived, \(acknowledgedCommits) acknowledged commits of \(CrashWorkload.bulkSize) items all present, counter \(floor), \(ContinuousClock.now - start)"
