@@ -48,7 +48,8 @@ struct TroveGenTests {
         }
         /// Sets the file's modification date.
         func setModificationDate(_ date: Date, of path: String) throws {
-            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: root.appendingPathComponent(path).path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: date], ofItemAtPath: root.appendingPathComponent(path).path)
         }
 
         func run(_ arguments: [String]) throws -> Run {

@@ -194,7 +194,8 @@ struct CrashDurabilityTests {
                 counter == acknowledged || counter == acknowledged + 1,
                 "\(context): the stored counter is \(counter), the last acknowledged commit \(acknowledged)")
         } else {
-            checks.expect(counter == acknowledged, "\(context): the stored counter is \(counter), expected \(acknowledged)")
+            checks.expect(
+                counter == acknowledged, "\(context): the stored counter is \(counter), expected \(acknowledged)")
         }
         let expectedItems = expected(counter)
         var problems: [String] = []
@@ -209,7 +210,8 @@ struct CrashDurabilityTests {
         for key in expectedItems.keys where !found.contains(key) {
             problems.append("\(key) is missing")
         }
-        checks.expect(problems.isEmpty, "\(context), counter \(counter): \(problems.prefix(10).joined(separator: "; "))")
+        checks.expect(
+            problems.isEmpty, "\(context), counter \(counter): \(problems.prefix(10).joined(separator: "; "))")
         let integrity = try integrityCheck(path: path)
         checks.expect(integrity == ["ok"], "\(context): integrity_check says \(integrity)")
         return counter

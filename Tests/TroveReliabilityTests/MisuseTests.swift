@@ -32,7 +32,8 @@ struct MisuseTests {
     }
 
     @Test(
-        .enabled(if: MisuseTests.canCompileChecks, "the compile checks find the built modules only in the Linux layout"),
+        .enabled(
+            if: MisuseTests.canCompileChecks, "the compile checks find the built modules only in the Linux layout"),
         arguments: [
             ("RefusedByTheTypeChecker.swift.txt", "the type checker"),
             ("RefusedBySendingChecks.swift.txt", "the checks of sending"),
