@@ -110,20 +110,4 @@ struct RoundTripTests {
         #expect(try connection.remove(User.self, keys: [Self.userID]) == 1)
         #expect(try connection.read(User.self, key: Self.userID) == nil)
     }
-
-    @Test func generatorFieldNumbersEqualTheRuntimes() {
-        for name in ["name", "userID", "default", "publicationYear", "_0", "circle"] {
-            #expect(FieldNumber.of(name) == Self.generatorFieldNumber(name))
-        }
-    }
-
-    /// The generator's function, restated: the generated literals were computed with it.
-    static func generatorFieldNumber(_ name: String) -> UInt32 {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in name.utf8 {
-            hash ^= UInt32(byte)
-            hash &*= 0x0100_0193
-        }
-        return hash >> 3
-    }
 }

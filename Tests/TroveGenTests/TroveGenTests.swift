@@ -41,8 +41,15 @@ struct TroveGenTests {
             try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
         }
         func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) }
-        func modificationDate(_ path: String) throws -> Date? {
-            try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.modificationDate] as? Date
+        /// The file's modification date and inode number.
+        func stamp(_ path: String) throws -> (date: Date?, inode: Int?) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)
+            return (attributes[.modificationDate] as? Date, (attributes[.systemFileNumber] as? NSNumber)?.intValue)
+        }
+        /// Sets the file's modification date.
+        func setModificationDate(_ date: Date, of path: String) throws {
+            try FileManager.default.setAttributes(
+                [.modificationDate: date], ofItemAtPath: root.appendingPathComponent(path).path)
         }
 
         func run(_ arguments: [String]) throws -> Run {
@@ -86,10 +93,17 @@ struct TroveGenTests {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(workspace.read("Generated/Models_User+Trove.swift")?.contains("// Source: Models/User.swift") == true)
         #expect(!workspace.exists("Generated/Models_Plain+Trove.swift"))
-        let written = try workspace.modificationDate("Generated/Models_User+Trove.swift")
-        Thread.sleep(forTimeInterval: 0.05)
+        // The output is dated in 2001: a rewrite, in place or by replacing the file, dates it
+        // now and (replacing it) gives it a new inode, whatever the file system's timestamp
+        // resolution (one second on some), with no wait.
+        let output = "Generated/Models_User+Trove.swift"
+        let past = Date(timeIntervalSinceReferenceDate: 0)
+        try workspace.setModificationDate(past, of: output)
+        let written = try workspace.stamp(output)
+        #expect(written.date == past && written.inode != nil)
         #expect(try workspace.generate().status == 0)
-        #expect(try workspace.modificationDate("Generated/Models_User+Trove.swift") == written)
+        let after = try workspace.stamp(output)
+        #expect(after.date == past && after.inode == written.inode, "the unchanged output was rewritten: \(after)")
     }
 
     @Test func checkPassesWhenFreshAndFailsWhenStale() throws {

@@ -37,9 +37,21 @@ struct Fixture: CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// The names of the Swift files in `directory`, sorted.
+    ///
+    /// - Throws: When the folder cannot be read, or holds no Swift file: a fixture whose folder
+    ///   went missing would otherwise compare nothing with nothing and pass.
     static func swiftFiles(in directory: URL) throws -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".swift") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        guard !names.isEmpty else {
+            throw MissingFixture(description: "\(directory.path) holds no .swift file")
+        }
+        return names
+    }
+
+    struct MissingFixture: Error, CustomStringConvertible {
+        var description: String
     }
 }
 
@@ -49,9 +61,10 @@ struct ReferenceTests {
         let result = try GeneratorPipeline().run(try fixture.inputs(), includeUnannotated: fixture.includeUnannotated)
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.description).joined(separator: "\n"))")
         let produced = Dictionary(uniqueKeysWithValues: result.files.map { ($0.name, $0.contents) })
-        let expectedNames = try Fixture.swiftFiles(in: fixture.expectedDirectory)
+        #expect(!produced.isEmpty, "'\(fixture.name)' generates no file")
 
         if ProcessInfo.processInfo.environment["TROVE_RECORD"] != nil {
+            let expectedNames = (try? Fixture.swiftFiles(in: fixture.expectedDirectory)) ?? []
             try FileManager.default.createDirectory(at: fixture.expectedDirectory, withIntermediateDirectories: true)
             for name in expectedNames where produced[name] == nil {
                 try FileManager.default.removeItem(at: fixture.expectedDirectory.appendingPathComponent(name))
@@ -62,6 +75,7 @@ struct ReferenceTests {
             Issue.record("Recorded \(produced.count) expected files of '\(fixture.name)'; unset TROVE_RECORD and run again.")
             return
         }
+        let expectedNames = try Fixture.swiftFiles(in: fixture.expectedDirectory)
 
         for name in expectedNames where produced[name] == nil {
             Issue.record("Expected/\(name) of '\(fixture.name)' is no longer generated. Fix: TROVE_RECORD=1 swift test")
@@ -81,6 +95,17 @@ struct ReferenceTests {
                     """)
             }
         }
+    }
+
+    /// Every folder of `Fixtures/` is a listed fixture: one that is not would never be compared.
+    @Test func everyFixtureFolderIsTested() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Fixture.root.path).filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(
+                atPath: Fixture.root.appendingPathComponent($0).path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }
+        #expect(Set(folders) == Set(Fixture.all.map(\.name)))
     }
 
     @Test(arguments: Fixture.all)

@@ -143,10 +143,31 @@ struct ModelTests {
         #expect(indexes?.map(\.kind) == [.unique, .indexed, .searchable])
     }
 
-    @Test func fieldNumbersMatchTheRuntimeFunction() {
-        // The value the runtime documents for `FieldNumber.of("name")`.
-        #expect(FieldNumber.of("name") == 0x11A7_37BC)
+    /// The generator's numbers are the table of `KnownFieldNumbers.swift`, which the runtime's
+    /// tests hold `Trove.FieldNumber.of(_:)` to: generated literals and the runtime agree.
+    @Test func fieldNumbersAreTheKnownNumbers() {
+        for (name, number) in knownFieldNumbers {
+            #expect(FieldNumber.of(name) == number, "field \"\(name)\"")
+        }
         #expect(FieldNumber.literal(0x11A7_37BC) == "0x11A7_37BC")
         #expect(FieldNumber.literal(0x5) == "0x0000_0005")
+    }
+
+    /// The literals in generated code are the known numbers, as the generator renders them.
+    @Test func generatedCodeCarriesTheKnownNumbers() throws {
+        let names = knownFieldNumbers.map(\.name).filter { $0.first?.isLetter == true && $0 != "default" }
+        let properties = names.map { "    var \($0): Int" }.joined(separator: "\n")
+        let result = try generate(
+            """
+            // @persistable(collection: "known")
+            struct Known {
+            \(properties)
+            }
+            """)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let code = try #require(result.files.first?.contents)
+        for (name, number) in knownFieldNumbers where names.contains(name) {
+            #expect(code.contains("field: \(FieldNumber.literal(number))) // \(name)\n"), "field \"\(name)\"")
+        }
     }
 }

@@ -138,7 +138,10 @@ struct BadFileTests {
                         scenario.check(
                             error.message.contains("read-only") || error.message.contains("readonly"), "\(error)")
                     }
-                    // Rolled back, in the writer's cache too; the connections keep reading.
+                    // SQLite refuses the transaction before anything of it is written, so nothing of
+                    // it reached a cache either (a rollback after writes that were cached is
+                    // `FullDiskTests.aFailedTransactionLeavesNothingInTheWritersCache`). The
+                    // connections keep reading the file as it was.
                     for connection in [writer, reader, try database.newConnection()] {
                         let items = try connection.read { tx in try tx.readAll(CrashItem.self) }
                         scenario.check(items == before, "the items changed after the failed write")

@@ -67,6 +67,39 @@ struct FullDiskTests {
         #expect(try integrityCheck(path: database.path) == ["ok"])
     }
 
+    /// A transaction that writes (and so caches) items, reads them back from the writer's
+    /// cache, then fails: the rollback must take them out of the writer's cache too, or its next
+    /// transaction serves values that were never committed.
+    @Test func aFailedTransactionLeavesNothingInTheWritersCache() throws {
+        let database = try makeTemporaryDatabase { $0.maximumPageCount = 40 }
+        let writer = try database.newConnection()
+        let original = Self.blob("changed", 100)
+        try writer.write([Self.blob("kept", 100), original])
+        #expect(try writer.read(CrashItem.self, key: "changed") == original)
+        let changed = Self.blob("changed", 200, group: 1)
+        let added = Self.blob("added", 100, group: 1)
+        do {
+            try writer.readWrite { tx throws in
+                try tx.write(changed)
+                try tx.write(added)
+                // Both are in the writer's cache now, and read from it.
+                #expect(try tx.read(CrashItem.self, key: "changed") == changed)
+                #expect(try tx.read(CrashItem.self, key: "added") == added)
+                // Far too large for the file: this statement fails with SQLITE_FULL.
+                try tx.write(Self.blob("huge", 400_000))
+            }
+            Issue.record("a write past the page limit succeeded")
+        } catch let error as TroveError {
+            #expect(error.sqliteResultCode.map { $0 & 0xFF } == SQLITE_FULL, "\(error)")
+        }
+        for connection in [writer, try database.newConnection()] {
+            #expect(try connection.read(CrashItem.self, key: "changed") == original)
+            #expect(try connection.read(CrashItem.self, key: "added") == nil)
+            let keys = try connection.read { tx in try tx.readAll(CrashItem.self) }.map(\.id).sorted()
+            #expect(keys == ["changed", "kept"])
+        }
+    }
+
     @Test func aFailedWriteCaughtInsideTheTransactionLeavesItAllOrNothing() throws {
         let database = try makeTemporaryDatabase { $0.maximumPageCount = 40 }
         let writer = try database.newConnection()

@@ -1,0 +1,1 @@
+../TroveTests/Coding/KnownFieldNumbers.swift
