@@ -282,6 +282,12 @@ struct ModelBuilder {
                 for name in [AnnotationName.key, .metadata, .indexed, .searchable]
                 where name != .indexed || !isMetadataType(type.qualifiedName) {
                     if let annotation = annotations[name] {
+                        if name == .indexed {
+                            error("'@indexed' applies to properties of a @persistable type or of its @metadata type; "
+                                + "'\(type.qualifiedName)' is @coded and not the metadata of a @persistable type",
+                                at: annotation.location)
+                            continue
+                        }
                         error("'@\(name.rawValue)' applies to properties of a @persistable type; "
                             + "'\(type.qualifiedName)' is @coded", at: annotation.location)
                     }

@@ -87,7 +87,7 @@ package enum IndexableTypes {
     /// `name` as a valid index or column name: ASCII letters, digits and underscores, not starting
     /// with a digit, at most 64 characters. A name that must change gets a hash of the original
     /// after it, so that two names do not become one.
-    static func sanitized(_ name: String) -> String {
+    package static func sanitized(_ name: String) -> String {
         let isValid: (UInt8) -> Bool = { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x5F
