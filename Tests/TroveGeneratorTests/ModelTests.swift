@@ -196,7 +196,7 @@ struct ModelTests {
         #expect(result.model.files.first?.types.first?.persistable?.secondaryIndex?.name == "Library_Book_index")
     }
 
-    @Test func indexedAndSearchableAreValidatedOnly() throws {
+    @Test func indexedAndSearchablePropertiesAreRecordedWithTheirKinds() throws {
         let result = try generate(
             """
             // @persistable
