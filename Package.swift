@@ -46,6 +46,7 @@ let package = Package(
                 .embedInCode("Message.mustache"),
                 .embedInCode("EnumMessage.mustache"),
                 .embedInCode("Conformances.mustache"),
+                .embedInCode("SecondaryIndex.mustache"),
             ],
             swiftSettings: strictSettings
         ),

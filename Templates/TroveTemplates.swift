@@ -12,5 +12,6 @@ package enum TroveTemplates {
         "Persistable": String(decoding: PackageResources.Persistable_mustache, as: UTF8.self),
         "Message": String(decoding: PackageResources.Message_mustache, as: UTF8.self),
         "EnumMessage": String(decoding: PackageResources.EnumMessage_mustache, as: UTF8.self),
+        "SecondaryIndex": String(decoding: PackageResources.SecondaryIndex_mustache, as: UTF8.self),
     ]
 }

@@ -14,4 +14,26 @@ struct MainActorIsolationTests {
         let count = try await connection.read { tx in try tx.readAll(Tag.self).count }
         #expect(count == 1)
     }
+
+    /// The generated index, its conformance to `DatabaseExtensionProviding` and its typed queries,
+    /// used from a nonisolated async context.
+    @Test nonisolated func generatedIndexWorksOffTheMainActor() async throws {
+        let database = try Database.temporary(models: [User.self])
+        let connection = try database.newConnection()
+        let ada = User(userID: UUID(), name: "Ada", email: "ada@example.com", age: 36, nickname: "ada")
+        let alan = User(userID: UUID(), name: "Alan", email: "alan@example.com", age: 41)
+        try await connection.write(ada)
+        try await connection.write(alan)
+        let found = try await User.read(connection).byEmail("alan@example.com")
+        #expect(found?.userID == alan.userID)
+        let names = try await User.query(connection)
+            .filter(.age(30..<50), .nickname(isNil: false))
+            .sorted(by: .age, .descending)
+            .limit(10)
+            .items()
+            .map(\.name)
+        #expect(names == ["Ada"])
+        let keys = try await connection.read { tx in try User.query(tx).filter(.mainRole(.reader)).keys() }
+        #expect(Set(keys) == [ada.userID, alan.userID])
+    }
 }

@@ -286,6 +286,125 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                 }
                 """, line: 3, column: 19,
             message: "unexpected text after '@transient'; put explanations on a comment line of their own"),
+        BadInput(
+            name: "indexed field of an unsupported type", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed
+                    var tags: [String]
+                }
+                """, line: 4, column: 8,
+            message: "'@indexed' property 'tags' has type '[String]', which an index cannot store; supported: "
+                + "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer "
+                + "raw value, and optionals of these"),
+        BadInput(
+            name: "indexed field of a coded struct type", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed(unique: true)
+                    var address: Address?
+                }
+                // @coded
+                struct Address { var city: String }
+                """, line: 4, column: 8,
+            message: "'@indexed' property 'address' has type 'Address?', which an index cannot store; supported: "
+                + "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer "
+                + "raw value, and optionals of these"),
+        BadInput(
+            name: "indexed enum with associated values", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed
+                    var shape: Shape
+                }
+                // @coded
+                enum Shape { case circle(Double) }
+                """, line: 4, column: 8,
+            message: "'@indexed' property 'shape' has type 'Shape', which an index cannot store; supported: "
+                + "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer "
+                + "raw value, and optionals of these"),
+        BadInput(
+            name: "indexed computed property", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed
+                    var upper: String { id.uppercased() }
+                }
+                """, line: 4, column: 8,
+            message: "'@indexed' applies to a stored property; 'upper' is computed"),
+        BadInput(
+            name: "indexed transient property", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed
+                    // @transient
+                    var cache: Int = 0
+                }
+                """, line: 5, column: 8, message: "'@transient' property 'cache' cannot also be '@indexed'"),
+        BadInput(
+            name: "indexed field of a coded type that is no metadata", source: """
+                // @coded
+                struct A {
+                    // @indexed
+                    var city: String
+                }
+                """, line: 3, column: 8,
+            message: "'@indexed' applies to properties of a @persistable type or of its @metadata type; 'A' is "
+                + "@coded and not the metadata of a @persistable type"),
+        BadInput(
+            name: "indexed metadata property itself", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed
+                    // @metadata
+                    var stats: Stats?
+                }
+                // @coded
+                struct Stats { var visits: Int }
+                """, line: 4, column: 8,
+            message: "'@indexed' cannot be on the '@metadata' property 'stats': annotate the fields of its type "
+                + "instead"),
+        BadInput(
+            name: "indexed metadata field of an unsupported type", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @metadata
+                    var stats: Stats?
+                }
+                // @coded
+                struct Stats {
+                    // @indexed
+                    var history: [Int]
+                }
+                """, line: 9, column: 8,
+            message: "'@indexed' property 'history' has type '[Int]', which an index cannot store; supported: "
+                + "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer "
+                + "raw value, and optionals of these"),
+        BadInput(
+            name: "item and metadata fields with one column name", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed
+                    var visits: Int
+                    // @metadata
+                    var stats: Stats?
+                }
+                // @coded
+                struct Stats {
+                    // @indexed
+                    var visits: Int
+                }
+                """, line: 11, column: 8,
+            message: "the index of 'A' already has a column 'visits': the metadata field 'visits' would be a second "
+                + "one; index only one of them"),
     ]
 }
 

@@ -124,7 +124,111 @@ struct ModelTests {
         #expect(cases[1].parameters[1].isOptional)
     }
 
-    @Test func indexedAndSearchableAreValidatedOnly() throws {
+    @Test func indexedFieldsOfTheItemAndItsMetadataMakeOneIndex() throws {
+        let result = try generate(
+            """
+            // @persistable
+            struct A {
+                var id: String
+                // @indexed(unique: true)
+                var email: String
+                // @indexed
+                var nickname: String?
+                // @indexed
+                var role: Role
+                // @indexed
+                var flag: Bool
+                // @metadata
+                var stats: Stats?
+            }
+            """,
+            """
+            // @coded
+            struct Stats {
+                // @indexed
+                var visits: Int
+                var notIndexed: Int
+            }
+            // @coded
+            enum Role: String { case a, b }
+            """)
+        #expect(result.diagnostics.isEmpty)
+        let index = try #require(result.model.files.first?.types.first?.persistable?.secondaryIndex)
+        #expect(index.name == "A_index")
+        #expect(index.columns.map(\.column) == ["email", "nickname", "role", "flag", "visits"])
+        #expect(index.columns.map(\.isUnique) == [true, false, false, false, false])
+        #expect(index.columns.map(\.isOptional) == [false, true, false, false, false])
+        #expect(index.columns.map(\.isMetadata) == [false, false, false, false, true])
+        #expect(index.columns.map(\.isComparable) == [true, true, false, false, true])
+        let output = try #require(result.files.first?.contents)
+        #expect(output.contains("nonisolated func byEmail(_ email: String) throws -> A?"))
+        #expect(!output.contains("func byNickname"))
+        #expect(output.contains(".column(\"visits\") { $0.metadata?.visits }"))
+        #expect(!output.contains("notIndexed\")"))
+        #expect(output.contains("static func nickname(isNil: Bool) -> Self"))
+        #expect(!output.contains("static func role(_ range:"))
+        let enumOutput = try #require(result.files.last?.contents)
+        #expect(enumOutput.contains("extension Role: nonisolated BinaryCodable, nonisolated IndexValueConvertible {}"))
+    }
+
+    @Test func theIndexVersionFollowsTheIndexedFields() throws {
+        func version(_ fields: String) throws -> Int? {
+            try generate("// @persistable\nstruct A {\n    var id: String\n\(fields)\n}")
+                .model.files.first?.types.first?.persistable?.secondaryIndex?.version
+        }
+        let base = try version("    // @indexed\n    var age: Int")
+        #expect(base != nil)
+        #expect(try version("    // @indexed\n    var age: Int") == base)
+        #expect(try version("    // @indexed\n    var age: Int\n    var other: String") == base)
+        #expect(try version("    // @indexed\n    var age: Int64") != base)
+        #expect(try version("    // @indexed\n    var age: Int?") != base)
+        #expect(try version("    // @indexed(unique: true)\n    var age: Int") != base)
+        #expect(try version("    // @indexed\n    var years: Int") != base)
+        #expect(try version("    var age: Int") == nil)
+    }
+
+    @Test func namesTheRuntimeRejectsAreSanitizedDeterministically() throws {
+        #expect(IndexableTypes.sanitized("email") == "email")
+        let unicode = IndexableTypes.sanitized("café")
+        #expect(unicode.hasPrefix("caf__"))
+        #expect(unicode == IndexableTypes.sanitized("café"))
+        #expect(unicode != IndexableTypes.sanitized("cafè"))
+        let long = IndexableTypes.sanitized(String(repeating: "a", count: 80))
+        #expect(long.utf8.count == 64)
+        #expect(long.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        let result = try generate(
+            """
+            // @persistable
+            struct Café {
+                var id: String
+                // @indexed
+                var prénom: String
+            }
+            """)
+        #expect(result.diagnostics.isEmpty)
+        let index = try #require(result.model.files.first?.types.first?.persistable?.secondaryIndex)
+        #expect(index.name == IndexableTypes.sanitized("Café_index"))
+        #expect(index.columns.first?.column == IndexableTypes.sanitized("prénom"))
+        #expect(index.columns.first?.column != "prénom")
+    }
+
+    @Test func indexedFieldsOfANestedTypeGetAValidIndexName() throws {
+        let result = try generate(
+            """
+            enum Library {
+                // @persistable
+                struct Book {
+                    var id: String
+                    // @indexed
+                    var title: String
+                }
+            }
+            """)
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.model.files.first?.types.first?.persistable?.secondaryIndex?.name == "Library_Book_index")
+    }
+
+    @Test func indexedAndSearchablePropertiesAreRecordedWithTheirKinds() throws {
         let result = try generate(
             """
             // @persistable

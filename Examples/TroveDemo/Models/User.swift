@@ -10,9 +10,12 @@ struct User: Sendable, Equatable {
     // @key
     var userID: UUID
     var name: String
-    /// Validated now; queried through a secondary index once that extension ships.
-    // @indexed
+    /// A column of the generated secondary index, unique: `User.read(tx).byEmail(_:)` finds a user by it, and a
+    /// second user with the same email is refused.
+    // @indexed(unique: true)
     var email: String
+    /// A column of the generated secondary index: `User.query(tx).filter(.age(40...))`.
+    // @indexed
     var age: Int
     /// A `@coded` enum with raw values, with a default that old data without the field decodes to.
     var role: Role = .member

@@ -27,6 +27,24 @@ extension Database {
         try self.init(path: path, configuration: configuration, extensions: models.flatMap { $0.databaseExtensions })
     }
 
+    /// Opens a new temporary database (see ``temporary(configuration:extensions:)``) and registers
+    /// the extensions of `models`.
+    ///
+    /// ```swift
+    /// let database = try Database.temporary(models: [User.self])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - configuration: How to configure connections.
+    ///   - models: The models whose extensions to register.
+    /// - Returns: An empty database with the extensions registered.
+    /// - Throws: What ``temporary(configuration:extensions:)`` throws.
+    public static func temporary(
+        configuration: Configuration = Configuration(), models: [any DatabaseExtensionProviding.Type]
+    ) throws -> Database {
+        try temporary(configuration: configuration, extensions: models.flatMap { $0.databaseExtensions })
+    }
+
     /// Registers the extensions of `model` on the fly, in one transaction (see
     /// ``register(_:)-(DatabaseExtension)``).
     ///

@@ -9,6 +9,13 @@ struct ModelBuilder {
     private let messageTypes: Set<String>
     /// The dotted names of every type declared in the parsed inputs.
     private let declaredTypes: Set<String>
+    /// Every annotated type of the inputs, by dotted name (see `ModelBuilder+Indexes.swift`).
+    var parsedTypes: [String: ParsedType] = [:]
+    /// The dotted names of the `@metadata` types of `@persistable` types, whose fields may be
+    /// `@indexed`.
+    var metadataTypes: Set<String> = []
+    /// The dotted names of the raw-value enums whose values an index can store.
+    var indexableEnums: Set<String> = []
 
     /// Builds the model of `files`.
     ///
@@ -22,6 +29,7 @@ struct ModelBuilder {
             }
         }
         var builder = ModelBuilder(messageTypes: messageTypes, declaredTypes: Set(files.flatMap(\.declaredTypes)))
+        builder.collectIndexFacts(files)
         var descriptions: [FileDescription] = []
         for file in files {
             let types = file.types.compactMap { builder.describe($0, in: file) }
@@ -75,7 +83,7 @@ struct ModelBuilder {
         return result
     }
 
-    private mutating func error(_ message: String, at location: SourceLocation) {
+    mutating func error(_ message: String, at location: SourceLocation) {
         diagnostics.append(.error(message, at: location))
     }
 
@@ -280,8 +288,15 @@ struct ModelBuilder {
                 continue
             }
             if !isPersistable {
-                for name in [AnnotationName.key, .metadata, .indexed, .searchable] {
+                for name in [AnnotationName.key, .metadata, .indexed, .searchable]
+                where name != .indexed || !isMetadataType(type.qualifiedName) {
                     if let annotation = annotations[name] {
+                        if name == .indexed {
+                            error("'@indexed' applies to properties of a @persistable type or of its @metadata type; "
+                                + "'\(type.qualifiedName)' is @coded and not the metadata of a @persistable type",
+                                at: annotation.location)
+                            continue
+                        }
                         error("'@\(name.rawValue)' applies to properties of a @persistable type; "
                             + "'\(type.qualifiedName)' is @coded", at: annotation.location)
                     }
@@ -327,6 +342,10 @@ struct ModelBuilder {
                 continue
             }
             if let annotation = annotations[.metadata] {
+                if let indexed = annotations[.indexed] {
+                    error("'@indexed' cannot be on the '@metadata' property '\(property.name)': annotate the fields "
+                        + "of its type instead", at: indexed.location)
+                }
                 if let first = metadata {
                     error("'\(type.qualifiedName)' already has '@metadata' property '\(first.name)'",
                         at: annotation.location)
@@ -344,6 +363,9 @@ struct ModelBuilder {
             if let annotation = annotations[.searchable], case .value(let valueType) = shape, valueType != "String" {
                 error("'@searchable' applies to String properties; '\(property.name)' is '\(valueType)'",
                     at: annotation.location)
+            }
+            if let annotation = annotations[.indexed], isPersistable || isMetadataType(type.qualifiedName) {
+                checkIndexedType(of: property, shape: shape, annotation: annotation, in: type.qualifiedName)
             }
             persisted.append(property)
         }
@@ -557,6 +579,7 @@ struct ModelBuilder {
         return PersistableDescription(
             collection: collection,
             key: KeyDescription(property: keyProperty.name, type: qualify(typeName, in: type.qualifiedName)),
-            metadata: metadata, indexes: indexes)
+            metadata: metadata, indexes: indexes,
+            secondaryIndex: describeSecondaryIndex(of: type, metadata: metadata))
     }
 }

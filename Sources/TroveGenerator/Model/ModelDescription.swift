@@ -93,8 +93,11 @@ package struct PersistableDescription: Sendable, Equatable, Codable {
     package var key: KeyDescription
     /// The metadata property, if any.
     package var metadata: MetadataDescription?
-    /// The `@indexed` and `@searchable` properties, validated and not generated yet.
+    /// The `@indexed` and `@searchable` properties of the type itself (`@searchable` is validated
+    /// and not generated yet).
     package var indexes: [IndexDescription]
+    /// The secondary index generated from the `@indexed` fields of the type and of its metadata.
+    package var secondaryIndex: SecondaryIndexDescription?
 
     /// Creates a persistable description.
     ///
@@ -103,13 +106,16 @@ package struct PersistableDescription: Sendable, Equatable, Codable {
     ///   - key: The key property.
     ///   - metadata: The metadata property.
     ///   - indexes: The indexed and searchable properties.
+    ///   - secondaryIndex: The generated secondary index, if any field is `@indexed`.
     package init(
-        collection: String, key: KeyDescription, metadata: MetadataDescription?, indexes: [IndexDescription]
+        collection: String, key: KeyDescription, metadata: MetadataDescription?, indexes: [IndexDescription],
+        secondaryIndex: SecondaryIndexDescription? = nil
     ) {
         self.collection = collection
         self.key = key
         self.metadata = metadata
         self.indexes = indexes
+        self.secondaryIndex = secondaryIndex
     }
 }
 

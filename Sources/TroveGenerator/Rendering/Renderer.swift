@@ -38,7 +38,7 @@ package struct Renderer: Sendable {
         return sections.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined(separator: "\n")
     }
 
-    private func render(_ template: String, _ context: Any) -> String {
+    func render(_ template: String, _ context: Any) -> String {
         guard let text = library.render(context, withTemplate: template) else {
             preconditionFailure("template \(template) is not compiled into trove-gen")
         }
@@ -52,10 +52,18 @@ package struct Renderer: Sendable {
         if let persistable = type.persistable {
             conformances.append("Persistable")
             sections.append(render("Persistable", persistableContext(type, persistable, access: access)))
+            if let index = persistable.secondaryIndex {
+                conformances.append("DatabaseExtensionProviding")
+                sections.append(render("SecondaryIndex", secondaryIndexContext(type, index, access: access)))
+            }
         }
         switch type.coding {
-        case .rawValue:
+        case .rawValue(let rawType):
             conformances.append("BinaryCodable")
+            if IndexableTypes.rawValueTypes.contains(rawType) {
+                // Stored by raw value in an index, through the runtime's default implementation.
+                conformances.append("IndexValueConvertible")
+            }
         case .message(let fields):
             conformances.append("BinaryMessage")
             sections.append(render("Message", messageContext(type, fields, access: access)))

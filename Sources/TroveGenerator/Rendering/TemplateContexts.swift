@@ -80,3 +80,38 @@ struct EnumMessageContext {
     var access: String
     var cases: [Case]
 }
+
+/// The secondary index of one `@persistable` type and its typed queries.
+struct SecondaryIndexContext {
+    struct Column {
+        var columnLiteral: String
+        var path: String
+        var source: String
+        var swiftName: String
+        var type: String
+        var valueType: String
+        var isUnique: Bool
+        var isOptional: Bool
+        var isComparable: Bool
+        var last: Bool
+    }
+
+    struct Lookup {
+        var itemName: String
+        var source: String
+        var swiftName: String
+        var lookup: String
+        var parameter: String
+        var type: String
+        var last: Bool
+    }
+
+    var name: String
+    var access: String
+    var summary: String
+    var nameLiteral: String
+    var version: Int
+    var columns: [Column]
+    var hasUnique: Bool
+    var unique: [Lookup]
+}

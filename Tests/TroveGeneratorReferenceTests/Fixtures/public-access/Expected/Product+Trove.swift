@@ -52,9 +52,9 @@ extension Dimensions {
 // MARK: - Product
 
 #if compiler(>=6.2)
-extension Product: nonisolated Persistable, nonisolated BinaryMessage {}
+extension Product: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage {}
 #else
-extension Product: Persistable, BinaryMessage {}
+extension Product: Persistable, DatabaseExtensionProviding, BinaryMessage {}
 #endif
 
 extension Product {
@@ -81,10 +81,101 @@ extension Product {
 }
 
 extension Product {
+    /// The secondary index of the `@indexed` fields of `Product`: `barcode` (unique), `views` (metadata).
+    ///
+    /// Register it with `Database(path:models:)` or `Database.register(_:)`; its version changes
+    /// with the indexed fields, which rebuilds it.
+    public nonisolated static let index = SecondaryIndex<Product>("Product_index", version: 449595908, columns: [
+        .column("barcode", unique: true) { $0.barcode },
+        .column("views") { $0.metadata?.views },
+    ])
+
+    /// The extensions of `Product`: its secondary index.
+    public nonisolated static var databaseExtensions: [DatabaseExtension] { [index.databaseExtension] }
+
+    /// A query of the index of `Product` in `transaction`, which returns every item until it is filtered.
+    public nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<Product> {
+        index.query(transaction)
+    }
+
+    /// A query of the index of `Product` that runs in a read transaction of `connection`.
+    public nonisolated static func query(_ connection: Connection) -> ConnectionIndexQuery<Product> {
+        index.query(connection)
+    }
+}
+
+extension IndexCondition where Item == Product {
+    /// The items whose `barcode` equals `value` (`nil` matches `nil` only).
+    public nonisolated static func barcode(_ value: String?) -> Self {
+        .column("barcode", equals: value)
+    }
+
+    /// The items whose `barcode` is one of `values`.
+    public nonisolated static func barcode(in values: some Sequence<String>) -> Self {
+        .column("barcode", in: values)
+    }
+
+    /// The items whose `barcode` is in `range`: `a..<b`, `a...b`, `a...`, `..<b` or `...b`.
+    public nonisolated static func barcode(_ range: some IndexRangeExpression<String>) -> Self {
+        .column("barcode", in: range)
+    }
+
+    /// The items whose `barcode` is `nil` (`isNil: true`) or is not (`isNil: false`).
+    public nonisolated static func barcode(isNil: Bool) -> Self {
+        .column("barcode", isNil: isNil)
+    }
+
+    /// The items whose `metadata.views` equals `value`.
+    public nonisolated static func views(_ value: Int) -> Self {
+        .column("views", equals: value)
+    }
+
+    /// The items whose `metadata.views` is one of `values`.
+    public nonisolated static func views(in values: some Sequence<Int>) -> Self {
+        .column("views", in: values)
+    }
+
+    /// The items whose `metadata.views` is in `range`: `a..<b`, `a...b`, `a...`, `..<b` or `...b`.
+    public nonisolated static func views(_ range: some IndexRangeExpression<Int>) -> Self {
+        .column("views", in: range)
+    }
+}
+
+extension IndexOrder where Item == Product {
+    /// By `barcode`, ascending (`nil` first); then by key.
+    public nonisolated static var barcode: Self { .column("barcode") }
+
+    /// By `metadata.views`, ascending; then by key.
+    public nonisolated static var views: Self { .column("views") }
+}
+
+extension TransactionReader where Item == Product {
+    /// The `Product` whose `barcode` is `barcode`, or `nil`: a lookup in its unique index.
+    public nonisolated func byBarcode(_ barcode: String) throws -> Product? {
+        try self.query(Product.index).filter(.barcode(barcode)).first()
+    }
+}
+
+extension ConnectionReader where Item == Product {
+    /// The `Product` whose `barcode` is `barcode`, or `nil`, in a read transaction.
+    @_disfavoredOverload
+    public nonisolated func byBarcode(_ barcode: String) throws -> Product? {
+        try self.query(Product.index).filter(.barcode(barcode)).first()
+    }
+
+    /// The `Product` whose `barcode` is `barcode`, or `nil`, in a read transaction on the
+    /// connection's queue.
+    public nonisolated func byBarcode(_ barcode: String) async throws -> Product? {
+        try await self.query(Product.index).filter(.barcode(barcode)).first()
+    }
+}
+
+extension Product {
     /// Writes the stored fields of `value`; its metadata is stored in its own column.
     public nonisolated static func encodeMessage(_ value: Product, to writer: inout BinaryWriter) throws {
         try writer.encode(value.sku, field: 0x1B25_7443) // sku
         try writer.encode(value.price, field: 0x0168_88A5) // price
+        try writer.encodeIfPresent(value.barcode, field: 0x0502_3FAA) // barcode
     }
 
     /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
@@ -92,19 +183,23 @@ extension Product {
     public nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Product {
         var sku: String?
         var price: Decimal?
+        var barcode: String?
         while let header = try reader.nextField() {
             switch header.number {
             case 0x1B25_7443: // sku
                 sku = try reader.decode(String.self, from: header, field: "sku")
             case 0x0168_88A5: // price
                 price = try reader.decode(Decimal.self, from: header, field: "price")
+            case 0x0502_3FAA: // barcode
+                barcode = try reader.decode(String.self, from: header, field: "barcode")
             default:
                 try reader.skip(header)
             }
         }
         return Product(
             sku: try reader.required(sku, field: "sku"),
-            price: try reader.required(price, field: "price")
+            price: try reader.required(price, field: "price"),
+            barcode: barcode
         )
     }
 }

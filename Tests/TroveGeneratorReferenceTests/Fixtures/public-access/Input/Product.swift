@@ -6,12 +6,17 @@ public struct Product: Sendable {
     // @key
     public var sku: String
     public var price: Decimal
+    /// Public types get a public index and public queries.
+    // @indexed(unique: true)
+    public var barcode: String?
     // @metadata
     public var info: ProductInfo?
 }
 
 // @coded
 public struct ProductInfo: Sendable {
+    /// A metadata field, read through the generated `metadata` accessor of `info`.
+    // @indexed
     public var views: Int
 }
 

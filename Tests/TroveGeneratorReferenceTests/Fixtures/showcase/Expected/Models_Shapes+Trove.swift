@@ -15,17 +15,17 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - Priority
 
 #if compiler(>=6.2)
-extension Priority: nonisolated BinaryCodable {}
+extension Priority: nonisolated BinaryCodable, nonisolated IndexValueConvertible {}
 #else
-extension Priority: BinaryCodable {}
+extension Priority: BinaryCodable, IndexValueConvertible {}
 #endif
 
 // MARK: - Role
 
 #if compiler(>=6.2)
-extension Role: nonisolated BinaryCodable {}
+extension Role: nonisolated BinaryCodable, nonisolated IndexValueConvertible {}
 #else
-extension Role: BinaryCodable {}
+extension Role: BinaryCodable, IndexValueConvertible {}
 #endif
 
 // MARK: - Shape

@@ -57,9 +57,9 @@ extension Address {
 // MARK: - User
 
 #if compiler(>=6.2)
-extension User: nonisolated Persistable, nonisolated BinaryMessage {}
+extension User: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage {}
 #else
-extension User: Persistable, BinaryMessage {}
+extension User: Persistable, DatabaseExtensionProviding, BinaryMessage {}
 #endif
 
 extension User {
@@ -86,6 +86,205 @@ extension User {
 }
 
 extension User {
+    /// The secondary index of the `@indexed` fields of `User`: `email` (unique), `age`, `nickname`, `mainRole`, `isVerified`, `rating`, `logins` (metadata), `lastSeen` (metadata).
+    ///
+    /// Register it with `Database(path:models:)` or `Database.register(_:)`; its version changes
+    /// with the indexed fields, which rebuilds it.
+    nonisolated static let index = SecondaryIndex<User>("User_index", version: 1350320110, columns: [
+        .column("email", unique: true) { $0.email },
+        .column("age") { $0.age },
+        .column("nickname") { $0.nickname },
+        .column("mainRole") { $0.mainRole },
+        .column("isVerified") { $0.isVerified },
+        .column("rating") { $0.rating },
+        .column("logins") { $0.metadata?.logins },
+        .column("lastSeen") { $0.metadata?.lastSeen },
+    ])
+
+    /// The extensions of `User`: its secondary index.
+    nonisolated static var databaseExtensions: [DatabaseExtension] { [index.databaseExtension] }
+
+    /// A query of the index of `User` in `transaction`, which returns every item until it is filtered.
+    nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<User> {
+        index.query(transaction)
+    }
+
+    /// A query of the index of `User` that runs in a read transaction of `connection`.
+    nonisolated static func query(_ connection: Connection) -> ConnectionIndexQuery<User> {
+        index.query(connection)
+    }
+}
+
+extension IndexCondition where Item == User {
+    /// The items whose `email` equals `value`.
+    nonisolated static func email(_ value: String) -> Self {
+        .column("email", equals: value)
+    }
+
+    /// The items whose `email` is one of `values`.
+    nonisolated static func email(in values: some Sequence<String>) -> Self {
+        .column("email", in: values)
+    }
+
+    /// The items whose `email` is in `range`: `a..<b`, `a...b`, `a...`, `..<b` or `...b`.
+    nonisolated static func email(_ range: some IndexRangeExpression<String>) -> Self {
+        .column("email", in: range)
+    }
+
+    /// The items whose `age` equals `value`.
+    nonisolated static func age(_ value: Int) -> Self {
+        .column("age", equals: value)
+    }
+
+    /// The items whose `age` is one of `values`.
+    nonisolated static func age(in values: some Sequence<Int>) -> Self {
+        .column("age", in: values)
+    }
+
+    /// The items whose `age` is in `range`: `a..<b`, `a...b`, `a...`, `..<b` or `...b`.
+    nonisolated static func age(_ range: some IndexRangeExpression<Int>) -> Self {
+        .column("age", in: range)
+    }
+
+    /// The items whose `nickname` equals `value` (`nil` matches `nil` only).
+    nonisolated static func nickname(_ value: String?) -> Self {
+        .column("nickname", equals: value)
+    }
+
+    /// The items whose `nickname` is one of `values`.
+    nonisolated static func nickname(in values: some Sequence<String>) -> Self {
+        .column("nickname", in: values)
+    }
+
+    /// The items whose `nickname` is in `range`: `a..<b`, `a...b`, `a...`, `..<b` or `...b`.
+    nonisolated static func nickname(_ range: some IndexRangeExpression<String>) -> Self {
+        .column("nickname", in: range)
+    }
+
+    /// The items whose `nickname` is `nil` (`isNil: true`) or is not (`isNil: false`).
+    nonisolated static func nickname(isNil: Bool) -> Self {
+        .column("nickname", isNil: isNil)
+    }
+
+    /// The items whose `mainRole` equals `value`.
+    nonisolated static func mainRole(_ value: Role) -> Self {
+        .column("mainRole", equals: value)
+    }
+
+    /// The items whose `mainRole` is one of `values`.
+    nonisolated static func mainRole(in values: some Sequence<Role>) -> Self {
+        .column("mainRole", in: values)
+    }
+
+    /// The items whose `isVerified` equals `value`.
+    nonisolated static func isVerified(_ value: Bool) -> Self {
+        .column("isVerified", equals: value)
+    }
+
+    /// The items whose `isVerified` is one of `values`.
+    nonisolated static func isVerified(in values: some Sequence<Bool>) -> Self {
+        .column("isVerified", in: values)
+    }
+
+    /// The items whose `rating` equals `value`.
+    nonisolated static func rating(_ value: Double) -> Self {
+        .column("rating", equals: value)
+    }
+
+    /// The items whose `rating` is one of `values`.
+    nonisolated static func rating(in values: some Sequence<Double>) -> Self {
+        .column("rating", in: values)
+    }
+
+    /// The items whose `rating` is in `range`: `a..<b`, `a...b`, `a...`, `..<b` or `...b`.
+    nonisolated static func rating(_ range: some IndexRangeExpression<Double>) -> Self {
+        .column("rating", in: range)
+    }
+
+    /// The items whose `metadata.logins` equals `value`.
+    nonisolated static func logins(_ value: Int) -> Self {
+        .column("logins", equals: value)
+    }
+
+    /// The items whose `metadata.logins` is one of `values`.
+    nonisolated static func logins(in values: some Sequence<Int>) -> Self {
+        .column("logins", in: values)
+    }
+
+    /// The items whose `metadata.logins` is in `range`: `a..<b`, `a...b`, `a...`, `..<b` or `...b`.
+    nonisolated static func logins(_ range: some IndexRangeExpression<Int>) -> Self {
+        .column("logins", in: range)
+    }
+
+    /// The items whose `metadata.lastSeen` equals `value` (`nil` matches `nil` only).
+    nonisolated static func lastSeen(_ value: Date?) -> Self {
+        .column("lastSeen", equals: value)
+    }
+
+    /// The items whose `metadata.lastSeen` is one of `values`.
+    nonisolated static func lastSeen(in values: some Sequence<Date>) -> Self {
+        .column("lastSeen", in: values)
+    }
+
+    /// The items whose `metadata.lastSeen` is in `range`: `a..<b`, `a...b`, `a...`, `..<b` or `...b`.
+    nonisolated static func lastSeen(_ range: some IndexRangeExpression<Date>) -> Self {
+        .column("lastSeen", in: range)
+    }
+
+    /// The items whose `metadata.lastSeen` is `nil` (`isNil: true`) or is not (`isNil: false`).
+    nonisolated static func lastSeen(isNil: Bool) -> Self {
+        .column("lastSeen", isNil: isNil)
+    }
+}
+
+extension IndexOrder where Item == User {
+    /// By `email`, ascending; then by key.
+    nonisolated static var email: Self { .column("email") }
+
+    /// By `age`, ascending; then by key.
+    nonisolated static var age: Self { .column("age") }
+
+    /// By `nickname`, ascending (`nil` first); then by key.
+    nonisolated static var nickname: Self { .column("nickname") }
+
+    /// By `mainRole`, ascending; then by key.
+    nonisolated static var mainRole: Self { .column("mainRole") }
+
+    /// By `isVerified`, ascending; then by key.
+    nonisolated static var isVerified: Self { .column("isVerified") }
+
+    /// By `rating`, ascending; then by key.
+    nonisolated static var rating: Self { .column("rating") }
+
+    /// By `metadata.logins`, ascending; then by key.
+    nonisolated static var logins: Self { .column("logins") }
+
+    /// By `metadata.lastSeen`, ascending (`nil` first); then by key.
+    nonisolated static var lastSeen: Self { .column("lastSeen") }
+}
+
+extension TransactionReader where Item == User {
+    /// The `User` whose `email` is `email`, or `nil`: a lookup in its unique index.
+    nonisolated func byEmail(_ email: String) throws -> User? {
+        try self.query(User.index).filter(.email(email)).first()
+    }
+}
+
+extension ConnectionReader where Item == User {
+    /// The `User` whose `email` is `email`, or `nil`, in a read transaction.
+    @_disfavoredOverload
+    nonisolated func byEmail(_ email: String) throws -> User? {
+        try self.query(User.index).filter(.email(email)).first()
+    }
+
+    /// The `User` whose `email` is `email`, or `nil`, in a read transaction on the
+    /// connection's queue.
+    nonisolated func byEmail(_ email: String) async throws -> User? {
+        try await self.query(User.index).filter(.email(email)).first()
+    }
+}
+
+extension User {
     /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: User, to writer: inout BinaryWriter) throws {
         try writer.encode(value.userID, field: 0x063F_3347) // userID
@@ -99,6 +298,10 @@ extension User {
         try writer.encodeIfPresent(value.favoriteShape, field: 0x06DA_B725) // favoriteShape
         try writer.encode(value.bio, field: 0x0B79_5B4A) // bio
         try writer.encode(value.`default`, field: 0x1267_6B7B) // default
+        try writer.encodeIfPresent(value.nickname, field: 0x02A6_A959) // nickname
+        try writer.encode(value.mainRole, field: 0x0217_22DB) // mainRole
+        try writer.encode(value.isVerified, field: 0x1615_9EE6) // isVerified
+        try writer.encode(value.rating, field: 0x1E51_220A) // rating
     }
 
     /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
@@ -115,6 +318,10 @@ extension User {
         var favoriteShape: Shape?
         var bio: String?
         var `default`: Bool?
+        var nickname: String?
+        var mainRole: Role?
+        var isVerified: Bool?
+        var rating: Double?
         while let header = try reader.nextField() {
             switch header.number {
             case 0x063F_3347: // userID
@@ -139,6 +346,14 @@ extension User {
                 bio = try reader.decode(String.self, from: header, field: "bio")
             case 0x1267_6B7B: // default
                 `default` = try reader.decode(Bool.self, from: header, field: "default")
+            case 0x02A6_A959: // nickname
+                nickname = try reader.decode(String.self, from: header, field: "nickname")
+            case 0x0217_22DB: // mainRole
+                mainRole = try reader.decode(Role.self, from: header, field: "mainRole")
+            case 0x1615_9EE6: // isVerified
+                isVerified = try reader.decode(Bool.self, from: header, field: "isVerified")
+            case 0x1E51_220A: // rating
+                rating = try reader.decode(Double.self, from: header, field: "rating")
             default:
                 try reader.skip(header)
             }
@@ -154,7 +369,11 @@ extension User {
             scores: scores ?? [:],
             favoriteShape: favoriteShape,
             bio: bio ?? "",
-            default: `default` ?? false
+            default: `default` ?? false,
+            nickname: nickname,
+            mainRole: mainRole ?? .reader,
+            isVerified: isVerified ?? false,
+            rating: rating ?? 0
         )
     }
 }

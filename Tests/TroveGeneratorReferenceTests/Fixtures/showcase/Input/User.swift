@@ -19,6 +19,18 @@ struct User: Sendable, Equatable {
     var bio: String = ""
     /// A backticked name.
     var `default`: Bool = false
+    /// Indexed: optional, matched by equality, ranges and nil.
+    // @indexed
+    var nickname: String?
+    /// Indexed: a raw-value enum, stored by its raw value.
+    // @indexed
+    var mainRole: Role = .reader
+    /// Indexed: a Bool, matched by equality.
+    // @indexed
+    var isVerified: Bool = false
+    /// Indexed: a floating-point number.
+    // @indexed
+    var rating: Double = 0
     // @metadata
     var stats: UserStats?
     // @transient
@@ -43,6 +55,9 @@ struct Address: Sendable, Equatable, Hashable {
 /// What the app knows about a user's activity: the user's metadata.
 // @coded
 struct UserStats: Sendable, Equatable {
+    /// Indexed in the index of `User`, as its metadata.
+    // @indexed
     var logins: Int
+    // @indexed
     var lastSeen: Date?
 }

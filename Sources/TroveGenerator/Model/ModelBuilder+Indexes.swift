@@ -1,0 +1,109 @@
+/// The secondary index generated from `@indexed` fields: which fields may be indexed, and the
+/// description of each `@persistable` type's index.
+extension ModelBuilder {
+    /// Records what the index rules need to know about all inputs: every annotated type by name,
+    /// the `@metadata` types of `@persistable` types, and the raw-value enums an index can store.
+    mutating func collectIndexFacts(_ files: [ParsedFile]) {
+        for file in files {
+            for type in file.types {
+                parsedTypes[type.qualifiedName] = parsedTypes[type.qualifiedName] ?? type
+                if let rawType = Self.rawValueType(of: type), IndexableTypes.rawValueTypes.contains(rawType) {
+                    indexableEnums.insert(type.qualifiedName)
+                }
+                guard type.annotations.contains(where: { $0.name == AnnotationName.persistable.rawValue }) else {
+                    continue
+                }
+                for property in type.properties where !property.isStatic
+                    && property.annotations.contains(where: { $0.name == AnnotationName.metadata.rawValue })
+                {
+                    if case .optional(let wrapped) = property.shape {
+                        metadataTypes.insert(qualify(wrapped, in: type.qualifiedName))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `typeName` is the `@metadata` type of a `@persistable` type of this run.
+    func isMetadataType(_ typeName: String) -> Bool {
+        metadataTypes.contains(typeName) || metadataTypes.contains { $0.hasSuffix(".\(typeName)") }
+    }
+
+    /// The annotated type named `typeName` as written in a `@metadata` property, if any.
+    private func parsedType(named typeName: String) -> ParsedType? {
+        parsedTypes[typeName] ?? parsedTypes.first { typeName.hasSuffix(".\($0.key)") }?.value
+    }
+
+    /// Reports an `@indexed` property whose type an index cannot store.
+    mutating func checkIndexedType(
+        of property: ParsedProperty, shape: TypeShape, annotation: Annotation, in owner: String
+    ) {
+        let typeName: String
+        switch shape {
+        case .value(let type), .optional(let type): typeName = qualify(type, in: owner)
+        case .unsupported: return  // reported as a type that cannot be stored
+        }
+        if indexKind(of: typeName) == nil {
+            error("'@indexed' property '\(property.name)' has type '\(property.typeName ?? typeName)', which an "
+                + "index cannot store; supported: \(IndexableTypes.supportedDescription)", at: annotation.location)
+        }
+    }
+
+    /// Whether an index can store `typeName`, and how it is matched: `true` for ranges too,
+    /// `false` for equality and membership only, `nil` when it cannot.
+    private func indexKind(of typeName: String) -> Bool? {
+        if IndexableTypes.comparable.contains(typeName) { return true }
+        if IndexableTypes.equatable.contains(typeName) || indexableEnums.contains(typeName) { return false }
+        return nil
+    }
+
+    /// The secondary index of `type`: its `@indexed` stored fields, then those of its metadata
+    /// type; `nil` without any. Invalid fields were reported where their types were checked.
+    mutating func describeSecondaryIndex(of type: ParsedType, metadata: MetadataDescription?)
+        -> SecondaryIndexDescription?
+    {
+        var columns = indexColumns(of: type, isMetadata: false)
+        if let metadata, let metadataType = parsedType(named: metadata.type) {
+            columns += indexColumns(of: metadataType, isMetadata: true)
+        }
+        guard !columns.isEmpty else { return nil }
+        var seen: Set<String> = []
+        for (column, location) in columns where !seen.insert(column.column).inserted {
+            let source = column.isMetadata ? "metadata field" : "field"
+            error("the index of '\(type.qualifiedName)' already has a column '\(column.column)': the "
+                + "\(source) '\(column.property)' would be a second one; index only one of them",
+                at: location)
+        }
+        let name = IndexableTypes.sanitized(String(type.qualifiedName.map { $0 == "." ? "_" : $0 }) + "_index")
+        return SecondaryIndexDescription(name: name, columns: columns.map(\.column))
+    }
+
+    /// The columns of the `@indexed` stored properties of `type` whose types an index can store,
+    /// with the location of each annotation.
+    private func indexColumns(of type: ParsedType, isMetadata: Bool)
+        -> [(column: IndexColumnDescription, location: SourceLocation)]
+    {
+        type.properties.compactMap { property in
+            guard !property.isStatic, !property.isComputed, !property.isLazy,
+                !(property.isLet && property.defaultValue != nil),
+                !property.annotations.contains(where: {
+                    $0.name == AnnotationName.transient.rawValue || $0.name == AnnotationName.metadata.rawValue
+                }),
+                let annotation = property.annotations.first(where: { $0.name == AnnotationName.indexed.rawValue })
+            else { return nil }
+            let (written, isOptional): (String, Bool)
+            switch property.shape {
+            case .value(let type): (written, isOptional) = (type, false)
+            case .optional(let type): (written, isOptional) = (type, true)
+            case .unsupported, nil: return nil
+            }
+            let typeName = qualify(written, in: type.qualifiedName)
+            guard let isComparable = indexKind(of: typeName) else { return nil }
+            let isUnique = if case .bool(true) = annotation.argument("unique")?.value { true } else { false }
+            let description = IndexColumnDescription(
+                column: IndexableTypes.sanitized(property.name), property: property.name, type: typeName,
+                isOptional: isOptional, isUnique: isUnique, isMetadata: isMetadata, isComparable: isComparable)
+            return (description, annotation.location)
+        }
+    }
+}
