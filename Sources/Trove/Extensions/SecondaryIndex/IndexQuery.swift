@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The clauses of a query of a ``SecondaryIndex``: conditions (all must hold), orderings, limit
 /// and offset. Not generic: the SQL is built from them once, for every item type, in
 /// ``IndexQueryPlanner``.
@@ -345,6 +347,15 @@ final class IndexQueryPlanner: Sendable {
     let columnNames: [String]
     /// The table, quoted.
     private let table: String
+    /// The SQL of the queries run so far, by shape (what is selected, the columns and operators
+    /// of the conditions, the orderings, the limit and offset; not the values), shared by every
+    /// connection: building it cost more than looking it up. Queries with an `IN` list are not
+    /// kept (a shape per length of the list). A list searched in order, not a dictionary: a
+    /// program has few shapes, and the first use of a dictionary keyed by a new type looks its
+    /// `Hashable` conformance up in the runtime's tables (about 375,000 instructions).
+    private let sqlByShape = Mutex<[(shape: Shape, sql: String)]>([])
+    /// The most shapes kept (a query with a new limit or offset is a new shape).
+    private static let sqlCacheLimit = 64
 
     init(name: String, table: String, fingerprint: String, columnNames: [String]) {
         self.name = name
@@ -401,35 +412,85 @@ final class IndexQueryPlanner: Sendable {
     ) throws {
         let core = transaction.checkedCore
         try core.database.checkQueryable(name, fingerprint: fingerprint)
-        var parameters: [IndexValue] = []
+        let hasList = clauses.conditions.contains {
+            if case .oneOf = $0.predicate { true } else { false }
+        }
+        let sql: String
+        if hasList {
+            sql = try makeSQL(clauses, selecting: selection)
+        } else {
+            let shape = Shape(selection: selection, clauses: clauses)
+            if let cached = sqlByShape.withLock({ $0.first { $0.shape == shape }?.sql }) {
+                sql = cached
+            } else {
+                sql = try makeSQL(clauses, selecting: selection)
+                sqlByShape.withLock { cache in
+                    if cache.count < Self.sqlCacheLimit { cache.append((shape, sql)) }
+                }
+            }
+        }
+        // A statement per shape is kept, but not one per length of an IN list.
+        let statement = try hasList ? core.sqlite.makeStatement(sql) : core.sqlite.cachedStatement(sql)
+        defer { statement.reset() }
+        // The parameters in the order of `makeSQL`'s placeholders.
+        var parameter: Int32 = 0
+        for condition in clauses.conditions {
+            switch condition.predicate {
+            case .equals(let value):
+                parameter += 1
+                try statement.bind(value, at: parameter)
+            case .oneOf(let values):
+                for value in values {
+                    parameter += 1
+                    try statement.bind(value, at: parameter)
+                }
+            case .range(let lower, _, let upper, _):
+                if let lower {
+                    parameter += 1
+                    try statement.bind(lower, at: parameter)
+                }
+                if let upper {
+                    parameter += 1
+                    try statement.bind(upper, at: parameter)
+                }
+            case .isNull, .isNotNull:
+                break
+            }
+        }
+        while try statement.step() {
+            try row(statement)
+        }
+    }
+
+    /// The SQL of `clauses`, with a numbered placeholder for each value, in order.
+    private func makeSQL(_ clauses: IndexQueryClauses, selecting selection: Selection) throws -> String {
+        var parameterCount = 0
         var predicates: [String] = []
-        var hasList = false
         for condition in clauses.conditions {
             let column = "i.\"\(try checkedColumn(condition.column))\""
             switch condition.predicate {
-            case .equals(let value):
-                parameters.append(value)
-                predicates.append("\(column) = ?\(parameters.count)")
+            case .equals:
+                parameterCount += 1
+                predicates.append("\(column) = ?\(parameterCount)")
             case .oneOf(let values):
-                hasList = true
                 guard !values.isEmpty else {
                     predicates.append("0")
                     continue
                 }
                 var placeholders: [String] = []
-                for value in values {
-                    parameters.append(value)
-                    placeholders.append("?\(parameters.count)")
+                for _ in values {
+                    parameterCount += 1
+                    placeholders.append("?\(parameterCount)")
                 }
                 predicates.append("\(column) IN (\(placeholders.joined(separator: ", ")))")
             case .range(let lower, let lowerIncluded, let upper, let upperIncluded):
-                if let lower {
-                    parameters.append(lower)
-                    predicates.append("\(column) \(lowerIncluded ? ">=" : ">") ?\(parameters.count)")
+                if lower != nil {
+                    parameterCount += 1
+                    predicates.append("\(column) \(lowerIncluded ? ">=" : ">") ?\(parameterCount)")
                 }
-                if let upper {
-                    parameters.append(upper)
-                    predicates.append("\(column) \(upperIncluded ? "<=" : "<") ?\(parameters.count)")
+                if upper != nil {
+                    parameterCount += 1
+                    predicates.append("\(column) \(upperIncluded ? "<=" : "<") ?\(parameterCount)")
                 }
                 if lower == nil && upper == nil {
                     predicates.append("\(column) IS NOT NULL")
@@ -450,25 +511,15 @@ final class IndexQueryPlanner: Sendable {
             clauses.limit == nil && clauses.offset == 0
             ? "" : " LIMIT \(clauses.limit.map(String.init) ?? "-1") OFFSET \(clauses.offset)"
         let from = " FROM \(table) AS i JOIN trove_items AS t ON t.rowid = i.rowid"
-        let sql: String
         switch selection {
         case .items:
-            sql = "SELECT t.key, t.data, t.metadata\(from)\(whereClause)\(orderClause)\(limitClause)"
+            return "SELECT t.key, t.data, t.metadata\(from)\(whereClause)\(orderClause)\(limitClause)"
         case .keys:
-            sql = "SELECT t.key\(from)\(whereClause)\(orderClause)\(limitClause)"
+            return "SELECT t.key\(from)\(whereClause)\(orderClause)\(limitClause)"
         case .count where limitClause.isEmpty:
-            sql = "SELECT count(*) FROM \(table) AS i\(whereClause)"
+            return "SELECT count(*) FROM \(table) AS i\(whereClause)"
         case .count:
-            sql = "SELECT count(*) FROM (SELECT 1\(from)\(whereClause)\(orderClause)\(limitClause))"
-        }
-        // A statement per shape is kept, but not one per length of an IN list.
-        let statement = try hasList ? core.sqlite.makeStatement(sql) : core.sqlite.cachedStatement(sql)
-        defer { statement.reset() }
-        for (offset, value) in parameters.enumerated() {
-            try statement.bind(value, at: Int32(offset + 1))
-        }
-        while try statement.step() {
-            try row(statement)
+            return "SELECT count(*) FROM (SELECT 1\(from)\(whereClause)\(orderClause)\(limitClause))"
         }
     }
 
@@ -481,5 +532,38 @@ final class IndexQueryPlanner: Sendable {
                 field: name, extensionName: self.name)
         }
         return name
+    }
+}
+
+extension IndexQueryPlanner {
+    /// A query without its values: queries of the same shape have the same SQL.
+    fileprivate struct Shape {
+        let selection: Selection
+        let clauses: IndexQueryClauses
+
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.selection == rhs.selection && lhs.clauses.limit == rhs.clauses.limit
+                && lhs.clauses.offset == rhs.clauses.offset
+                && lhs.clauses.conditions.count == rhs.clauses.conditions.count
+                && lhs.clauses.orderings == rhs.clauses.orderings
+                && lhs.clauses.conditions.elementsEqual(rhs.clauses.conditions) {
+                    $0.column == $1.column && $0.predicate.shape == $1.predicate.shape
+                }
+        }
+    }
+}
+
+extension IndexPredicate {
+    /// The operator without its values: what decides the SQL (an `IN` list also by its length,
+    /// which ``IndexQueryPlanner`` does not cache).
+    fileprivate var shape: Int {
+        switch self {
+        case .equals: 0
+        case .isNull: 1
+        case .isNotNull: 2
+        case .oneOf(let values): -1 - values.count
+        case .range(let lower, let lowerIncluded, let upper, let upperIncluded):
+            16 | (lower == nil ? 0 : lowerIncluded ? 1 : 2) | (upper == nil ? 0 : upperIncluded ? 4 : 8)
+        }
     }
 }
