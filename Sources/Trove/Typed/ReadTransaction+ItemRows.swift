@@ -128,8 +128,8 @@ extension ReadTransaction {
     }
 
     /// Hands the data and metadata of the current row to the decoding closures; a failure names
-    /// the item and the field.
-    private func decodeRow(
+    /// the item and the field. Index queries use it too (`IndexQueryPlanner`).
+    func decodeRow(
         of statement: Statement, dataColumn: Int32, metadataColumn: Int32?, collection: String, key: () -> String,
         decodeData: (UnsafeRawBufferPointer) throws -> Void, decodeMetadata: (UnsafeRawBufferPointer) throws -> Void
     ) throws {

@@ -9,17 +9,11 @@
 ///
 /// A `nil` value is never in a range, and equals only `nil`.
 public struct IndexCondition<Item: Persistable>: Sendable, Hashable {
-    enum Predicate: Sendable, Hashable {
-        case equals(IndexValue)
-        case oneOf([IndexValue])
-        case range(lower: IndexValue?, lowerIncluded: Bool, upper: IndexValue?, upperIncluded: Bool)
-        case isNull
-        case isNotNull
-    }
+    typealias Predicate = IndexPredicate
 
     /// The name of the column.
     public let column: String
-    let predicate: Predicate
+    @usableFromInline let predicate: IndexPredicate
 
     init(column: String, predicate: Predicate) {
         self.column = column
@@ -73,6 +67,17 @@ public struct IndexCondition<Item: Persistable>: Sendable, Hashable {
     public static func column(_ column: String, isNil: Bool) -> Self {
         Self(column: column, predicate: isNil ? .isNull : .isNotNull)
     }
+}
+
+/// What an ``IndexCondition`` asks of its column (not generic: the SQL of a query is built
+/// once for every item type).
+@usableFromInline
+enum IndexPredicate: Sendable, Hashable {
+    case equals(IndexValue)
+    case oneOf([IndexValue])
+    case range(lower: IndexValue?, lowerIncluded: Bool, upper: IndexValue?, upperIncluded: Bool)
+    case isNull
+    case isNotNull
 }
 
 /// An ordering of the results of an ``IndexQuery`` by a column of its index. Items with equal

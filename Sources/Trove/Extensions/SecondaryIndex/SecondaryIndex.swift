@@ -34,6 +34,9 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
     /// The table, its SQL and the fingerprint of the definition, computed once: every query
     /// needs the table and the fingerprint.
     let implementation: SecondaryIndexImplementation<Item>
+    /// Builds and runs the SQL of the index's queries (not generic: the results of a query are
+    /// `@inlinable` glue over it).
+    @usableFromInline let planner: IndexQueryPlanner
 
     /// Defines an index of the items of `Item`.
     ///
@@ -47,6 +50,9 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
         self.version = version
         self.columns = columns
         implementation = SecondaryIndexImplementation(name: name, columns: columns)
+        planner = IndexQueryPlanner(
+            name: name, table: implementation.table, fingerprint: implementation.fingerprint,
+            columnNames: columns.map(\.name))
     }
 
     /// The index as an extension to register (``Database/register(_:)-(DatabaseExtension)``).
