@@ -348,13 +348,14 @@ final class IndexQueryPlanner: Sendable {
     /// The table, quoted.
     private let table: String
     /// The SQL of the queries run so far, by shape (what is selected, the columns and operators
-    /// of the conditions, the orderings, the limit and offset; not the values), shared by every
+    /// of the conditions, the orderings, whether there is a limit or offset; not the values, nor
+    /// the limit and offset, which are bound), shared by every
     /// connection: building it cost more than looking it up. Queries with an `IN` list are not
     /// kept (a shape per length of the list). A list searched in order, not a dictionary: a
     /// program has few shapes, and the first use of a dictionary keyed by a new type looks its
     /// `Hashable` conformance up in the runtime's tables (about 375,000 instructions).
     private let sqlByShape = Mutex<[(shape: Shape, sql: String)]>([])
-    /// The most shapes kept (a query with a new limit or offset is a new shape).
+    /// The most shapes kept.
     private static let sqlCacheLimit = 64
 
     init(name: String, table: String, fingerprint: String, columnNames: [String]) {
@@ -457,6 +458,11 @@ final class IndexQueryPlanner: Sendable {
                 break
             }
         }
+        if clauses.limit != nil || clauses.offset != 0 {
+            // Bound, so that each page of a query is not a statement of its own.
+            try statement.bind(Int64(clauses.limit ?? -1), at: parameter + 1)
+            try statement.bind(Int64(clauses.offset), at: parameter + 2)
+        }
         while try statement.step() {
             try row(statement)
         }
@@ -509,7 +515,7 @@ final class IndexQueryPlanner: Sendable {
         orderClause += "t.key"
         let limitClause =
             clauses.limit == nil && clauses.offset == 0
-            ? "" : " LIMIT \(clauses.limit.map(String.init) ?? "-1") OFFSET \(clauses.offset)"
+            ? "" : " LIMIT ?\(parameterCount + 1) OFFSET ?\(parameterCount + 2)"
         let from = " FROM \(table) AS i JOIN trove_items AS t ON t.rowid = i.rowid"
         switch selection {
         case .items:
@@ -542,8 +548,9 @@ extension IndexQueryPlanner {
         let clauses: IndexQueryClauses
 
         static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.selection == rhs.selection && lhs.clauses.limit == rhs.clauses.limit
-                && lhs.clauses.offset == rhs.clauses.offset
+            lhs.selection == rhs.selection
+                && (lhs.clauses.limit == nil && lhs.clauses.offset == 0)
+                    == (rhs.clauses.limit == nil && rhs.clauses.offset == 0)
                 && lhs.clauses.conditions.count == rhs.clauses.conditions.count
                 && lhs.clauses.orderings == rhs.clauses.orderings
                 && lhs.clauses.conditions.elementsEqual(rhs.clauses.conditions) {
