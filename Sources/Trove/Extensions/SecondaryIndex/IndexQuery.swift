@@ -276,6 +276,8 @@ struct IndexQueryRunner<Item: Persistable>: Sendable {
     /// or counting them when `select` is `nil`, and calls `row` with each result.
     private func run(select: String?, in transaction: ReadTransaction, row: (Statement) throws -> Void) throws {
         let core = transaction.checkedCore
+        // The index's collection as a whole: any change to it may change the query's result.
+        transaction.recorder?.recordIndex(index.name, of: Item.collection)
         let implementation = index.implementation
         try core.database.checkQueryable(index.name, fingerprint: implementation.fingerprint)
         let table = "\"\(implementation.table)\""
