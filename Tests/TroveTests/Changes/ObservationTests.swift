@@ -39,6 +39,12 @@ private func withWatchdog(_ body: @escaping @Sendable () async throws -> Void) a
     try await task.value
 }
 
+/// An identifier of the current thread (a synchronous function: `Thread.current` is unavailable
+/// in asynchronous code).
+private func currentThreadID() -> UInt {
+    UInt(bitPattern: ObjectIdentifier(Thread.current))
+}
+
 /// The kinds of point reads of one key that an observation records.
 enum PointRead: String, CaseIterable, Sendable {
     case typedByKey, typedContains, untypedData, untypedMetadata, untypedHasItem, dataAndMetadata
@@ -273,19 +279,24 @@ struct ObservationTests {
         let database = try makeTemporaryDatabase()
         let connection = try database.newConnection()
         var received: [Int] = []
-        let runsOnMainThread = RunCounter()
+        // The thread of the closure's latest run, to compare with the loop's.
+        let closureThread = Atomic<UInt>(0)
+        var runsOnTheLoopsThread = 0
         let observation = database.observe { tx in
-            if Thread.isMainThread { runsOnMainThread.increment() }
+            closureThread.store(currentThreadID(), ordering: .sequentiallyConsistent)
             return try tx.count(in: Note.collection)
         }
         for try await count in observation {
             MainActor.assertIsolated("the value was not delivered on the main actor")
+            if closureThread.load(ordering: .sequentiallyConsistent) == currentThreadID() {
+                runsOnTheLoopsThread += 1
+            }
             received.append(count)
             if received.count == 2 { break }
             try await connection.readWrite { try $0.write(Note(id: "a", text: "t")) }
         }
         #expect(received == [0, 1])
-        #expect(runsOnMainThread.value == 0, "the closure ran on the main thread")
+        #expect(runsOnTheLoopsThread == 0, "the closure ran on the main actor's thread")
         #expect(database.runningObservationCount == 0)
     }
 }
