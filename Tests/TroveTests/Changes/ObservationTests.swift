@@ -18,22 +18,22 @@ private func write(_ database: Database, _ body: @escaping @Sendable (ReadWriteT
     try await database.newConnection().readWrite(body)
 }
 
-/// Waits until `condition` holds, for at most about thirty seconds.
+/// Waits until `condition` holds, for at most about three minutes.
 private func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<3000 {
+    for _ in 0..<18_000 {
         if condition() { return true }
         try await Task.sleep(for: .milliseconds(10))
     }
     return condition()
 }
 
-/// Runs `body` in a task that is cancelled after a minute: an observation that misses a commit
+/// Runs `body` in a task that is cancelled after five minutes: an observation that misses a commit
 /// then ends (its `next()` returns `nil`) and the test fails instead of hanging. Generous, because
 /// the whole suite in parallel on two cores can hold the cooperative threads for tens of seconds.
 private func withWatchdog(_ body: @escaping @Sendable () async throws -> Void) async throws {
     let task = Task { try await body() }
     let watchdog = Task {
-        try await Task.sleep(for: .seconds(60))
+        try await Task.sleep(for: .seconds(300))
         task.cancel()
     }
     defer { watchdog.cancel() }
