@@ -40,12 +40,6 @@ private func withWatchdog(_ body: @escaping @Sendable () async throws -> Void) a
     try await task.value
 }
 
-/// An identifier of the current thread (a synchronous function: `Thread.current` is unavailable
-/// in asynchronous code).
-private func currentThreadID() -> UInt {
-    UInt(bitPattern: ObjectIdentifier(Thread.current))
-}
-
 /// The kinds of point reads of one key that an observation records.
 enum PointRead: String, CaseIterable, Sendable {
     case typedByKey, typedContains, untypedData, untypedMetadata, untypedHasItem, dataAndMetadata
@@ -280,24 +274,21 @@ struct ObservationTests {
         let database = try makeTemporaryDatabase()
         let connection = try database.newConnection()
         var received: [Int] = []
-        // The thread of the closure's latest run, to compare with the loop's.
-        let closureThread = Atomic<UInt>(0)
-        var runsOnTheLoopsThread = 0
+        // The closure runs on the observation connection's queue, outside any task: a run on the
+        // iterating actor (inside the iterating task) would see a current task.
+        let runsInsideATask = RunCounter()
         let observation = database.observe { tx in
-            closureThread.store(currentThreadID(), ordering: .sequentiallyConsistent)
+            if withUnsafeCurrentTask(body: { $0 != nil }) { runsInsideATask.increment() }
             return try tx.count(in: Note.collection)
         }
         for try await count in observation {
             MainActor.assertIsolated("the value was not delivered on the main actor")
-            if closureThread.load(ordering: .sequentiallyConsistent) == currentThreadID() {
-                runsOnTheLoopsThread += 1
-            }
             received.append(count)
             if received.count == 2 { break }
             try await connection.readWrite { try $0.write(Note(id: "a", text: "t")) }
         }
         #expect(received == [0, 1])
-        #expect(runsOnTheLoopsThread == 0, "the closure ran on the main actor's thread")
+        #expect(runsInsideATask.value == 0, "the closure ran in the iterating task, on the main actor")
         #expect(database.runningObservationCount == 0)
     }
 }
