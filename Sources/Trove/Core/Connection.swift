@@ -178,6 +178,23 @@ public final class Connection: @unchecked Sendable {
         try await run { try self.readWrite(body) }
     }
 
+    /// Runs `body` in a read transaction on the connection's queue, recording what it reads.
+    ///
+    /// - Returns: The value, the region `body` read, and the number of the latest commit of
+    ///   this process that the transaction's snapshot is known to include.
+    func observedRead<T: Sendable>(
+        _ body: @escaping @Sendable (ReadTransaction) throws -> T
+    ) async throws -> (T, ReadRegion, UInt64) {
+        try await run {
+            try self.read { transaction in
+                let recorder = ReadRecorder()
+                transaction.recorder = recorder
+                let value = try body(transaction)
+                return (value, recorder.region, transaction.core.snapshot ?? 0)
+            }
+        }
+    }
+
     private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try Task.checkCancellation(orThrow: TroveError(code: .cancelled, message: "The task was cancelled before the transaction started."))
         return try await withCheckedThrowingContinuation { continuation in

@@ -293,6 +293,11 @@ public final class Database: Sendable {
     func connectionClosed(_ connection: ObjectIdentifier) {
         history.withLock { $0.connectionClosed(connection) }
     }
+
+    /// The number of open connections that have run a transaction (for tests).
+    var openConnectionCount: Int {
+        history.withLock { $0.connectionCount }
+    }
 }
 
 /// The recent changesets of a database, kept until every connection has seen them.
@@ -335,6 +340,9 @@ struct ChangeHistory {
         snapshots[connection] = snapshot
         trim()
     }
+
+    /// The number of connections whose snapshot is tracked.
+    var connectionCount: Int { snapshots.count }
 
     mutating func connectionClosed(_ connection: ObjectIdentifier) {
         snapshots.removeValue(forKey: connection)

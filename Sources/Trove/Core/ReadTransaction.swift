@@ -24,6 +24,9 @@ import Foundation
 public class ReadTransaction {
     let core: ConnectionCore
     private var isValid = true
+    /// Records what this transaction reads, for an observation (see ``Database/observe(_:)``);
+    /// `nil` in every transaction that no observation runs, so that a read pays one `nil` check.
+    var recorder: ReadRecorder?
 
     init(core: ConnectionCore) {
         self.core = core
@@ -99,6 +102,7 @@ public class ReadTransaction {
     /// - Throws: ``TroveError`` when SQLite fails.
     /// - Complexity: O(n) in the number of items.
     public func collections() throws -> [String] {
+        recorder?.recordEverything()
         let statement = try checkedCore.sqlite.cachedStatement(Schema.selectCollections)
         defer { statement.reset() }
         var result: [String] = []
@@ -127,6 +131,7 @@ public class ReadTransaction {
     ///   - body: Called with each key; set its second argument to `true` to stop.
     /// - Throws: The error of `body`, or ``TroveError`` when SQLite fails.
     public func enumerateKeys(in collection: String, _ body: (String, inout Bool) throws -> Void) throws {
+        recorder?.recordCollection(collection)
         let statement = try checkedCore.sqlite.cachedStatement(Schema.selectKeys)
         defer { statement.reset() }
         try statement.bind(collection, at: 1)
@@ -142,6 +147,7 @@ public class ReadTransaction {
     /// - Returns: The number of items.
     /// - Throws: ``TroveError`` when SQLite fails.
     public func count(in collection: String) throws -> Int {
+        recorder?.recordCollection(collection)
         let statement = try checkedCore.sqlite.cachedStatement(Schema.countInCollection)
         defer { statement.reset() }
         try statement.bind(collection, at: 1)
@@ -154,6 +160,7 @@ public class ReadTransaction {
     /// - Returns: The number of items.
     /// - Throws: ``TroveError`` when SQLite fails.
     public func count() throws -> Int {
+        recorder?.recordEverything()
         let statement = try checkedCore.sqlite.cachedStatement(Schema.countAll)
         defer { statement.reset() }
         _ = try statement.step()
@@ -164,6 +171,7 @@ public class ReadTransaction {
     func withRow<T>(
         _ sql: String, key: String, collection: String, _ map: (Statement) throws -> T
     ) throws -> T? {
+        recorder?.recordKey(key, in: collection)
         let statement = try checkedCore.sqlite.cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(collection, at: 1)

@@ -43,14 +43,16 @@ extension ReadTransaction {
     /// The cached item at `cacheKey`, marked as most recently used.
     @usableFromInline
     func cachedItem(at cacheKey: CacheKey) -> Any? {
-        checkedCore.items.value(for: cacheKey)
+        recorder?.recordKey(cacheKey.key, in: cacheKey.collection)
+        return checkedCore.items.value(for: cacheKey)
     }
 
     /// The cached metadata entry (a ``CachedMetadata``) at `cacheKey`, marked as most recently
     /// used.
     @usableFromInline
     func cachedMetadata(at cacheKey: CacheKey) -> Any? {
-        checkedCore.metadata.value(for: cacheKey)
+        recorder?.recordKey(cacheKey.key, in: cacheKey.collection)
+        return checkedCore.metadata.value(for: cacheKey)
     }
 
     /// Caches `item`, read from the database. A metadata entry of its key, if any, holds the same
@@ -77,6 +79,7 @@ extension ReadTransaction {
         at cacheKey: CacheKey, withMetadata: Bool, decodeData: (UnsafeRawBufferPointer) throws -> Void,
         decodeMetadata: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
+        recorder?.recordKey(cacheKey.key, in: cacheKey.collection)
         let statement = try checkedCore.sqlite.cachedStatement(withMetadata ? Schema.selectItem : Schema.selectData)
         defer { statement.reset() }
         try statement.bind(cacheKey.collection, at: 1)
@@ -94,6 +97,7 @@ extension ReadTransaction {
         in collection: String, withMetadata: Bool, decodeData: (UnsafeRawBufferPointer) throws -> Void,
         decodeMetadata: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
+        recorder?.recordCollection(collection)
         let statement = try checkedCore.sqlite.cachedStatement(Schema.selectAllInCollection)
         defer { statement.reset() }
         try statement.bind(collection, at: 1)
@@ -111,6 +115,7 @@ extension ReadTransaction {
     /// - Throws: ``TroveError`` naming the item when `decode` throws, or when SQLite fails.
     @usableFromInline
     func readMetadataRow(at cacheKey: CacheKey, decode: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        recorder?.recordKey(cacheKey.key, in: cacheKey.collection)
         let statement = try checkedCore.sqlite.cachedStatement(Schema.selectMetadata)
         defer { statement.reset() }
         try statement.bind(cacheKey.collection, at: 1)

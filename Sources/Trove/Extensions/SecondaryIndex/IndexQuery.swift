@@ -343,6 +343,9 @@ final class IndexQueryPlanner: Sendable {
     }
 
     let name: String
+    /// The collection of the indexed items, which a query records as read when an observation
+    /// runs it.
+    let collection: String
     let fingerprint: String
     let columnNames: [String]
     /// The table, quoted.
@@ -358,8 +361,9 @@ final class IndexQueryPlanner: Sendable {
     /// The most shapes kept.
     private static let sqlCacheLimit = 64
 
-    init(name: String, table: String, fingerprint: String, columnNames: [String]) {
+    init(name: String, collection: String, table: String, fingerprint: String, columnNames: [String]) {
         self.name = name
+        self.collection = collection
         self.table = "\"\(table)\""
         self.fingerprint = fingerprint
         self.columnNames = columnNames
@@ -412,6 +416,8 @@ final class IndexQueryPlanner: Sendable {
         row: (Statement) throws -> Void
     ) throws {
         let core = transaction.checkedCore
+        // The index's collection as a whole: any change to it may change the query's result.
+        transaction.recorder?.recordIndex(name, of: collection)
         try core.database.checkQueryable(name, fingerprint: fingerprint)
         let hasList = clauses.conditions.contains {
             if case .oneOf = $0.predicate { true } else { false }

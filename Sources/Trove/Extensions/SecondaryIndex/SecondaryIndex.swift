@@ -51,8 +51,8 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
         self.columns = columns
         implementation = SecondaryIndexImplementation(name: name, columns: columns)
         planner = IndexQueryPlanner(
-            name: name, table: implementation.table, fingerprint: implementation.fingerprint,
-            columnNames: columns.map(\.name))
+            name: name, collection: Item.collection, table: implementation.table,
+            fingerprint: implementation.fingerprint, columnNames: columns.map(\.name))
     }
 
     /// The index as an extension to register (``Database/register(_:)-(DatabaseExtension)``).

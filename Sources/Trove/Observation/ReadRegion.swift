@@ -1,0 +1,92 @@
+/// What an observed read transaction read, at the level of Trove's own reads: keys of
+/// collections, whole collections, secondary indexes, or everything.
+///
+/// Recorded by Trove's read funnel (``ReadTransaction``'s untyped reads, the helpers of the typed
+/// reads, cache hits included, and the index query runner) while an observation's closure runs,
+/// and matched against each commit's ``Changeset`` on the committing thread.
+struct ReadRegion: Sendable, Equatable {
+    /// Whether the read depends on every collection (`collections()`, `count()`).
+    var everything = false
+    /// Collections read as a whole (all items, keys, counts, index queries).
+    var collections: Set<String> = []
+    /// Keys read one by one, by collection.
+    var keys: [String: Set<String>] = [:]
+    /// The extensions (secondary indexes) queried, each with the collection it follows.
+    var indexes: [String: String] = [:]
+
+    /// Whether nothing was read.
+    var isEmpty: Bool {
+        !everything && collections.isEmpty && keys.isEmpty && indexes.isEmpty
+    }
+
+    /// Whether `changeset` changed something in this region.
+    ///
+    /// - Complexity: O(n) in the size of the region (for each key collection, in the smaller of
+    ///   the region's keys and the changeset's keys of that collection).
+    func intersects(_ changeset: Changeset) -> Bool {
+        if isEmpty { return false }
+        if changeset.removedAllCollections { return true }
+        if everything {
+            if !changeset.changedKeys.isEmpty || !changeset.removedKeys.isEmpty
+                || !changeset.removedCollections.isEmpty
+            {
+                return true
+            }
+        }
+        for collection in collections where changeset.containsChange(in: collection) {
+            return true
+        }
+        if !changeset.changedExtensions.isEmpty {
+            for name in indexes.keys where changeset.changedExtensions.contains(name) {
+                return true
+            }
+        }
+        for (collection, readKeys) in keys {
+            if changeset.removedCollections.contains(collection) { return true }
+            if let changed = changeset.changedKeys[collection], Self.overlap(readKeys, changed) { return true }
+            if let removed = changeset.removedKeys[collection], Self.overlap(readKeys, removed) { return true }
+        }
+        return false
+    }
+
+    private static func overlap(_ a: Set<String>, _ b: Set<String>) -> Bool {
+        a.count <= b.count ? a.contains(where: b.contains) : b.contains(where: a.contains)
+    }
+}
+
+/// Collects the ``ReadRegion`` of one observed read transaction.
+///
+/// Set on ``ReadTransaction/recorder`` only for the transactions of an observation; every other
+/// transaction has `nil` there, so recording costs one `nil` check per read.
+final class ReadRecorder {
+    var region = ReadRegion()
+
+    init() {}
+
+    func recordKey(_ key: String, in collection: String) {
+        if region.everything || region.collections.contains(collection) { return }
+        region.keys[collection, default: []].insert(key)
+    }
+
+    func recordCollection(_ collection: String) {
+        if region.everything { return }
+        if region.collections.insert(collection).inserted {
+            region.keys.removeValue(forKey: collection)
+        }
+    }
+
+    func recordEverything() {
+        region.everything = true
+        region.keys.removeAll()
+        region.collections.removeAll()
+    }
+
+    func recordIndex(_ name: String, of collection: String) {
+        region.indexes[name] = collection
+        recordCollection(collection)
+    }
+}
+
+// A recorder belongs to the transaction that runs the observation's closure.
+@available(*, unavailable)
+extension ReadRecorder: Sendable {}
