@@ -26,12 +26,12 @@ let package = Package(
     targets: [
         // MARK: Runtime
         .systemLibrary(
-            name: "CSQLite",
+            name: "TroveCSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
             name: "Trove",
-            dependencies: ["CSQLite"],
+            dependencies: ["TroveCSQLite"],
             swiftSettings: strictSettings
         ),
 
@@ -123,7 +123,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TroveTests",
-            dependencies: ["Trove", "TroveTestSupport", "CSQLite"],
+            dependencies: ["Trove", "TroveTestSupport", "TroveCSQLite"],
             // Database files written by earlier versions, for the upgrade tests; found via #filePath.
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
@@ -181,7 +181,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TroveReliabilityTests",
-            dependencies: ["Trove", "TroveTestSupport", "CSQLite", "trove-crash-writer"],
+            dependencies: ["Trove", "TroveTestSupport", "TroveCSQLite", "trove-crash-writer"],
             exclude: ["CompileChecks"],
             swiftSettings: strictSettings
         ),
@@ -204,7 +204,7 @@ let package = Package(
 // by being added to this list.
 if Context.environment["TROVE_RUNTIME_ONLY"] == "1" {
     let runtimeTargets: Set<String> = [
-        "CSQLite", "Trove", "TroveTestSupport", "TroveTests", "trove-crash-writer", "TroveReliabilityTests",
+        "TroveCSQLite", "Trove", "TroveTestSupport", "TroveTests", "trove-crash-writer", "TroveReliabilityTests",
     ]
     package.targets.removeAll { !runtimeTargets.contains($0.name) }
     package.products.removeAll { $0.name != "Trove" }

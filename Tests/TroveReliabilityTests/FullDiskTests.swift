@@ -1,4 +1,4 @@
-import CSQLite
+import TroveCSQLite
 import Foundation
 import Testing
 import Trove

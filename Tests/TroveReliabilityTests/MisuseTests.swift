@@ -55,7 +55,7 @@ struct MisuseTests {
         process.arguments = [
             ProcessInfo.processInfo.environment["TROVE_SWIFTC"] ?? "swiftc", "-emit-sil", "-o", "/dev/null",
             "-parse-as-library", "-swift-version", "6", "-module-cache-path", folder + "/cache",
-            "-I", modules.path, "-I", packageRoot.appendingPathComponent("Sources/CSQLite").path, input,
+            "-I", modules.path, "-I", packageRoot.appendingPathComponent("Sources/TroveCSQLite").path, input,
         ]
         let output = Pipe()
         process.standardError = output

@@ -1,4 +1,4 @@
-internal import CSQLite
+internal import TroveCSQLite
 import Dispatch
 
 /// A connection to a ``Database``: its own SQLite handle, its own caches of decoded items and

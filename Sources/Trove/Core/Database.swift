@@ -1,4 +1,4 @@
-internal import CSQLite
+internal import TroveCSQLite
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-internal import CSQLite
+internal import TroveCSQLite
 
 /// One SQLite database handle, with its cache of prepared statements.
 ///

@@ -1,4 +1,4 @@
-internal import CSQLite
+internal import TroveCSQLite
 import Foundation
 
 /// A prepared SQLite statement, owned by a ``SQLiteConnection``.
