@@ -5,7 +5,7 @@
 /// caches the item and its metadata under the same key), and hashing one integer costs far less
 /// than hashing two strings again.
 @usableFromInline
-struct CacheKey: Hashable {
+struct CacheKey: Hashable, Sendable {
     let collection: String
     let key: String
     /// The hash of the collection and the key, computed once.

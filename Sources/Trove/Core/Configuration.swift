@@ -59,6 +59,50 @@ public struct Configuration: Sendable, Hashable {
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_max_page_count>
     public var maximumPageCount: Int?
 
+    /// The size of a page of a new database file, in bytes: a power of two from 512 to 65,536,
+    /// or `nil` for SQLite's default (4,096). Default: `nil`.
+    ///
+    /// Only a file that Trove creates takes it: the page size of an existing file in WAL mode
+    /// cannot change.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_page_size>
+    public var pageSize: Int?
+
+    /// How many bytes of the file each connection reads through memory-mapped I/O, or `nil` for
+    /// SQLite's default (none). Default: `nil`.
+    ///
+    /// Mapping the file saves copying pages into SQLite's cache, which speeds up reads of large
+    /// databases; an I/O error on a mapped page stops the process instead of failing a call.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/mmap.html>
+    public var mmapSize: Int?
+
+    /// The size of SQLite's page cache of each connection, in kibibytes, or `nil` for SQLite's
+    /// default (2,000 KiB). Default: `nil`.
+    ///
+    /// This cache holds pages of the file, below Trove's caches of decoded items.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_cache_size>
+    public var sqliteCacheSizeKiB: Int?
+
+    /// After how many pages in the write-ahead log a commit checkpoints it into the database
+    /// file, or `nil` for SQLite's default (1,000). `0` turns automatic checkpoints off.
+    /// Default: `nil`.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_wal_autocheckpoint>
+    public var walAutocheckpointPages: Int?
+
+    /// The size in bytes the write-ahead log is truncated to after a checkpoint, or `nil` for
+    /// SQLite's default (no limit: the log keeps the largest size it reached). Default: `nil`.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_journal_size_limit>
+    public var journalSizeLimit: Int?
+
+    /// How many decoded items of ``ShareableItem`` types the connections of the database share,
+    /// so that such an item is decoded once, not once per connection. `0` turns sharing off.
+    /// Default: 0.
+    public var sharedItemCacheLimit: Int = 0
+
     /// Creates the default configuration.
     public init() {}
 }

@@ -28,8 +28,8 @@ public final class Connection: @unchecked Sendable {
     /// The database this connection belongs to.
     public let database: Database
 
-    private let lock = TransactionLock()
-    private let core: ConnectionCore
+    let lock = TransactionLock()
+    let core: ConnectionCore
     private let queue = DispatchQueue(label: "Trove.Connection")
 
     init(database: Database) throws {
@@ -40,6 +40,7 @@ public final class Connection: @unchecked Sendable {
         if let maximumPageCount = database.configuration.maximumPageCount {
             try sqlite.execute("PRAGMA max_page_count = \(max(1, maximumPageCount))")
         }
+        try database.configuration.applyTuning(to: sqlite)
         self.core = ConnectionCore(sqlite: sqlite, database: database)
     }
 

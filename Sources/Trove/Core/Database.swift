@@ -48,6 +48,8 @@ public final class Database: Sendable {
     /// typed writes to them keep those fields.
     let unknownFields = UnknownFieldRegistry()
     private let history: Mutex<ChangeHistory>
+    /// The decoded items of ``ShareableItem`` types that connections share.
+    let sharedItems: SharedItemCache
     private let temporaryDirectory: String?
 
     /// Opens the database at `path`, creating the file if it does not exist.
@@ -98,6 +100,7 @@ public final class Database: Sendable {
         self.configuration = configuration
         self.temporaryDirectory = temporaryDirectory
         self.history = Mutex(ChangeHistory(limit: configuration.changesetHistoryLimit))
+        self.sharedItems = SharedItemCache(limit: configuration.sharedItemCacheLimit)
         let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         try Database.prepareFile(connection, configuration: configuration)
         let orphans = try Database.loadOrphans(connection)
@@ -196,6 +199,7 @@ public final class Database: Sendable {
                     message: "The file is a SQLite database of another application: it has tables but no Trove schema.",
                     path: connection.path)
             }
+            try configuration.applyPageSize(to: connection)
             try connection.execute("PRAGMA journal_mode = WAL")
             try connection.execute("BEGIN IMMEDIATE")
             do {

@@ -23,7 +23,8 @@ import Foundation
 ///   program with a message.
 public class ReadTransaction {
     let core: ConnectionCore
-    private var isValid = true
+    /// Whether the transaction's closure is still running; a cursor checks it before each use.
+    private(set) var isValid = true
     /// Records what this transaction reads, for an observation (see ``Database/observe(_:)``);
     /// `nil` in every transaction that no observation runs, so that a read pays one `nil` check.
     var recorder: ReadRecorder?
@@ -126,18 +127,19 @@ public class ReadTransaction {
 
     /// Calls `body` with each key of `collection`, in sorted order, until it sets `stop`.
     ///
+    /// Keys are read a page at a time, with no statement in the middle of a scan while `body`
+    /// runs: `body` may read, and in a read-write transaction write (see
+    /// <doc:Enumeration>).
+    ///
     /// - Parameters:
     ///   - collection: The collection.
     ///   - body: Called with each key; set its second argument to `true` to stop.
     /// - Throws: The error of `body`, or ``TroveError`` when SQLite fails.
     public func enumerateKeys(in collection: String, _ body: (String, inout Bool) throws -> Void) throws {
-        recorder?.recordCollection(collection)
-        let statement = try checkedCore.sqlite.cachedStatement(Schema.selectKeys)
-        defer { statement.reset() }
-        try statement.bind(collection, at: 1)
+        let pager = RowPager(transaction: self, collection: collection, columns: .keys, filter: nil)
         var stop = false
-        while !stop, try statement.step() {
-            try body(statement.string(at: 0), &stop)
+        while !stop, let row = try pager.nextRow() {
+            try body(pager.key(ofRow: row), &stop)
         }
     }
 

@@ -78,6 +78,23 @@ final class SQLiteConnection {
         return statement
     }
 
+    /// Finalizes the cached statements that are not in use, releasing their memory; they are
+    /// prepared again on their next use.
+    ///
+    /// - Returns: The number of statements finalized.
+    @discardableResult
+    func removeCachedStatements() -> Int {
+        let before = frequentStatements.count + statements.count
+        frequentStatements.removeAll { !$0.statement.isBusy }
+        statements = statements.filter { $0.value.isBusy }
+        return before - frequentStatements.count - statements.count
+    }
+
+    /// The number of prepared statements in the cache.
+    var cachedStatementCount: Int {
+        frequentStatements.count + statements.count
+    }
+
     /// Prepares a statement that is not cached.
     func makeStatement(_ sql: String) throws -> Statement {
         var pointer: OpaquePointer?
@@ -106,6 +123,12 @@ final class SQLiteConnection {
     /// The number of rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int {
         Int(sqlite3_changes64(handle))
+    }
+
+    /// The number of rows changed by INSERT, UPDATE and DELETE statements of this handle since
+    /// it was opened: an enumeration compares it before and after its body to notice writes.
+    var totalChanges: Int64 {
+        sqlite3_total_changes64(handle)
     }
 
     /// The row id of the last row inserted by this handle, or what ``lastInsertRowID`` was set to.

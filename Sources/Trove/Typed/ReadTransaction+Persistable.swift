@@ -18,6 +18,15 @@ extension ReadTransaction {
         if let cached = cachedItem(at: cacheKey) as? Item {
             return cached
         }
+        if sharesDecodedItems, Item.self is any ShareableItem.Type {
+            let shared = try readSharedItem(at: cacheKey, withMetadata: Item.Metadata.self != NoMetadata.self) {
+                data, metadata in
+                try Item.read(self).decodeItem(key: key.itemKey, data: data, metadata: metadata, useCache: false)
+            }
+            guard let item = shared as? Item else { return nil }
+            cacheItem(item, at: cacheKey)
+            return item
+        }
         var item: Item?
         try readItemRow(
             at: cacheKey, withMetadata: Item.Metadata.self != NoMetadata.self,
