@@ -12,6 +12,10 @@ enum TroveBenchmarks {
                 try MemoryProbe.childReadAll(implementation: implementation, directory: arguments[2])
                 return
             }
+            if arguments.first == "--child-enumerate", arguments.count == 3 {
+                try EnumerationProbe.child(mode: arguments[1], path: arguments[2])
+                return
+            }
             try run(Options(arguments: arguments))
         } catch {
             log("error: \(error)")
@@ -42,7 +46,17 @@ enum TroveBenchmarks {
             try probe.run()
             memory = probe
         }
+        var enumeration: EnumerationProbe?
+        let enumerationCounts = options.enumerationCounts.isEmpty && options.isSmoke ? [1_000] : options.enumerationCounts
+        if !enumerationCounts.isEmpty && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var probe = EnumerationProbe(counts: enumerationCounts, directory: options.directory)
+            try probe.run()
+            enumeration = probe
+        }
         Report(options: options, fixtures: fixtures, database: database, coders: coders, memory: memory).print()
+        if let enumeration {
+            print(enumeration.report().joined(separator: "\n"))
+        }
         log("done in \(formatDuration(start.duration(to: .now).seconds))")
     }
 }

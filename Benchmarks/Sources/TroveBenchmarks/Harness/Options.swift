@@ -17,6 +17,8 @@ struct Options {
     var profiledWorkloads: Set<Workload> = []
     /// Whether each coder operation is a profile of its own (`--profile coders`).
     var profilesCoders = false
+    /// The N of the enumeration probe (issue 12); empty skips it, except in a smoke run.
+    var enumerationCounts: [Int] = []
 
     /// What a sample measures.
     enum Clock: String {
@@ -51,6 +53,9 @@ struct Options {
           --directory <path>        Where the databases are created (default: the temporary folder).
           --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
                                     busy machine disturbs far less than elapsed time); the other is shown too.
+          --enumeration <list>      Also walk every user of N users (comma-separated N, as 100000,1000000) by cursor,
+                                    enumerate, all() and raw SQLite, one child process each: time and peak memory
+                                    (see BENCHMARKS.md, "Enumeration (issue 12)"). A smoke run walks 1,000.
           --smoke                   A quick check that everything runs (CI): --count 1000 --runs 1 --no-warm-up.
                                     Speed targets are not judged.
           --profile <impl>:<workload|all> | --profile coders
@@ -102,6 +107,14 @@ struct Options {
                 let name = try value(for: argument)
                 guard let chosen = Clock(rawValue: name) else { throw BenchmarkError("--clock takes cpu or wall, not \(name)") }
                 clock = chosen
+            case "--enumeration":
+                let text = try value(for: argument)
+                enumerationCounts = try text.split(separator: ",").map { part in
+                    guard let number = Int(part.replacingOccurrences(of: "_", with: "")), number > 0 else {
+                        throw BenchmarkError("--enumeration takes positive integers, not \(text)")
+                    }
+                    return number
+                }
             case "--smoke":
                 isSmoke = true
                 count = 1_000

@@ -56,7 +56,7 @@ struct Fixtures {
         return "user-" + String(repeating: "0", count: max(0, 7 - digits.count)) + digits
     }
 
-    private static func makeUser(index: Int, random: inout SplitMix64) -> User {
+    static func makeUser(index: Int, random: inout SplitMix64) -> User {
         let first = firstNames[Int(random.next() % UInt64(firstNames.count))]
         let last = lastNames[Int(random.next() % UInt64(lastNames.count))]
         var tags: [String] = []
