@@ -141,6 +141,42 @@ struct CacheControlTests {
         #expect(try Gadget.read(try database.newConnection()).byKey(gadgetID) == nil)
     }
 
+    /// Readers on several threads, each on its own connection, while a writer keeps changing the
+    /// items: every shared value a reader gets is the decoding of the bytes of its own snapshot.
+    @Test func sharedItemsMatchEachReadersSnapshotUnderConcurrentWrites() async throws {
+        let database = try makeTemporaryDatabase { $0.sharedItemCacheLimit = 8 }
+        let ids = (0..<16).map { _ in UUID() }
+        let writer = try database.newConnection()
+        try await writer.readWrite { tx in try tx.write(ids.map { Gadget(id: $0, label: "0") }) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 1...150 {
+                    try await writer.readWrite { tx in
+                        for id in ids where Int.random(in: 0..<3) == 0 {
+                            try tx.write(Gadget(id: id, label: "\(round)"))
+                        }
+                    }
+                }
+            }
+            for _ in 0..<3 {
+                let reader = try database.newConnection(itemCacheLimit: 0, metadataCacheLimit: 0)
+                group.addTask {
+                    for _ in 0..<150 {
+                        try await reader.read { tx in
+                            for id in ids.shuffled().prefix(6) {
+                                let gadget = try #require(try Gadget.read(tx).byKey(id))
+                                let bytes = try #require(try tx.data(forKey: id.itemKey, in: Gadget.collection))
+                                let decoded = try JSONDecoder().decode(Gadget.self, from: bytes)
+                                #expect(gadget == decoded)
+                            }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     // MARK: Addresses
 
     @Test func readsByAddressAcrossCollections() throws {
