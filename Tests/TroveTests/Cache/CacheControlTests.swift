@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TroveTestSupport
 
@@ -7,6 +8,14 @@ import TroveTestSupport
 // Shared decoded items: a final class with only `let` properties, and a struct with metadata.
 extension Gadget: ShareableItem {}
 extension Person: ShareableItem {}
+
+/// How many reader tasks are still running.
+private final class ReadersLeft: Sendable {
+    private let count: Atomic<Int>
+    init(_ count: Int) { self.count = Atomic(count) }
+    var value: Int { count.load(ordering: .acquiring) }
+    func finish() { count.subtract(1, ordering: .releasing) }
+}
 
 struct CacheControlTests {
     private func notes(_ count: Int) -> [Note] {
@@ -148,28 +157,42 @@ struct CacheControlTests {
         let ids = (0..<16).map { _ in UUID() }
         let writer = try database.newConnection()
         try await writer.readWrite { tx in try tx.write(ids.map { Gadget(id: $0, label: "0") }) }
+        let readersLeft = ReadersLeft(3)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for round in 1...150 {
+                // Writes for as long as readers read, so that they read while it commits.
+                var round = 0
+                while readersLeft.value > 0 {
+                    round += 1
+                    let label = "\(round)"
                     try await writer.readWrite { tx in
                         for id in ids where Int.random(in: 0..<3) == 0 {
-                            try tx.write(Gadget(id: id, label: "\(round)"))
+                            try tx.write(Gadget(id: id, label: label))
                         }
                     }
                 }
+                #expect(round > 1)
             }
             for _ in 0..<3 {
                 let reader = try database.newConnection(itemCacheLimit: 0, metadataCacheLimit: 0)
                 group.addTask {
-                    for _ in 0..<150 {
-                        try await reader.read { tx in
+                    defer { readersLeft.finish() }
+                    for _ in 0..<300 {
+                        // The closure runs on the connection's queue, outside the test's task:
+                        // it returns what it found, checked here.
+                        let mismatches = try await reader.read { tx in
+                            var mismatches: [String] = []
                             for id in ids.shuffled().prefix(6) {
-                                let gadget = try #require(try Gadget.read(tx).byKey(id))
-                                let bytes = try #require(try tx.data(forKey: id.itemKey, in: Gadget.collection))
-                                let decoded = try JSONDecoder().decode(Gadget.self, from: bytes)
-                                #expect(gadget == decoded)
+                                let gadget = try Gadget.read(tx).byKey(id)
+                                let bytes = try tx.data(forKey: id.itemKey, in: Gadget.collection)
+                                let decoded = try bytes.map { try JSONDecoder().decode(Gadget.self, from: $0) }
+                                if gadget != decoded {
+                                    mismatches.append("\(gadget?.label ?? "nil") != \(decoded?.label ?? "nil")")
+                                }
                             }
+                            return mismatches
                         }
+                        #expect(mismatches.isEmpty)
                     }
                 }
             }
