@@ -203,6 +203,43 @@ struct EnumerationTests {
         }
     }
 
+    @Test func readsNestedInsideTheRemainingForms() throws {
+        let connection = try seeded(count: 300)
+        try connection.read { tx in
+            var counts: [Int] = Array(repeating: 0, count: 6)
+            try Note.read(tx).enumerateWithMetadata { note, _, _ throws in
+                #expect(try Note.read(tx).byKey(note.id) == note)
+                counts[0] += 1
+            }
+            try Note.read(tx).enumerateKeys { key, _ throws in
+                #expect(try Note.read(tx).byKey(key) != nil)
+                counts[1] += 1
+            }
+            try Note.read(tx).enumerate(keys: (0..<300).map(Self.key), unordered: true) { key, note, _ throws in
+                #expect(try tx.data(forKey: key, in: Note.collection) != nil && note != nil)
+                counts[2] += 1
+            }
+            try tx.enumerateData(in: Note.collection) { key, data, _ throws in
+                #expect(try tx.data(forKey: key, in: Note.collection) == data)
+                counts[3] += 1
+            }
+            try tx.enumerateMetadata(in: Note.collection) { key, _, _ throws in
+                #expect(try tx.keys(in: Note.collection).count == 300)
+                counts[4] += key.isEmpty ? 0 : 1
+            }
+            try tx.enumerateKeys(in: Note.collection) { key, _ in
+                var inner = 0
+                try tx.enumerateKeys(in: Note.collection) { _, stop in
+                    inner += 1
+                    stop = inner == 2
+                }
+                #expect(inner == 2)
+                counts[5] += 1
+            }
+            #expect(counts == Array(repeating: 300, count: 6))
+        }
+    }
+
     @Test func cursorDecodesLazilyAndCannotBeUsedAfterItsTransaction() throws {
         let connection = try seeded()
         var escaped: ItemCursor<Note>?
