@@ -105,6 +105,28 @@ struct EnumerationTests {
         #expect(pairs.map(\.1) == expected.map(\.metadata))
     }
 
+    @Test func aStoredKeyThatIsNotAValidIDIsAnInvalidKeyError() throws {
+        let connection = try makeTemporaryDatabase().newConnection()
+        try connection.write(Bookmark(id: 1, url: URL(string: "https://example.com")!, metadata: nil))
+        try connection.readWrite { tx in
+            let bytes = try #require(try tx.data(forKey: "1", in: Bookmark.collection))
+            try tx.setData(bytes, forKey: "not-a-number", in: Bookmark.collection)
+        }
+        for form in 0..<3 {
+            let error = #expect(throws: TroveError.self) {
+                try connection.read { tx in
+                    switch form {
+                    case 0: try Bookmark.read(tx).enumerate(where: { _ in true }) { _, _ in }
+                    case 1: try Bookmark.read(tx).enumerateKeys { _, _ in }
+                    default: try Bookmark.read(tx).enumerateMetadata { _, _, _ in }
+                    }
+                }
+            }
+            #expect(error?.code == .invalidKey)
+            #expect(error?.key == "not-a-number")
+        }
+    }
+
     @Test func enumerateKeysOfAType() throws {
         let connection = try seeded(count: 300)
         let keys = try connection.read { tx in
