@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a ``Database`` opens its file and how its connections behave.
 ///
 /// ```swift
@@ -58,6 +60,22 @@ public struct Configuration: Sendable, Hashable {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_max_page_count>
     public var maximumPageCount: Int?
+
+    /// How many connections the database opens, at most, for its own read transactions
+    /// (``Database/read(label:fileID:line:_:)-(_)``), which run in parallel up to this number.
+    /// Default: the number of active processor cores, at least 2.
+    ///
+    /// Each reader opens at its first transaction and keeps its own caches
+    /// (``itemCacheLimit``). Read transactions beyond this number wait for a reader, first come,
+    /// first served, without holding a thread. Values below 1 count as 1.
+    public var maximumReaderCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+
+    /// How long a transaction of the database's own connections may run before it is reported,
+    /// once, or `nil` to report none. Default: 10 seconds.
+    ///
+    /// A report is a line on the standard error unless ``Database/setLongTransactionHandler(_:)``
+    /// set a handler. ``Database/transactionsInProgress`` lists the transactions at any time.
+    public var longTransactionThreshold: Duration? = .seconds(10)
 
     /// Creates the default configuration.
     public init() {}
