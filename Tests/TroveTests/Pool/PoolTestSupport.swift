@@ -3,7 +3,8 @@ import Testing
 import Trove
 
 /// A gate that bodies of transactions wait at until the test opens it, with a watchdog: a wait
-/// that times out returns `false` (so that a broken promise fails the test instead of hanging it).
+/// that times out returns `false` and opens the gate for every later wait (so that a broken
+/// promise fails the test instead of hanging it).
 final class Gate: @unchecked Sendable {
     // @unchecked because `isOpen` is only accessed while `condition` is locked.
     private let condition = NSCondition()
@@ -22,7 +23,12 @@ final class Gate: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !isOpen {
-            if !condition.wait(until: deadline) { return isOpen }
+            if !condition.wait(until: deadline) {
+                if isOpen { return true }
+                isOpen = true
+                condition.broadcast()
+                return false
+            }
         }
         return true
     }
