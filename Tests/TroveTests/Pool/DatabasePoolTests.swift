@@ -36,6 +36,7 @@ struct DatabasePoolTests {
             try tx.write(Account(id: 1, balance: 20))
             return gate.wait()
         }
+        #expect(await eventually { database.transactionsInProgress.contains { $0.state == .running } })
         // The writer holds its transaction until the read below ends: readers do not wait for it.
         let balance = try await database.read { tx in try tx.read(Account.self, key: 1)?.balance }
         gate.open()
@@ -409,13 +410,13 @@ struct DatabasePoolTests {
         let database = try makeTemporaryDatabase()
         try await database.write(Account(id: 1, balance: 1))
         let gate = Gate()
-        // The read waits in its body for a job of the main actor: were the main thread blocked
-        // in the read, the job could not run and the watchdog would end the wait.
-        async let balance = database.read { tx in
+        // The read waits in its body for a job of the main actor, enqueued first: were the main
+        // thread blocked in the read, the job could not run and the watchdog would end the wait.
+        Task { @MainActor in gate.open() }
+        let balance = try await database.read { tx in
             gate.wait() ? try tx.read(Account.self, key: 1)?.balance : nil
         }
-        Task { @MainActor in gate.open() }
-        #expect(try await balance == 1)
+        #expect(balance == 1)
     }
 
     // MARK: Lifetime
