@@ -42,7 +42,16 @@ enum TroveBenchmarks {
             try probe.run()
             memory = probe
         }
+        var concurrency: ConcurrencySuite?
+        if options.includeConcurrency && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var suite = ConcurrencySuite(options: options, fixtures: fixtures)
+            try suite.run()
+            concurrency = suite
+        }
         Report(options: options, fixtures: fixtures, database: database, coders: coders, memory: memory).print()
+        if let concurrency {
+            print(concurrency.table().joined(separator: "\n"))
+        }
         log("done in \(formatDuration(start.duration(to: .now).seconds))")
     }
 }
