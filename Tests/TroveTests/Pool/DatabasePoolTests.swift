@@ -449,6 +449,19 @@ struct DatabasePoolTests {
         #expect(try await Account.read(database).all().isEmpty)
     }
 
+    @Test func indexQueriesOnTheDatabase() async throws {
+        let database = try makeTemporaryDatabase(extensions: [MemberIndexes.members.databaseExtension])
+        try await database.write((0..<10).map {
+            Member(id: "m\($0)", age: 20 + $0)
+        })
+        let query = MemberIndexes.members.query(database).filter(.column("age", in: 22..<25))
+        #expect(try await query.count() == 3)
+        #expect(try await query.keys() == ["m2", "m3", "m4"])
+        #expect(try await query.sorted(by: .column("age"), .descending).first()?.id == "m4")
+        #expect(try await query.items().map(\.age) == [22, 23, 24])
+        #expect(try countSynchronously(query) == 3)
+    }
+
     @Test func synchronousTypedConveniencesOnTheDatabase() throws {
         let database = try makeTemporaryDatabase()
         try database.write(Account(id: 1, balance: 1))
@@ -480,4 +493,9 @@ private func isMisuse(_ body: () throws -> Void) -> Bool {
 /// A synchronous read, from an async context (where `read` without `await` would not compile).
 private func readSynchronously(_ database: Database, key: Int) throws -> Account? {
     try database.read(Account.self, key: key)
+}
+
+/// A synchronous count, from an async context.
+private func countSynchronously(_ query: DatabaseIndexQuery<Member>) throws -> Int {
+    try query.count()
 }
