@@ -62,7 +62,7 @@ public struct Configuration: Sendable, Hashable {
     public var maximumPageCount: Int?
 
     /// How many connections the database opens, at most, for its own read transactions
-    /// (``Database/read(label:fileID:line:_:)-(_)``), which run in parallel up to this number.
+    /// (`Database.read(label:fileID:line:_:)`), which run in parallel up to this number.
     /// Default: the number of active processor cores, at least 2.
     ///
     /// Each reader opens at its first transaction and keeps its own caches

@@ -27,7 +27,7 @@ public final class Database: Sendable {
     public let configuration: Configuration
 
     let writerLock = TransactionLock()
-    /// The connections of ``read(label:fileID:line:_:)-(_)`` and its twins (see ``ConnectionPool``).
+    /// The connections of `read(label:fileID:line:_:)` and its twins (see ``ConnectionPool``).
     let pool: ConnectionPool
     let changeHub = ChangeHub()
     /// Twice the number of this instance's latest commit, plus one while a commit is under way:

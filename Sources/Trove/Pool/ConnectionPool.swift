@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The connections a ``Database`` runs its own transactions on (``Database/read(label:fileID:line:_:)-(_)``,
-/// ``Database/readWrite(label:fileID:line:_:)-(_)``): ``Configuration/maximumReaderCount`` readers
+/// The connections a ``Database`` runs its own transactions on (`Database.read(label:fileID:line:_:)`,
+/// `Database.readWrite(label:fileID:line:_:)`): ``Configuration/maximumReaderCount`` readers
 /// and one writer, each opened at its first transaction, and the watch over transactions that
 /// run too long.
 final class ConnectionPool: Sendable {

@@ -71,7 +71,7 @@ extension Database {
     /// thread, and returns its result.
     ///
     /// When every reader is busy, the caller's thread waits for one, in turn with the `async`
-    /// callers. Prefer ``read(label:fileID:line:_:)-(_)`` with `await` in a server or on the
+    /// callers. Prefer `read(label:fileID:line:_:)` with `await` in a server or on the
     /// main thread.
     ///
     /// - Parameters:

@@ -7,7 +7,7 @@
 /// ```
 ///
 /// Get one with ``Persistable/read(_:)-(Database)``. To read several things from one snapshot,
-/// use ``Database/read(label:fileID:line:_:)-(_)`` and ``TransactionReader`` instead.
+/// use `Database.read(label:fileID:line:_:)` and ``TransactionReader`` instead.
 public struct DatabaseReader<Item: Persistable>: Sendable {
     @usableFromInline let database: Database
 

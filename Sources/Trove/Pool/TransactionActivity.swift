@@ -30,8 +30,8 @@ public struct TransactionActivity: Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
     /// Whether it runs or waits.
     public var state: State
-    /// The label given to ``Database/read(label:fileID:line:_:)-(_)`` or
-    /// ``Database/readWrite(label:fileID:line:_:)-(_)``, or `nil`.
+    /// The label given to `Database.read(label:fileID:line:_:)` or
+    /// `Database.readWrite(label:fileID:line:_:)`, or `nil`.
     public var label: String?
     /// The file that started the transaction (`#fileID` of the call).
     public var fileID: String
