@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of TrovePlugin, TroveCommandPlugin, TroveCheckPlugin and trove-gen, on a copy of the fixture package
-# Tests/EndToEnd/PluginConsumer, which depends on this repository by path, as a user's package would.
+# Tests/EndToEnd/PluginConsumer, which depends on this repository by path, as a user's package would; and a check
+# that a server's package graph (Tests/EndToEnd/OwnCSQLiteConsumer: its own `CSQLite` target, Trove, vapor/sqlite-nio)
+# resolves, builds and runs.
 #
 #   Tests/EndToEnd/run.sh            run every step; prints PASS/FAIL lines, exits non-zero on any failure
 #
@@ -291,6 +293,24 @@ else
         check "trove-gen: $name: writes and deletes nothing" test "$before" = "$(fingerprint "$dir/out")"
     done
 fi
+
+# MARK: A server's package graph: its own `CSQLite` target, Trove and vapor/sqlite-nio in one executable.
+# Target names are unique across a package graph: this resolves only while Trove's system-library target has a name
+# of its own (TroveCSQLite). Its own copy and scratch path: it is another root package.
+OWN_WORK=$E2E/work/OwnCSQLiteConsumer
+OWN_SCRATCH=${TROVE_E2E_OWN_CSQLITE_SCRATCH:-$E2E/scratch-own-csqlite}
+rm -rf "$OWN_WORK/Sources"
+mkdir -p "$OWN_WORK"
+cp -R "$ROOT/Tests/EndToEnd/OwnCSQLiteConsumer/Sources" "$OWN_WORK/Sources"
+sed "s|path: \"../../..\"|path: \"$ROOT\"|" "$ROOT/Tests/EndToEnd/OwnCSQLiteConsumer/Package.swift" >"$OWN_WORK/Package.swift"
+rm -f "$OWN_SCRATCH/debug/OwnCSQLiteApp"
+PLUGIN_WORK=$WORK
+WORK=$OWN_WORK
+run own-csqlite-build swift build --scratch-path "$OWN_SCRATCH" --product OwnCSQLiteApp
+check "package graph: a package with its own CSQLite target, Trove and sqlite-nio 1.13.2 resolves and builds" succeeded
+run own-csqlite-run "$OWN_SCRATCH/debug/OwnCSQLiteApp"
+check "package graph: its executable uses its CSQLite, Trove and SQLiteNIO together" log_has "OwnCSQLiteApp: OK"
+WORK=$PLUGIN_WORK
 
 echo "Step timings:" && cat "$LOGS/timings.txt" && rm -f "$LOGS/timings.txt"
 echo "Duration: $(($(date +%s) - START))s. Logs: $LOGS"

@@ -53,9 +53,18 @@ enum TroveBenchmarks {
             try probe.run()
             enumeration = probe
         }
+        var concurrency: ConcurrencySuite?
+        if options.includeConcurrency && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var suite = ConcurrencySuite(options: options, fixtures: fixtures)
+            try suite.run()
+            concurrency = suite
+        }
         Report(options: options, fixtures: fixtures, database: database, coders: coders, memory: memory).print()
         if let enumeration {
             print(enumeration.report().joined(separator: "\n"))
+        }
+        if let concurrency {
+            print(concurrency.table().joined(separator: "\n"))
         }
         log("done in \(formatDuration(start.duration(to: .now).seconds))")
     }

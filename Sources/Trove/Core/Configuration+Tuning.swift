@@ -58,3 +58,14 @@ extension Connection {
         }
     }
 }
+
+extension ReadTransaction {
+    /// The value of a SQLite `PRAGMA` on the handle of this transaction's connection, for tests
+    /// and diagnostics (the database's own pool connections included).
+    func pragmaValue(_ name: String) throws -> Int64 {
+        let statement = try checkedCore.sqlite.makeStatement("PRAGMA \(name)")
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return statement.int64(at: 0)
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a ``Database`` opens its file and how its connections behave.
 ///
 /// ```swift
@@ -102,6 +104,22 @@ public struct Configuration: Sendable, Hashable {
     /// so that such an item is decoded once, not once per connection. `0` turns sharing off.
     /// Default: 0.
     public var sharedItemCacheLimit: Int = 0
+
+    /// How many connections the database opens, at most, for its own read transactions
+    /// (`Database.read(label:fileID:line:_:)`), which run in parallel up to this number.
+    /// Default: the number of active processor cores, at least 2.
+    ///
+    /// Each reader opens at its first transaction and keeps its own caches
+    /// (``itemCacheLimit``). Read transactions beyond this number wait for a reader, first come,
+    /// first served, without holding a thread. Values below 1 count as 1.
+    public var maximumReaderCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+
+    /// How long a transaction of the database's own connections may run before it is reported,
+    /// once, or `nil` to report none. Default: 10 seconds.
+    ///
+    /// A report is a line on the standard error unless ``Database/setLongTransactionHandler(_:)``
+    /// set a handler. ``Database/transactionsInProgress`` lists the transactions at any time.
+    public var longTransactionThreshold: Duration? = .seconds(10)
 
     /// Creates the default configuration.
     public init() {}

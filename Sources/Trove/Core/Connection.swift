@@ -34,14 +34,7 @@ public final class Connection: @unchecked Sendable {
 
     init(database: Database) throws {
         self.database = database
-        let sqlite = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
-        sqlite3_busy_timeout(sqlite.handle, Int32(clamping: database.configuration.busyTimeoutMilliseconds))
-        try sqlite.execute("PRAGMA synchronous = \(database.configuration.synchronous.rawValue)")
-        if let maximumPageCount = database.configuration.maximumPageCount {
-            try sqlite.execute("PRAGMA max_page_count = \(max(1, maximumPageCount))")
-        }
-        try database.configuration.applyTuning(to: sqlite)
-        self.core = ConnectionCore(sqlite: sqlite, database: database)
+        self.core = ConnectionCore(sqlite: try database.openConnectionHandle(), database: database)
     }
 
     // MARK: Synchronous transactions
@@ -214,5 +207,21 @@ public final class Connection: @unchecked Sendable {
 extension Task where Success == Never, Failure == Never {
     fileprivate static func checkCancellation(orThrow error: TroveError) throws {
         if Task.isCancelled { throw error }
+    }
+}
+
+extension Database {
+    /// Opens a handle on the database's file with the configuration's per-connection settings
+    /// (busy timeout, synchronous, page count limit, tuning): every connection, explicit or of the
+    /// pool, opens through here.
+    func openConnectionHandle() throws -> SQLiteConnection {
+        let sqlite = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+        sqlite3_busy_timeout(sqlite.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
+        try sqlite.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+        if let maximumPageCount = configuration.maximumPageCount {
+            try sqlite.execute("PRAGMA max_page_count = \(max(1, maximumPageCount))")
+        }
+        try configuration.applyTuning(to: sqlite)
+        return sqlite
     }
 }

@@ -35,7 +35,12 @@ import Synchronization
 ///   transaction goes unnoticed, which ``Database/invalidateCaches()`` is for.
 final class ConnectionCore {
     let sqlite: SQLiteConnection
-    let database: Database
+    /// The database: kept alive by ``owningDatabase`` for a ``Connection``; a connection of the
+    /// database's own pool is owned by the database, which outlives it (a strong reference would
+    /// be a cycle).
+    unowned(unsafe) let database: Database
+    /// The strong reference that keeps ``database`` alive, `nil` for a connection of the pool.
+    private let owningDatabase: Database?
     var items: LRUCache
     var metadata: LRUCache
     /// The number of the latest commit of this process that the caches' snapshot is known to
@@ -66,9 +71,10 @@ final class ConnectionCore {
     /// The writer of metadata, apart so that an item and its metadata are encoded side by side.
     var metadataWriter = BinaryWriter(reservingCapacity: 256)
 
-    init(sqlite: SQLiteConnection, database: Database) {
+    init(sqlite: SQLiteConnection, database: Database, ownedByDatabase: Bool = false) {
         self.sqlite = sqlite
         self.database = database
+        self.owningDatabase = ownedByDatabase ? nil : database
         self.items = LRUCache(limit: database.configuration.itemCacheLimit)
         self.metadata = LRUCache(limit: database.configuration.metadataCacheLimit)
     }
@@ -292,7 +298,11 @@ final class ConnectionCore {
     }
 
     deinit {
-        database.connectionClosed(ObjectIdentifier(self))
+        // A connection of the pool closes while its database is being deinitialized: the history
+        // goes with it.
+        if owningDatabase != nil {
+            database.connectionClosed(ObjectIdentifier(self))
+        }
     }
 }
 

@@ -27,6 +27,8 @@ public final class Database: Sendable {
     public let configuration: Configuration
 
     let writerLock = TransactionLock()
+    /// The connections of `read(label:fileID:line:_:)` and its twins (see ``ConnectionPool``).
+    let pool: ConnectionPool
     let changeHub = ChangeHub()
     /// Twice the number of this instance's latest commit, plus one while a commit is under way:
     /// readers load it before and after their read transaction starts to learn which of this
@@ -99,6 +101,7 @@ public final class Database: Sendable {
         self.path = path
         self.configuration = configuration
         self.temporaryDirectory = temporaryDirectory
+        self.pool = ConnectionPool(configuration: configuration)
         self.history = Mutex(ChangeHistory(limit: configuration.changesetHistoryLimit))
         self.sharedItems = SharedItemCache(limit: configuration.sharedItemCacheLimit)
         let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -141,6 +144,8 @@ public final class Database: Sendable {
     }
 
     deinit {
+        // Before the files go: no transaction runs, each holds the database.
+        pool.close()
         if let temporaryDirectory {
             try? FileManager.default.removeItem(atPath: temporaryDirectory)
         }

@@ -254,6 +254,10 @@ struct CacheControlTests {
         #expect(try connection.pragmaValue("journal_size_limit") == 1 << 20)
         try connection.write(notes(10))
         #expect(try Note.read(connection).all().count == 10)
+        // The database's own readers and writer open with the same settings.
+        #expect(try database.read { try $0.pragmaValue("mmap_size") } == 64 << 20)
+        #expect(try database.read { try $0.pragmaValue("cache_size") } == -4_096)
+        #expect(try database.readWrite { try $0.pragmaValue("journal_size_limit") } == 1 << 20)
         // The defaults are SQLite's.
         let plain = try makeTemporaryDatabase().newConnection()
         #expect(try plain.pragmaValue("page_size") == 4_096)

@@ -8,6 +8,8 @@ struct Options {
     var workloads = Workload.allCases
     var includeCoders = true
     var includeMemory = true
+    /// Whether the server concurrency workloads run (issue 13).
+    var includeConcurrency = true
     var warmUp = true
     var isSmoke = false
     var directory = NSTemporaryDirectory()
@@ -49,6 +51,8 @@ struct Options {
           --no-database             Skip the database workloads.
           --no-coders               Skip the coder-only benchmark.
           --no-memory               Skip the peak-memory probe.
+          --no-concurrency          Skip the server concurrency workloads (point reads from 1, 2, 8, 64 tasks
+                                    and a 90/10 mix, Trove's pool against GRDB's DatabasePool).
           --no-warm-up              Skip the small untimed pass before the timed runs.
           --directory <path>        Where the databases are created (default: the temporary folder).
           --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
@@ -101,6 +105,7 @@ struct Options {
             case "--no-database": workloads = []
             case "--no-coders": includeCoders = false
             case "--no-memory": includeMemory = false
+            case "--no-concurrency": includeConcurrency = false
             case "--no-warm-up": warmUp = false
             case "--directory": directory = try value(for: argument)
             case "--clock":

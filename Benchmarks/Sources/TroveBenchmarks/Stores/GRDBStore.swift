@@ -5,7 +5,8 @@ import GRDB
 /// other implementations. Nested values (`tags`, `metadata`) are JSON columns, as GRDB encodes
 /// them; `created` is GRDB's default date format.
 final class GRDBStore: BenchmarkStore {
-    private let pool: DatabasePool
+    /// The pool, also used by the concurrency workloads (``ConcurrencySuite``).
+    let pool: DatabasePool
 
     init(directory: String) throws {
         var configuration = GRDB.Configuration()
