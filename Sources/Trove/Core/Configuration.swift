@@ -59,6 +59,31 @@ public struct Configuration: Sendable, Hashable {
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_max_page_count>
     public var maximumPageCount: Int?
 
+    /// How often the database checks whether another process committed to the file, while
+    /// something observes it (a ``Database/observe(_:)`` observation or a loop over
+    /// ``Database/changes``), or `nil` to never check. Default: 100 milliseconds.
+    ///
+    /// The check reads SQLite's `PRAGMA data_version` on a connection of its own, opened when the
+    /// first observer starts and closed, with its timer, when the last one ends: a database
+    /// nobody observes does no work for it. When the file changed and no commit of this
+    /// `Database` explains it, the caches of every connection are emptied, ``Database/changes``
+    /// delivers a changeset whose ``Changeset/reloadReason`` is
+    /// ``Changeset/ReloadReason/externalChange``, and every observation runs again. Such a
+    /// commit is therefore noticed within about one interval.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_data_version>
+    public var externalChangePollingInterval: Duration? = .milliseconds(100)
+
+    /// How many changesets each loop over ``Database/changes`` may have waiting before it falls
+    /// behind. Default: 1,000.
+    ///
+    /// When a changeset arrives for a loop that already has this many waiting, they are all
+    /// dropped, with the new one, and the loop receives instead one changeset whose
+    /// ``Changeset/reloadReason`` is ``Changeset/ReloadReason/missedChanges``: it should reload
+    /// what it derives from the database. The changesets after it arrive normally. A slow loop
+    /// therefore never holds more than this many changesets. Values below 1 count as 1.
+    public var changesBufferLimit: Int = 1_000
+
     /// Creates the default configuration.
     public init() {}
 }

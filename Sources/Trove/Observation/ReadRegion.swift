@@ -25,9 +25,11 @@ struct ReadRegion: Sendable, Equatable {
     ///   the region's keys and the changeset's keys of that collection).
     func intersects(_ changeset: Changeset) -> Bool {
         if isEmpty { return false }
-        if changeset.removedAllCollections { return true }
+        // A changeset that does not list its changes (another process's commit) may touch
+        // anything.
+        if changeset.removedAllCollections || changeset.reloadReason != nil { return true }
         if everything {
-            if !changeset.changedKeys.isEmpty || !changeset.removedKeys.isEmpty
+            if !changeset.insertedKeys.isEmpty || !changeset.updatedKeys.isEmpty || !changeset.removedKeys.isEmpty
                 || !changeset.removedCollections.isEmpty
             {
                 return true
@@ -43,7 +45,8 @@ struct ReadRegion: Sendable, Equatable {
         }
         for (collection, readKeys) in keys {
             if changeset.removedCollections.contains(collection) { return true }
-            if let changed = changeset.changedKeys[collection], Self.overlap(readKeys, changed) { return true }
+            if let inserted = changeset.insertedKeys[collection], Self.overlap(readKeys, inserted) { return true }
+            if let updated = changeset.updatedKeys[collection], Self.overlap(readKeys, updated) { return true }
             if let removed = changeset.removedKeys[collection], Self.overlap(readKeys, removed) { return true }
         }
         return false
