@@ -22,7 +22,7 @@ private func withWatchdog(seconds: Int, _ body: @escaping @Sendable () async thr
 @Suite(.serialized)
 struct ExternalChangeProcessTests {
     @Test func anotherProcessesCommitReachesObservationsAndChanges() async throws {
-        try await withWatchdog(seconds: 300) {
+        try await withWatchdog(seconds: 120) {
             let folder = try makeTemporaryFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let path = folder + "/observed.trove"

@@ -57,6 +57,8 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
 
             try syncReadWrite(other.newConnection()) { tx in try tx.write(Note(id: "a", text: "theirs")) }
             #expect(database.changeHub.pollNow())
+            // The check published before it returned.
+            try #require(changes.bufferedCount == 1)
             let changeset = try #require(await changes.next())
             #expect(changeset.reloadReason == .externalChange)
             #expect(!changeset.isComplete && !changeset.isEmpty)
@@ -83,6 +85,7 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
             try syncReadWrite(other.newConnection()) { tx in try tx.write(Note(id: "b", text: "theirs")) }
             try syncReadWrite(connection) { tx in try tx.write(Note(id: "a", text: "1")) }
             database.changeHub.pollNow()
+            try #require(changes.bufferedCount == 2)
             let own = try #require(await changes.next())
             #expect(own.isComplete && own.updatedKeys(of: Note.self) == ["a"])
             let external = try #require(await changes.next())
