@@ -10,6 +10,8 @@ final class ChangeHub: Sendable {
         /// The running observations. Each is told of every commit on the committing thread and
         /// only decides whether the commit touched its region: it never runs a query there.
         var observers: [UInt64: ObservationState] = [:]
+        /// The values of `observers`, kept apart so that a commit takes them without allocating.
+        var observerList: [ObservationState] = []
         /// The poller, while there are subscriptions or observers and the configuration asks
         /// for one.
         var poller: ExternalChangePoller?
@@ -52,16 +54,16 @@ final class ChangeHub: Sendable {
     /// (for an observer) matches them against a read region and sets a flag.
     func publish(_ changeset: Changeset) {
         let (subscriptions, observers) = state.withLock { state in
-            (
-                state.subscriptions.isEmpty ? [] : Array(state.subscriptions.values),
-                state.observers.isEmpty ? [] : Array(state.observers.values)
-            )
+            (state.subscriptions.isEmpty ? [] : Array(state.subscriptions.values), state.observerList)
         }
         for subscription in subscriptions {
             subscription.deliver(changeset)
         }
-        for observer in observers {
-            observer.receive(changeset)
+        if !observers.isEmpty {
+            let touched = changeset.touchedCollections
+            for observer in observers {
+                observer.receive(changeset, touched: touched)
+            }
         }
     }
 
@@ -74,6 +76,7 @@ final class ChangeHub: Sendable {
             let id = state.nextID
             state.nextID += 1
             state.observers[id] = observer
+            state.observerList = Array(state.observers.values)
             startPollerIfNeeded(&state, database: database)
             return id
         }
@@ -82,7 +85,9 @@ final class ChangeHub: Sendable {
     /// Removes the observer that ``addObserver(_:database:)`` returned `id` for.
     func removeObserver(_ id: UInt64) {
         let poller = state.withLock { state in
-            state.observers.removeValue(forKey: id)
+            if state.observers.removeValue(forKey: id) != nil {
+                state.observerList = Array(state.observers.values)
+            }
             return stopPollerIfUnobserved(&state)
         }
         poller?.stop()

@@ -173,6 +173,20 @@ public struct Changeset: Sendable, Hashable {
             || removedKeys[collection] != nil
     }
 
+    /// The collections in which this changeset inserted, updated or removed keys, or that it
+    /// removed as a whole, each once (not the collections of ``removedAllCollections``).
+    var touchedCollections: [String] {
+        var names: [String] = []
+        func add(_ name: String) {
+            if !names.contains(name) { names.append(name) }
+        }
+        for name in insertedKeys.keys { add(name) }
+        for name in updatedKeys.keys { add(name) }
+        for name in removedKeys.keys { add(name) }
+        for name in removedCollections { add(name) }
+        return names
+    }
+
     /// A changeset that lists nothing and says why: anything may have changed.
     ///
     /// - Parameters:

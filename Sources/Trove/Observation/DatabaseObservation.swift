@@ -245,8 +245,9 @@ final class ObservationState: Sendable {
 
     private let state = Mutex(State())
 
-    /// Matches a commit's changeset against the region; called on the committing thread.
-    func receive(_ changeset: Changeset) {
+    /// Matches a commit's changeset, which touched the collections `touched` (see
+    /// ``Changeset/touchedCollections``), against the region; called on the committing thread.
+    func receive(_ changeset: Changeset, touched: [String]) {
         let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
             if state.isStale || state.cancelled { return nil }
             if state.computing {
@@ -262,7 +263,7 @@ final class ObservationState: Sendable {
                 }
                 return nil
             }
-            guard state.region.intersects(changeset) else { return nil }
+            guard state.region.intersects(changeset, touched: touched) else { return nil }
             state.isStale = true
             let waiter = state.waiter
             state.waiter = nil
