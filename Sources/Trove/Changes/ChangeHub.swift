@@ -12,6 +12,24 @@ final class ChangeHub: Sendable {
         var observers: [UInt64: ObservationState] = [:]
         /// The values of `observers`, kept apart so that a commit takes them without allocating.
         var observerList: [ObservationState] = []
+        /// The observers told of every commit: those whose closure runs now (they must see every
+        /// commit meanwhile, see ``ObservationState``) and those that read everything.
+        var unindexed: [UInt64: ObservationState] = [:]
+        /// The other observers, by the collections their region reads (whole or by key): a
+        /// commit is handed only to the observers of the collections it touched.
+        var byCollection: [String: [UInt64: ObservationState]] = [:]
+        /// The collections under which each observer is in `byCollection`.
+        var indexedCollections: [UInt64: [String]] = [:]
+
+        mutating func removeFromIndex(_ id: UInt64) {
+            unindexed.removeValue(forKey: id)
+            for collection in indexedCollections.removeValue(forKey: id) ?? [] {
+                byCollection[collection]?.removeValue(forKey: id)
+                if byCollection[collection]?.isEmpty == true {
+                    byCollection.removeValue(forKey: collection)
+                }
+            }
+        }
         /// The poller, while there are subscriptions or observers and the configuration asks
         /// for one.
         var poller: ExternalChangePoller?
@@ -49,12 +67,40 @@ final class ChangeHub: Sendable {
         poller?.stop()
     }
 
-    /// Hands `changeset` to every subscriber and observer. Called under the database's writer
-    /// lock, so that everyone receives the changesets in commit order: it only buffers them, or
-    /// (for an observer) matches them against a read region and sets a flag.
+    /// Hands `changeset` to every subscriber, and to the observers whose region may intersect it.
+    /// Called under the database's writer lock, so that everyone receives the changesets in
+    /// commit order: it only buffers them, or (for an observer) matches them against a read
+    /// region and sets a flag.
+    ///
+    /// Observers are indexed by the collections they read, so that a commit costs nothing for
+    /// the observations of other collections: a changeset that lists its keys goes to the
+    /// observers of the collections it touched and to the unindexed ones; any other (another
+    /// process's commit, everything removed, extensions changed) goes to every observer.
     func publish(_ changeset: Changeset) {
-        let (subscriptions, observers) = state.withLock { state in
-            (state.subscriptions.isEmpty ? [] : Array(state.subscriptions.values), state.observerList)
+        let touched = changeset.touchedCollections
+        let toEveryObserver =
+            changeset.reloadReason != nil || changeset.removedAllCollections || !changeset.changedExtensions.isEmpty
+        let (subscriptions, observers) = state.withLock { state -> ([ChangesSubscription], [ObservationState]) in
+            let subscriptions = state.subscriptions.isEmpty ? [] : Array(state.subscriptions.values)
+            if state.observers.isEmpty { return (subscriptions, []) }
+            if toEveryObserver { return (subscriptions, state.observerList) }
+            var observers: [ObservationState] = []
+            if !state.unindexed.isEmpty {
+                observers.append(contentsOf: state.unindexed.values)
+            }
+            if touched.count == 1 {
+                if let indexed = state.byCollection[touched[0]] {
+                    observers.append(contentsOf: indexed.values)
+                }
+            } else if touched.count > 1 {
+                var seen = Set<UInt64>()
+                for collection in touched {
+                    for (id, observer) in state.byCollection[collection] ?? [:] where seen.insert(id).inserted {
+                        observers.append(observer)
+                    }
+                }
+            }
+            return (subscriptions, observers)
         }
         for subscription in subscriptions {
             subscription.deliver(changeset)
@@ -77,6 +123,8 @@ final class ChangeHub: Sendable {
             state.nextID += 1
             state.observers[id] = observer
             state.observerList = Array(state.observers.values)
+            // Its closure is about to run: it sees every commit until its region is known.
+            state.unindexed[id] = observer
             startPollerIfNeeded(&state, database: database)
             return id
         }
@@ -88,9 +136,47 @@ final class ChangeHub: Sendable {
             if state.observers.removeValue(forKey: id) != nil {
                 state.observerList = Array(state.observers.values)
             }
+            state.removeFromIndex(id)
             return stopPollerIfUnobserved(&state)
         }
         poller?.stop()
+    }
+
+    /// Makes the observer `id` receive every commit: its closure is about to run (see
+    /// ``publish(_:)``). Called before ``ObservationState/beginComputing()``.
+    func unindexObserver(_ id: UInt64) {
+        state.withLock { state in
+            guard let observer = state.observers[id] else { return }
+            state.removeFromIndex(id)
+            state.unindexed[id] = observer
+        }
+    }
+
+    /// Makes the observer `id` receive only the commits that touch the collections of `region`,
+    /// which its closure just recorded. Called after ``ObservationState/computed(region:snapshot:)``
+    /// has installed the region.
+    func indexObserver(_ id: UInt64, region: ReadRegion) {
+        state.withLock { state in
+            guard let observer = state.observers[id] else { return }
+            state.removeFromIndex(id)
+            if region.everything {
+                state.unindexed[id] = observer
+                return
+            }
+            // An index query's collection is in `collections`; a change of the index itself
+            // reaches every observer (see ``publish(_:)``).
+            var collections = Array(region.collections)
+            collections.append(contentsOf: region.keys.keys.filter { !region.collections.contains($0) })
+            for collection in collections {
+                state.byCollection[collection, default: [:]][id] = observer
+            }
+            state.indexedCollections[id] = collections
+        }
+    }
+
+    /// The number of observers told of every commit, and of collections indexed (for tests).
+    var indexCounts: (unindexed: Int, collections: Int) {
+        state.withLock { ($0.unindexed.count, $0.byCollection.count) }
     }
 
     /// The number of running observations.

@@ -201,9 +201,14 @@ final class ObservationRun<Value: Sendable> {
     private func compute(
         on connection: Connection, state: ObservationState, isolation actor: isolated (any Actor)?
     ) async throws -> Value {
+        // Unindexed first, so that the commits made from now on all reach the observation; then
+        // indexed by the collections of the region, once the region is installed (see
+        // ``ChangeHub/publish(_:)``).
+        if let observerID { database.changeHub.unindexObserver(observerID) }
         state.beginComputing()
         let (value, region, snapshot) = try await connection.observedRead(body)
         state.computed(region: region, snapshot: snapshot)
+        if let observerID { database.changeHub.indexObserver(observerID, region: region) }
         return value
     }
 

@@ -187,3 +187,33 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
         }
     }
 }
+
+/// The hub hands a commit only to the observations of the collections it touched: observations
+/// of other collections are indexed away from it once their closure has run.
+struct ObserverIndexTests {
+    @Test func idleObservationsOfOtherCollectionsAreIndexedAway() async throws {
+        let database = try makeTemporaryDatabase { $0.externalChangePollingInterval = nil }
+        var iterators: [DatabaseObservation<Int>.Iterator] = []
+        for index in 0..<10 {
+            let collection = "other-\(index)"
+            var iterator =
+                index % 2 == 0
+                ? database.observe { tx in try tx.data(forKey: "k", in: collection)?.count ?? 0 }.makeAsyncIterator()
+                : database.observe { tx in try tx.count(in: collection) }.makeAsyncIterator()
+            #expect(try await iterator.next() == 0)
+            iterators.append(iterator)
+        }
+        var everything = database.observe { tx in try tx.count() }.makeAsyncIterator()
+        #expect(try await everything.next() == 0)
+        let counts = database.changeHub.indexCounts
+        #expect(counts.unindexed == 1, "only the observation of everything sees every commit")
+        #expect(counts.collections == 10)
+        // A commit to one of them still reaches it.
+        try await database.newConnection().readWrite { tx in try tx.setData(Data([1]), forKey: "k", in: "other-0") }
+        #expect(try await iterators[0].next() == 1)
+        #expect(try await everything.next() == 1)
+        iterators.removeAll()
+        _ = everything
+        #expect(database.changeHub.indexCounts.collections == 0)
+    }
+}
