@@ -42,7 +42,16 @@ enum TroveBenchmarks {
             try probe.run()
             memory = probe
         }
-        Report(options: options, fixtures: fixtures, database: database, coders: coders, memory: memory).print()
+        var observation: ObservationSuite?
+        if options.includeObservation && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var suite = ObservationSuite(options: options, users: fixtures.users)
+            try suite.run()
+            observation = suite
+        }
+        Report(
+            options: options, fixtures: fixtures, database: database, coders: coders, memory: memory,
+            observation: observation
+        ).print()
         log("done in \(formatDuration(start.duration(to: .now).seconds))")
     }
 }

@@ -45,7 +45,7 @@ public struct Configuration: Sendable, Hashable {
 
     /// How many recent changesets the database keeps so that a connection that has fallen behind
     /// can invalidate exactly what changed. A connection further behind empties its caches.
-    /// Default: 1,000.
+    /// Default: 1,000. The oldest are dropped in batches, so up to a quarter more may be kept.
     public var changesetHistoryLimit: Int = 1_000
 
     /// The most pages the database file may grow to, or `nil` for SQLite's limit. Default: `nil`.

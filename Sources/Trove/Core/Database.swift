@@ -316,7 +316,10 @@ struct ChangeHistory {
 
     mutating func append(_ changeset: Changeset) {
         changesets.append(changeset)
-        if changesets.count > limit {
+        // Past the limit, the oldest are dropped a quarter of the limit at a time: dropping one
+        // per commit moved the whole history at every commit while a connection that does not
+        // read (an idle observation's) kept it full.
+        if changesets.count >= limit + max(1, limit / 4) {
             changesets.removeFirst(changesets.count - limit)
         }
     }

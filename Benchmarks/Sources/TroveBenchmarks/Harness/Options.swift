@@ -8,6 +8,7 @@ struct Options {
     var workloads = Workload.allCases
     var includeCoders = true
     var includeMemory = true
+    var includeObservation = true
     var warmUp = true
     var isSmoke = false
     var directory = NSTemporaryDirectory()
@@ -47,6 +48,8 @@ struct Options {
           --no-database             Skip the database workloads.
           --no-coders               Skip the coder-only benchmark.
           --no-memory               Skip the peak-memory probe.
+          --no-observation          Skip the observation benchmark (commit cost of 100 idle observations,
+                                    latency from commit to observed value).
           --no-warm-up              Skip the small untimed pass before the timed runs.
           --directory <path>        Where the databases are created (default: the temporary folder).
           --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
@@ -96,6 +99,7 @@ struct Options {
             case "--no-database": workloads = []
             case "--no-coders": includeCoders = false
             case "--no-memory": includeMemory = false
+            case "--no-observation": includeObservation = false
             case "--no-warm-up": warmUp = false
             case "--directory": directory = try value(for: argument)
             case "--clock":
