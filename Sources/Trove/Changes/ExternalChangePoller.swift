@@ -46,7 +46,8 @@ final class ExternalChangePoller: Sendable {
     private let interval: Duration
     private let queue = DispatchQueue(label: "Trove.ExternalChangePoller")
     private let running = Atomic<Bool>(false)
-    /// Used by the checks, on ``queue``; the lock is uncontended but for ``stop()``.
+    /// Used only by the checks, which run one at a time on ``queue``: the lock is never
+    /// contended, and makes the state `Sendable`.
     private let state = Mutex(State())
 
     /// The checks postponed in a row, at most, before the poller decides anyway.
