@@ -26,7 +26,8 @@ struct CrashWriter {
         let arguments = CommandLine.arguments
         guard arguments.count == 3 || (arguments.count == 4 && ["shared", "insert"].contains(arguments[1])) else {
             fail(
-                "usage: trove-crash-writer small|bulk|long|index <database path> | shared <database path> <name> | insert <database path> <n>"
+                "usage: trove-crash-writer small|bulk|long|index <database path> | shared <database path> <name>"
+                    + " | insert <database path> <n>"
             )
         }
         do {

@@ -165,15 +165,18 @@ struct Report {
     private func observationTable(_ suite: ObservationSuite) -> [String] {
         var lines = ["", "## Observation (issue 11)", ""]
         lines.append(
-            "Commits of one user each (\(Workload.format(suite.commits)) per run); time per commit, median of the runs.")
+            "Commits of one user each (\(Workload.format(suite.commits)) per run); "
+                + "time per commit, median of the runs.")
         lines.append("")
-        lines.append("| | no observation | \(ObservationSuite.observationCount) observations of other collections | ratio |")
+        let observations = ObservationSuite.observationCount
+        lines.append("| | no observation | \(observations) observations of other collections | ratio |")
         lines.append("| --- | ---: | ---: | ---: |")
         for (name, samples) in [("CPU time", suite.idleCPU), ("elapsed time", suite.idleWall)] {
             let without = samples.without.median
             let with = samples.with.median
             lines.append(
-                "| \(name) per commit | \(formatDuration(without)) | \(formatDuration(with)) | \(formatRatio(with / without)) |")
+                "| \(name) per commit | \(formatDuration(without)) | \(formatDuration(with)) | "
+                    + "\(formatRatio(with / without)) |")
         }
         lines.append("")
         lines.append(
@@ -182,9 +185,10 @@ struct Report {
         lines.append("")
         lines.append("| median | p99 | max |")
         lines.append("| ---: | ---: | ---: |")
+        let latencies = suite.latencies
         lines.append(
-            "| \(formatDuration(suite.latencies.percentile(0.5))) | \(formatDuration(suite.latencies.percentile(0.99))) | "
-                + "\(formatDuration(suite.latencies.max() ?? .nan)) |")
+            "| \(formatDuration(latencies.percentile(0.5))) | \(formatDuration(latencies.percentile(0.99))) | "
+                + "\(formatDuration(latencies.max() ?? .nan)) |")
         return lines
     }
 
