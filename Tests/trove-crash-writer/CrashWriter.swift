@@ -13,6 +13,8 @@ import TroveTestSupport
 ///                                             <name>-<n> and the shared "total" (+1), "committed <n>"
 /// trove-crash-writer index <database path>    registers `CrashIndex.byGroup` over the items there,
 ///                                             "populated <n>" as it fills it, "registered" at the end
+/// trove-crash-writer insert <database path> <n>   writes items insert-0 ... insert-<n-1> in one
+///                                             transaction, "committed <n>", and exits (status 0)
 /// ```
 ///
 /// It continues the workload from the counter stored in the database, and prints a line only
@@ -22,10 +24,23 @@ import TroveTestSupport
 struct CrashWriter {
     static func main() {
         let arguments = CommandLine.arguments
-        guard arguments.count == 3 || (arguments.count == 4 && arguments[1] == "shared") else {
-            fail("usage: trove-crash-writer small|bulk|long <database path> | shared <database path> <name>")
+        guard arguments.count == 3 || (arguments.count == 4 && ["shared", "insert"].contains(arguments[1])) else {
+            fail(
+                "usage: trove-crash-writer small|bulk|long|index <database path> | shared <database path> <name>"
+                    + " | insert <database path> <n>"
+            )
         }
         do {
+            if arguments[1] == "insert" {
+                guard let count = Int(arguments[3]), count >= 0 else { fail("insert: <n> is not a count") }
+                try Database(path: arguments[2]).newConnection().readWrite { tx in
+                    for n in 0..<count {
+                        try tx.write(CrashWorkload.item(id: "insert-\(n)", group: n, salt: 3))
+                    }
+                }
+                say("committed \(count)")
+                return
+            }
             if arguments[1] == "index" {
                 try registerIndex(path: arguments[2])
                 return

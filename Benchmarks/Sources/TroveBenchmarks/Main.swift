@@ -59,7 +59,16 @@ enum TroveBenchmarks {
             try suite.run()
             concurrency = suite
         }
-        Report(options: options, fixtures: fixtures, database: database, coders: coders, memory: memory).print()
+        var observation: ObservationSuite?
+        if options.includeObservation && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var suite = ObservationSuite(options: options, users: fixtures.users)
+            try suite.run()
+            observation = suite
+        }
+        Report(
+            options: options, fixtures: fixtures, database: database, coders: coders, memory: memory,
+            observation: observation
+        ).print()
         if let enumeration {
             print(enumeration.report().joined(separator: "\n"))
         }

@@ -1,24 +1,37 @@
 /// Accumulates the changes of a read-write transaction, and makes its ``Changeset`` at commit.
 ///
-/// Recording is on the path of every write, so it only appends: each written or removed key
-/// becomes an event in one array, tagged with the slot of its collection. The collection of the
-/// previous event is remembered, so that consecutive writes to one collection (the common case)
-/// neither hash its name nor look it up. The events are resolved into sets once, in
-/// ``build(snapshot:)``: the last event of a key wins, so a key written then removed is removed,
-/// and a key removed then written is changed.
+/// Recording is on the path of every write, so it only appends: each inserted, updated or
+/// removed key becomes an event in one array, tagged with the slot of its collection. The
+/// collection of the previous event is remembered, so that consecutive writes to one collection
+/// (the common case) neither hash its name nor look it up. The events are resolved into sets
+/// once, in ``build(snapshot:)``: the first event of a key tells whether the item existed before
+/// the transaction (it did unless that event is an insert), the last whether it exists after (it
+/// does unless that event is a removal). See ``Changeset`` for the classification.
 struct ChangesetBuilder {
+    /// What an event did to its key.
+    enum Kind: UInt8 {
+        /// The key had no item: one was stored.
+        case insert
+        /// The key had an item: it was replaced, its data or metadata replaced, or touched.
+        case update
+        /// The key's item was removed.
+        case removal
+    }
+
     /// One written or removed key.
     private struct Event {
         var key: String
         /// The index of the event's collection in ``collections``.
         var slot: Int
-        var isRemoval: Bool
+        var kind: Kind
     }
 
     /// Every key event since the transaction began (or since everything was removed), in order.
     private var events: [Event] = []
-    /// Whether ``events`` may hold a removal.
+    /// Whether ``events`` may hold a removal, an insert, an update.
     private var hasRemovals = false
+    private var hasInserts = false
+    private var hasUpdates = false
     /// The collections that ``events`` refer to, by slot.
     private var collections: [String] = []
     /// The slot of each name of ``collections``, once they are too many to search one by one.
@@ -47,14 +60,16 @@ struct ChangesetBuilder {
         changedExtensions.insert(name)
     }
 
-    /// Records that the item at `key` in `collection` was written.
-    mutating func recordChange(key: String, collection: String) {
-        events.append(Event(key: key, slot: slot(of: collection), isRemoval: false))
+    /// Records that an item was stored at `key` in `collection`, where there was none
+    /// (`inserted`) or there was one.
+    mutating func recordChange(key: String, collection: String, inserted: Bool) {
+        events.append(Event(key: key, slot: slot(of: collection), kind: inserted ? .insert : .update))
+        if inserted { hasInserts = true } else { hasUpdates = true }
     }
 
     /// Records that the item at `key` in `collection` was removed.
     mutating func recordRemoval(key: String, collection: String) {
-        events.append(Event(key: key, slot: slot(of: collection), isRemoval: true))
+        events.append(Event(key: key, slot: slot(of: collection), kind: .removal))
         hasRemovals = true
     }
 
@@ -74,6 +89,8 @@ struct ChangesetBuilder {
     mutating func removeAll() {
         events.removeAll(keepingCapacity: events.capacity <= 1024)
         hasRemovals = false
+        hasInserts = false
+        hasUpdates = false
         collections.removeAll(keepingCapacity: true)
         slots.removeAll(keepingCapacity: true)
         lastSlot = -1
@@ -105,53 +122,63 @@ struct ChangesetBuilder {
     /// The changeset of what was recorded.
     ///
     /// - Parameter snapshot: The snapshot number after the commit.
-    /// - Returns: The changeset; a collection with no changed (or removed) key is absent from
-    ///   ``Changeset/changedKeys`` (or ``Changeset/removedKeys``).
+    /// - Returns: The changeset; a collection with no inserted (updated, removed) key is absent
+    ///   from ``Changeset/insertedKeys`` (``Changeset/updatedKeys``, ``Changeset/removedKeys``).
     /// - Complexity: O(n) in the number of events.
     func build(snapshot: UInt64) -> Changeset {
-        var changedKeys: [String: Set<String>] = [:]
+        var insertedKeys: [String: Set<String>] = [:]
+        var updatedKeys: [String: Set<String>] = [:]
         var removedKeys: [String: Set<String>] = [:]
-        if !hasRemovals && collections.count == 1 {
-            // The common case: writes to one collection.
-            if !events.isEmpty {
-                var changed = Set<String>(minimumCapacity: events.count)
-                for event in events { changed.insert(event.key) }
-                changedKeys[collections[0]] = changed
+        if events.isEmpty {
+            // Nothing key by key.
+        } else if !hasRemovals && collections.count == 1 {
+            // The common case: writes to one collection. Without removals a key's insert is its
+            // first event (after it the item exists), so a key with an insert is inserted and a
+            // key with only updates is updated.
+            var inserted = Set<String>()
+            var updated = Set<String>()
+            if !hasUpdates {
+                inserted.reserveCapacity(events.count)
+                for event in events { inserted.insert(event.key) }
+            } else if !hasInserts {
+                updated.reserveCapacity(events.count)
+                for event in events { updated.insert(event.key) }
+            } else {
+                for event in events where event.kind == .insert { inserted.insert(event.key) }
+                for event in events where event.kind == .update && !inserted.contains(event.key) {
+                    updated.insert(event.key)
+                }
             }
-        } else if !events.isEmpty {
-            // Sets sized up front, so that they never grow (a growth rehashes every key).
-            var changedCounts = [Int](repeating: 0, count: collections.count)
-            var removedCounts = changedCounts
+            if !inserted.isEmpty { insertedKeys[collections[0]] = inserted }
+            if !updated.isEmpty { updatedKeys[collections[0]] = updated }
+        } else {
+            // The first and the last event of each key, per collection.
+            var bounds = [[String: (first: Kind, last: Kind)]](repeating: [:], count: collections.count)
             for event in events {
-                if event.isRemoval {
-                    removedCounts[event.slot] &+= 1
-                } else {
-                    changedCounts[event.slot] &+= 1
-                }
+                bounds[event.slot][event.key, default: (event.kind, event.kind)].last = event.kind
             }
-            var changed = changedCounts.map { $0 == 0 ? Set<String>() : Set<String>(minimumCapacity: $0) }
-            var removed = removedCounts.map { $0 == 0 ? Set<String>() : Set<String>(minimumCapacity: $0) }
-            // Backwards, so that the first event seen of a key is its last: it decides whether the
-            // key is changed or removed, and earlier events of the key are ignored. An empty set's
-            // `contains` returns without hashing, so a collection with only writes (or only
-            // removals) hashes each key once.
-            for event in events.reversed() {
-                if event.isRemoval {
-                    if !changed[event.slot].contains(event.key) {
-                        removed[event.slot].insert(event.key)
+            for (slot, collection) in collections.enumerated() where !bounds[slot].isEmpty {
+                var inserted = Set<String>()
+                var updated = Set<String>()
+                var removed = Set<String>()
+                for (key, bound) in bounds[slot] {
+                    if bound.last == .removal {
+                        removed.insert(key)
+                    } else if bound.first == .insert {
+                        inserted.insert(key)
+                    } else {
+                        updated.insert(key)
                     }
-                } else if !removed[event.slot].contains(event.key) {
-                    changed[event.slot].insert(event.key)
                 }
-            }
-            for (slot, collection) in collections.enumerated() {
-                if !changed[slot].isEmpty { changedKeys[collection] = changed[slot] }
-                if !removed[slot].isEmpty { removedKeys[collection] = removed[slot] }
+                if !inserted.isEmpty { insertedKeys[collection] = inserted }
+                if !updated.isEmpty { updatedKeys[collection] = updated }
+                if !removed.isEmpty { removedKeys[collection] = removed }
             }
         }
         return Changeset(
             snapshot: snapshot,
-            changedKeys: changedKeys,
+            insertedKeys: insertedKeys,
+            updatedKeys: updatedKeys,
             removedKeys: removedKeys,
             removedCollections: removedCollections,
             removedAllCollections: removedAllCollections,

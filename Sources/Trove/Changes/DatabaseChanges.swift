@@ -6,34 +6,95 @@
 ///
 /// ```swift
 /// for await changeset in database.changes {
+///     guard changeset.isComplete else { reloadEverything(); continue }
 ///     print("snapshot \(changeset.snapshot) changed \(changeset.changedKeys)")
 /// }
 /// ```
+///
+/// ## Changes of other processes
+///
+/// While a loop runs, the database checks every
+/// ``Configuration/externalChangePollingInterval`` whether something else committed to the
+/// file (another process, another `Database` on the same file). When so, the loop receives a
+/// changeset whose ``Changeset/reloadReason`` is ``Changeset/ReloadReason/externalChange``: it
+/// does not say what changed.
+///
+/// ## A slow loop
+///
+/// Each loop has a buffer of at most ``Configuration/changesBufferLimit`` changesets. When a
+/// commit finds it full, the buffered changesets are dropped, and the loop's next changeset is
+/// one whose ``Changeset/reloadReason`` is ``Changeset/ReloadReason/missedChanges``; the
+/// changesets of the commits after it follow normally. Memory therefore stays bounded however
+/// slow the loop, and a loop that gets that marker knows to reload what it derived from the
+/// database.
 public struct DatabaseChanges: AsyncSequence, Sendable {
     /// The element: one commit's changes.
     public typealias Element = Changeset
 
     let hub: ChangeHub
+    /// The database, held weakly: a loop does not keep it open, and ends when it closes.
+    weak let database: Database?
+
+    init(database: Database) {
+        self.hub = database.changeHub
+        self.database = database
+    }
 
     /// Subscribes to the database's commits.
     ///
     /// - Returns: An iterator of every later commit's changeset.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: hub.subscribe().makeAsyncIterator())
+        guard let database else { return Iterator(registration: nil) }
+        let (subscription, id) = hub.subscribe(limit: database.configuration.changesBufferLimit, database: database)
+        return Iterator(registration: Registration(hub: hub, id: id, subscription: subscription))
+    }
+
+    /// Ends a subscription when its iterator goes away.
+    final class Registration {
+        weak let hub: ChangeHub?
+        let id: UInt64
+        let subscription: ChangesSubscription
+
+        init(hub: ChangeHub, id: UInt64, subscription: ChangesSubscription) {
+            self.hub = hub
+            self.id = id
+            self.subscription = subscription
+        }
+
+        deinit {
+            hub?.unsubscribe(id)
+        }
     }
 
     /// The iterator of ``DatabaseChanges``.
     public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncStream<Changeset>.Iterator
+        var registration: Registration?
 
-        /// The next changeset, or `nil` when the iterating task is cancelled.
+        /// The next changeset, or `nil` when the iterating task is cancelled or the database
+        /// closed.
         ///
-        /// - Returns: The changeset of the next commit.
+        /// - Returns: The changeset of the next commit, or a changeset that stands for changes
+        ///   that cannot be listed (see ``Changeset/reloadReason``).
         public mutating func next() async -> Changeset? {
-            await base.next()
+            guard let registration else { return nil }
+            if let changeset = await registration.subscription.next() {
+                return changeset
+            }
+            // Cancelled or closed: the subscription ends now, not when the iterator goes away.
+            self.registration = nil
+            return nil
+        }
+
+        /// The number of changesets waiting in this loop's buffer (for tests).
+        var bufferedCount: Int {
+            registration?.subscription.bufferedCount ?? 0
         }
     }
 }
+
+// A registration belongs to the iterator that made it.
+@available(*, unavailable)
+extension DatabaseChanges.Registration: Sendable {}
 
 // Explicit non-conformance to Sendable: an iterator belongs to the loop that made it.
 @available(*, unavailable)

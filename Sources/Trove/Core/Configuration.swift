@@ -47,7 +47,7 @@ public struct Configuration: Sendable, Hashable {
 
     /// How many recent changesets the database keeps so that a connection that has fallen behind
     /// can invalidate exactly what changed. A connection further behind empties its caches.
-    /// Default: 1,000.
+    /// Default: 1,000. The oldest are dropped in batches, so up to a quarter more may be kept.
     public var changesetHistoryLimit: Int = 1_000
 
     /// The most pages the database file may grow to, or `nil` for SQLite's limit. Default: `nil`.
@@ -120,6 +120,30 @@ public struct Configuration: Sendable, Hashable {
     /// A report is a line on the standard error unless ``Database/setLongTransactionHandler(_:)``
     /// set a handler. ``Database/transactionsInProgress`` lists the transactions at any time.
     public var longTransactionThreshold: Duration? = .seconds(10)
+    /// How often the database checks whether another process committed to the file, while
+    /// something observes it (a ``Database/observe(_:)`` observation or a loop over
+    /// ``Database/changes``), or `nil` to never check. Default: 100 milliseconds.
+    ///
+    /// The check reads SQLite's `PRAGMA data_version` on a connection of its own, opened when the
+    /// first observer starts and closed, with its timer, when the last one ends: a database
+    /// nobody observes does no work for it. When the file changed and no commit of this
+    /// `Database` explains it, the caches of every connection are emptied, ``Database/changes``
+    /// delivers a changeset whose ``Changeset/reloadReason`` is
+    /// ``Changeset/ReloadReason/externalChange``, and every observation runs again. Such a
+    /// commit is therefore noticed within about one interval.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_data_version>
+    public var externalChangePollingInterval: Duration? = .milliseconds(100)
+
+    /// How many changesets each loop over ``Database/changes`` may have waiting before it falls
+    /// behind. Default: 1,000.
+    ///
+    /// When a changeset arrives for a loop that already has this many waiting, they are all
+    /// dropped, with the new one, and the loop receives instead one changeset whose
+    /// ``Changeset/reloadReason`` is ``Changeset/ReloadReason/missedChanges``: it should reload
+    /// what it derives from the database. The changesets after it arrive normally. A slow loop
+    /// therefore never holds more than this many changesets. Values below 1 count as 1.
+    public var changesBufferLimit: Int = 1_000
 
     /// Creates the default configuration.
     public init() {}

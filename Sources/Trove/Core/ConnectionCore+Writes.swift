@@ -39,20 +39,19 @@ extension ConnectionCore {
         item: () -> Any?
     ) throws {
         let watchers = watchers(of: collection)
-        if watchers != nil {
-            // An upsert that updates leaves the last insert row id alone: it tells an insert and
-            // its row id; an update's row id is looked up.
-            sqlite.lastInsertRowID = 0
-        }
+        // An upsert that updates leaves the last insert row id alone: it tells an insert (for
+        // the changeset's inserted and updated keys) and its row id; an update's row id is looked
+        // up.
+        sqlite.lastInsertRowID = 0
         let statement = try sqlite.cachedStatement(Schema.upsertItem)
         do {
             defer { statement.reset() }
             try bindRow(statement, key: key, collection: collection, data: data, metadata: metadata)
             try statement.stepToEnd()
         }
-        changes.recordChange(key: key, collection: collection)
-        guard let watchers else { return }
         let insertedRowID = sqlite.lastInsertRowID
+        changes.recordChange(key: key, collection: collection, inserted: insertedRowID != 0)
+        guard let watchers else { return }
         let rowID = try insertedRowID != 0 ? insertedRowID : selectRowID(key: key, collection: collection) ?? 0
         try notify(
             watchers,
@@ -129,7 +128,7 @@ extension ConnectionCore {
         if kind == .removed {
             changes.recordRemoval(key: key, collection: collection)
         } else {
-            changes.recordChange(key: key, collection: collection)
+            changes.recordChange(key: key, collection: collection, inserted: false)
         }
         if let watchers {
             try notify(

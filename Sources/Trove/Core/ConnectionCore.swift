@@ -167,11 +167,14 @@ final class ConnectionCore {
             rollbackWrite()
             throw error
         }
-        database.commitState.add(1, ordering: .sequentiallyConsistent)
         if let newToken {
+            // Before the commit number moves on, so that the poller, which waits while a commit
+            // is under way, finds the new token (see ``ExternalChangePoller``).
+            database.replacedWriterToken.store(fileWriterToken, ordering: .sequentiallyConsistent)
             database.writerToken.store(newToken, ordering: .sequentiallyConsistent)
             fileWriterToken = newToken
         }
+        database.commitState.add(1, ordering: .sequentiallyConsistent)
         changes.removeAll()
         if !extensionsRebuilt.isEmpty {
             database.committed(rebuilt: extensionsRebuilt)
@@ -270,7 +273,7 @@ final class ConnectionCore {
     }
 
     private func apply(_ changeset: Changeset) {
-        if changeset.removedAllCollections {
+        if changeset.removedAllCollections || changeset.reloadReason != nil {
             items.removeAll()
             metadata.removeAll()
             return
@@ -279,7 +282,10 @@ final class ConnectionCore {
             items.removeAll(in: collection)
             metadata.removeAll(in: collection)
         }
-        for (collection, keys) in changeset.changedKeys {
+        for (collection, keys) in changeset.insertedKeys {
+            for key in keys { evict(key: key, collection: collection) }
+        }
+        for (collection, keys) in changeset.updatedKeys {
             for key in keys { evict(key: key, collection: collection) }
         }
         for (collection, keys) in changeset.removedKeys {

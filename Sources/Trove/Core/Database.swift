@@ -38,6 +38,10 @@ public final class Database: Sendable {
     /// first commit. A token in the file that is not this one means that another process (or
     /// another `Database` instance) committed since (see ``ConnectionCore``).
     let writerToken = Atomic<UInt64>(0)
+    /// The token that this instance's latest new ``writerToken`` replaced in the file, stored
+    /// before it: the ``ExternalChangePoller`` tells by it that only this instance committed
+    /// since it last read the file's token.
+    let replacedWriterToken = Atomic<UInt64>(0)
     /// Counts the calls of ``invalidateCaches()``: a connection whose caches were emptied for an
     /// older count empties them when its next transaction begins.
     let cacheGeneration = Atomic<UInt64>(0)
@@ -166,7 +170,7 @@ public final class Database: Sendable {
     ///
     /// Each loop subscribes when it starts; see ``DatabaseChanges``.
     public var changes: DatabaseChanges {
-        DatabaseChanges(hub: changeHub)
+        DatabaseChanges(database: self)
     }
 
     /// Empties the item and metadata caches of every connection before its next transaction, so
@@ -321,7 +325,10 @@ struct ChangeHistory {
 
     mutating func append(_ changeset: Changeset) {
         changesets.append(changeset)
-        if changesets.count > limit {
+        // Past the limit, the oldest are dropped a quarter of the limit at a time: dropping one
+        // per commit moved the whole history at every commit while a connection that does not
+        // read (an idle observation's) kept it full.
+        if changesets.count >= limit + max(1, limit / 4) {
             changesets.removeFirst(changesets.count - limit)
         }
     }

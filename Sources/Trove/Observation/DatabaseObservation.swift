@@ -25,8 +25,10 @@ extension Database {
     /// ends the observation and releases its connection. An error thrown by `body` ends the
     /// sequence with that error.
     ///
-    /// Only the commits made through this `Database` instance are observed: commits of other
-    /// processes (or of another `Database` on the same file) do not re-run `body` yet.
+    /// Commits of other processes (or of another `Database` on the same file) are noticed by
+    /// checking the file every ``Configuration/externalChangePollingInterval`` while
+    /// observations run: Trove cannot tell what they changed, so every observation runs `body`
+    /// again.
     ///
     /// - Parameter body: Reads the value, in a read transaction. It must read through the
     ///   transaction only, and have no side effects: it runs once per relevant commit, or less.
@@ -168,7 +170,7 @@ final class ObservationRun<Value: Sendable> {
                 self.state = state
                 // Registered before the first read: a commit made while it runs is matched
                 // against the region it records (see ``ObservationState/computed(region:snapshot:)``).
-                observerID = database.changeHub.addObserver(state)
+                observerID = database.changeHub.addObserver(state, database: database)
                 let value = try await compute(on: connection, state: state, isolation: actor)
                 if isDuplicate != nil { lastValue = value }
                 return value
@@ -199,9 +201,14 @@ final class ObservationRun<Value: Sendable> {
     private func compute(
         on connection: Connection, state: ObservationState, isolation actor: isolated (any Actor)?
     ) async throws -> Value {
+        // Unindexed first, so that the commits made from now on all reach the observation; then
+        // indexed by the collections of the region, once the region is installed (see
+        // ``ChangeHub/publish(_:)``).
+        if let observerID { database.changeHub.unindexObserver(observerID) }
         state.beginComputing()
         let (value, region, snapshot) = try await connection.observedRead(body)
         state.computed(region: region, snapshot: snapshot)
+        if let observerID { database.changeHub.indexObserver(observerID, region: region) }
         return value
     }
 
@@ -243,12 +250,17 @@ final class ObservationState: Sendable {
 
     private let state = Mutex(State())
 
-    /// Matches a commit's changeset against the region; called on the committing thread.
-    func receive(_ changeset: Changeset) {
+    /// Matches a commit's changeset, which touched the collections `touched` (see
+    /// ``Changeset/touchedCollections``), against the region; called on the committing thread.
+    func receive(_ changeset: Changeset, touched: [String]) {
         let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
             if state.isStale || state.cancelled { return nil }
             if state.computing {
-                if state.pending.count < Self.pendingLimit {
+                if changeset.reloadReason != nil {
+                    // Another process's commit: the running read may or may not include it.
+                    state.pending.removeAll()
+                    state.isStale = true
+                } else if state.pending.count < Self.pendingLimit {
                     state.pending.append(changeset)
                 } else {
                     state.pending.removeAll()
@@ -256,7 +268,7 @@ final class ObservationState: Sendable {
                 }
                 return nil
             }
-            guard state.region.intersects(changeset) else { return nil }
+            guard state.region.intersects(changeset, touched: touched) else { return nil }
             state.isStale = true
             let waiter = state.waiter
             state.waiter = nil

@@ -24,16 +24,22 @@ struct ReadRegion: Sendable, Equatable {
     /// - Complexity: O(n) in the size of the region (for each key collection, in the smaller of
     ///   the region's keys and the changeset's keys of that collection).
     func intersects(_ changeset: Changeset) -> Bool {
+        intersects(changeset, touched: changeset.touchedCollections)
+    }
+
+    /// Whether `changeset`, which changed keys in (or removed) the collections `touched`, changed
+    /// something in this region.
+    ///
+    /// The committing thread asks every running observation, so a region that the commit does
+    /// not touch must answer cheaply: its collections are compared with the few names of
+    /// `touched` for equality, without hashing anything; only a collection in both looks at keys.
+    func intersects(_ changeset: Changeset, touched: [String]) -> Bool {
         if isEmpty { return false }
-        if changeset.removedAllCollections { return true }
-        if everything {
-            if !changeset.changedKeys.isEmpty || !changeset.removedKeys.isEmpty
-                || !changeset.removedCollections.isEmpty
-            {
-                return true
-            }
-        }
-        for collection in collections where changeset.containsChange(in: collection) {
+        // A changeset that does not list its changes (another process's commit) may touch
+        // anything.
+        if changeset.removedAllCollections || changeset.reloadReason != nil { return true }
+        if everything && !touched.isEmpty { return true }
+        for collection in collections where touched.contains(collection) {
             return true
         }
         if !changeset.changedExtensions.isEmpty {
@@ -41,9 +47,10 @@ struct ReadRegion: Sendable, Equatable {
                 return true
             }
         }
-        for (collection, readKeys) in keys {
+        for (collection, readKeys) in keys where touched.contains(collection) {
             if changeset.removedCollections.contains(collection) { return true }
-            if let changed = changeset.changedKeys[collection], Self.overlap(readKeys, changed) { return true }
+            if let inserted = changeset.insertedKeys[collection], Self.overlap(readKeys, inserted) { return true }
+            if let updated = changeset.updatedKeys[collection], Self.overlap(readKeys, updated) { return true }
             if let removed = changeset.removedKeys[collection], Self.overlap(readKeys, removed) { return true }
         }
         return false

@@ -88,6 +88,20 @@ final class CrashWriterProcess {
         return false
     }
 
+    /// Waits for the child to end by itself and for its output to be read to the end.
+    ///
+    /// - Returns: Its exit status, or `nil` when it did not exit normally (a signal).
+    func waitForExit() -> Int32? {
+        process.waitUntilExit()
+        _ = readerDone.wait(timeout: .now() + 10)
+        return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+
+    /// What the child printed on standard error, once it ended.
+    var errors: String {
+        output.withLock { String(decoding: $0.errors, as: UTF8.self) }
+    }
+
     /// Sends SIGKILL, waits for the child to die and for its output to be read to the end.
     ///
     /// - Returns: How the child ended: `nil` when it died of the SIGKILL, otherwise a

@@ -8,7 +8,8 @@ import TroveTestSupport
 /// connections on several threads commit back to back.
 struct ChangeOrderTests {
     @Test func changesetsArriveInCommitOrderFromManyConnections() async throws {
-        let database = try makeTemporaryDatabase()
+        // The loop reads only after every commit: its buffer must hold them all.
+        let database = try makeTemporaryDatabase { $0.changesBufferLimit = 100_000 }
         let writers = 4
         let commitsPerWriter = 3_000
         let connections = try (0..<writers).map { _ in try database.newConnection() }
@@ -36,7 +37,8 @@ struct ChangeOrderTests {
     /// A subscriber that replays the changesets onto a model of the keys ends with exactly the
     /// keys of the file, although removals of the whole collection race with single writes.
     @Test func replayingTheChangesetsRebuildsTheFile() async throws {
-        let database = try makeTemporaryDatabase()
+        // The loop reads only after every commit: its buffer must hold them all.
+        let database = try makeTemporaryDatabase { $0.changesBufferLimit = 100_000 }
         let writers = 4
         let commitsPerWriter = 1_000
         let connections = try (0..<writers).map { _ in try database.newConnection() }

@@ -10,6 +10,7 @@ struct Options {
     var includeMemory = true
     /// Whether the server concurrency workloads run (issue 13).
     var includeConcurrency = true
+    var includeObservation = true
     var warmUp = true
     var isSmoke = false
     var directory = NSTemporaryDirectory()
@@ -53,6 +54,8 @@ struct Options {
           --no-memory               Skip the peak-memory probe.
           --no-concurrency          Skip the server concurrency workloads (point reads from 1, 2, 8, 64 tasks
                                     and a 90/10 mix, Trove's pool against GRDB's DatabasePool).
+          --no-observation          Skip the observation benchmark (commit cost of 100 idle observations,
+                                    latency from commit to observed value).
           --no-warm-up              Skip the small untimed pass before the timed runs.
           --directory <path>        Where the databases are created (default: the temporary folder).
           --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
@@ -106,6 +109,7 @@ struct Options {
             case "--no-coders": includeCoders = false
             case "--no-memory": includeMemory = false
             case "--no-concurrency": includeConcurrency = false
+            case "--no-observation": includeObservation = false
             case "--no-warm-up": warmUp = false
             case "--directory": directory = try value(for: argument)
             case "--clock":

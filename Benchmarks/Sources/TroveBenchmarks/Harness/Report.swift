@@ -8,6 +8,7 @@ struct Report {
     let database: DatabaseSuite?
     let coders: CoderSuite?
     let memory: MemoryProbe?
+    let observation: ObservationSuite?
 
     func print() {
         var lines: [String] = []
@@ -25,6 +26,9 @@ struct Report {
         }
         if let memory {
             lines += memoryTable(memory)
+        }
+        if let observation {
+            lines += observationTable(observation)
         }
         lines += targets()
         Swift.print(lines.joined(separator: "\n"))
@@ -155,6 +159,36 @@ struct Report {
         let growths = implementations.map { probe.results[$0].map { formatBytes($0.growth) } ?? "–" }
         lines.append("| peak resident memory | " + peaks.joined(separator: " | ") + " |")
         lines.append("| growth while reading all \(Workload.format(options.count)) | " + growths.joined(separator: " | ") + " |")
+        return lines
+    }
+
+    private func observationTable(_ suite: ObservationSuite) -> [String] {
+        var lines = ["", "## Observation (issue 11)", ""]
+        lines.append(
+            "Commits of one user each (\(Workload.format(suite.commits)) per run); "
+                + "time per commit, median of the runs.")
+        lines.append("")
+        let observations = ObservationSuite.observationCount
+        lines.append("| | no observation | \(observations) observations of other collections | ratio |")
+        lines.append("| --- | ---: | ---: | ---: |")
+        for (name, samples) in [("CPU time", suite.idleCPU), ("elapsed time", suite.idleWall)] {
+            let without = samples.without.median
+            let with = samples.with.median
+            lines.append(
+                "| \(name) per commit | \(formatDuration(without)) | \(formatDuration(with)) | "
+                    + "\(formatRatio(with / without)) |")
+        }
+        lines.append("")
+        lines.append(
+            "Latency from commit to observed value, one observation, \(Workload.format(suite.latencies.count)) commits "
+                + "(elapsed time, from before the write transaction to the value returned by `next()`):")
+        lines.append("")
+        lines.append("| median | p99 | max |")
+        lines.append("| ---: | ---: | ---: |")
+        let latencies = suite.latencies
+        lines.append(
+            "| \(formatDuration(latencies.percentile(0.5))) | \(formatDuration(latencies.percentile(0.99))) | "
+                + "\(formatDuration(latencies.max() ?? .nan)) |")
         return lines
     }
 
