@@ -28,14 +28,17 @@ public final class GRDBUserStore: UserStore {
         }
     }
 
+    /// Inserts `user` in a write of the pool.
     public func create(_ user: User) async throws {
         try await pool.write { db in try user.insert(db) }
     }
 
+    /// Fetches the row by primary key on one of the pool's readers.
     public func user(id: String) async throws -> User? {
         try await pool.read { db in try User.fetchOne(db, key: id) }
     }
 
+    /// Updates the row in a write of the pool; `false` when no row has the key.
     public func update(_ user: User) async throws -> Bool {
         try await pool.write { db in
             // One statement: `update` throws `recordNotFound` when no row has the key.
@@ -48,10 +51,12 @@ public final class GRDBUserStore: UserStore {
         }
     }
 
+    /// Deletes the row by primary key in a write of the pool.
     public func delete(id: String) async throws -> Bool {
         try await pool.write { db in try User.deleteOne(db, key: id) }
     }
 
+    /// `WHERE city = ? ORDER BY id LIMIT ?` (through the index on `city`) on one of the pool's readers.
     public func users(city: String?, limit: Int) async throws -> [User] {
         try await pool.read { db in
             var request = User.all()
@@ -60,6 +65,7 @@ public final class GRDBUserStore: UserStore {
         }
     }
 
+    /// One write per ``Seed/batchSize`` users, inserting only those that are missing.
     public func seed(count: Int) async throws -> Int {
         var written = 0
         for start in stride(from: 0, to: count, by: Seed.batchSize) {

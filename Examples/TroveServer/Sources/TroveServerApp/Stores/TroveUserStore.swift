@@ -11,14 +11,18 @@ public final class TroveUserStore: UserStore {
         database = try Database(path: path, models: [User.self])
     }
 
+    /// Writes `user` through the one writer: the typed one-call convenience.
     public func create(_ user: User) async throws {
-        try await database.readWrite { tx in try tx.write(user) }
+        try await database.write(user)
     }
 
+    /// Reads the user on one of the pool's readers: the typed one-call convenience.
     public func user(id: String) async throws -> User? {
-        try await database.read { tx in try User.read(tx).byKey(id) }
+        try await User.read(database).byKey(id)
     }
 
+    /// Checks and writes in one write transaction, so that a concurrent `DELETE` cannot slip
+    /// between the check and the write.
     public func update(_ user: User) async throws -> Bool {
         try await database.readWrite { tx in
             // Existence only: nothing is decoded.
@@ -28,10 +32,12 @@ public final class TroveUserStore: UserStore {
         }
     }
 
+    /// Removes the user in one write transaction.
     public func delete(id: String) async throws -> Bool {
         try await database.readWrite { tx in try tx.remove(User.self, key: id) }
     }
 
+    /// The generated index query on `city` (by key without a city), on one of the pool's readers.
     public func users(city: String?, limit: Int) async throws -> [User] {
         try await database.read { tx in
             let query = User.query(tx)
@@ -42,6 +48,7 @@ public final class TroveUserStore: UserStore {
         }
     }
 
+    /// One write transaction per ``Seed/batchSize`` users, writing only those that are missing.
     public func seed(count: Int) async throws -> Int {
         var written = 0
         for start in stride(from: 0, to: count, by: Seed.batchSize) {
