@@ -241,6 +241,13 @@ final class FullTextSearchPlanner: Sendable {
             }
             return
         }
+        guard !expression.utf8.contains(0) else {
+            // FTS5 would read the query up to the NUL only, and search for something else.
+            throw TroveError(
+                code: .invalidSearchQuery,
+                message: "The query '\(expression)' of the full-text search '\(name)' holds a NUL character, which FTS5 cannot read.",
+                collection: collection, extensionName: name)
+        }
         let excerptColumn = try clauses.excerpt.map { excerpt in
             guard let index = columnNames.firstIndex(of: excerpt.column) else {
                 throw TroveError(

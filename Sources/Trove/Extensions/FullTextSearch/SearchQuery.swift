@@ -33,7 +33,7 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A query for search-as-you-type, from anything a user typed: every word separated by white
-    /// space must start a token of the item, in any column, in any order. Never a syntax error.
+    /// space (or NUL) must start a token of the item, in any column, in any order. Never a syntax error.
     ///
     /// Each word becomes an FTS5 string (its `"` doubled) with a `*`, so that quotes, `*`, `-`,
     /// `^`, `:`, parentheses and the words `AND`, `OR`, `NOT` and `NEAR` are searched as text, not
@@ -63,12 +63,15 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter text: The phrase.
     /// - Returns: The query.
     public static func phrase(_ text: String) -> SearchQuery {
-        guard text.contains(where: { !$0.isWhitespace }) else { return SearchQuery(expression: nil) }
-        return SearchQuery(expression: quoted(text))
+        guard text.contains(where: { !$0.isWhitespace && $0 != "\0" }) else { return SearchQuery(expression: nil) }
+        // FTS5 reads a query up to its first NUL: a NUL inside the quotes would leave them open.
+        return SearchQuery(expression: quoted(text.replacingOccurrences(of: "\0", with: " ")))
     }
 
     private static func words(of input: String, prefix: Bool) -> SearchQuery {
-        let words = input.split(whereSeparator: { $0.isWhitespace })
+        // NUL separates words too: FTS5 reads a query up to its first NUL, so a NUL inside a
+        // quoted word would leave the quote open.
+        let words = input.split(whereSeparator: { $0.isWhitespace || $0 == "\0" })
         guard !words.isEmpty else { return SearchQuery(expression: nil) }
         return SearchQuery(
             expression: words.map { quoted(String($0)) + (prefix ? "*" : "") }.joined(separator: " "))
