@@ -25,7 +25,8 @@ struct FullTextSearchModelTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/model.trove"
         let search = ArticleSearches.articles
-        var database: Database? = try Database(path: path, extensions: [search.databaseExtension])
+        let extensions = [search.databaseExtension, ArticleSearches.byShape.databaseExtension]
+        var database: Database? = try Database(path: path, extensions: extensions)
         var connection = try database!.newConnection()
         var model: [String: Article] = [:]
         let reference = try ReferenceFTS(
@@ -86,7 +87,7 @@ struct FullTextSearchModelTests {
             default:  // reopen: the table is in the file, nothing is rebuilt
                 database = nil
                 database = try Database(path: path)
-                #expect(try database!.register(search.databaseExtension) == .unchanged)
+                #expect(try database!.register(extensions) == [.unchanged, .unchanged])
                 connection = try database!.newConnection()
             }
             try reference.reset(
@@ -147,6 +148,9 @@ struct FullTextSearchModelTests {
         default:
             query = .raw(Self.rawQueries.randomElement(using: &random)!)
         }
+        // Sometimes narrowed by a secondary index of the same items.
+        let minimumTags: Int? = Int.random(in: 0..<3, using: &random) == 0 ? Int.random(in: 1...2, using: &random) : nil
+        let withBody: Bool? = Int.random(in: 0..<4, using: &random) == 0 ? Bool.random(using: &random) : nil
         let limit: (Int, Int)? =
             Bool.random(using: &random) ? (Int.random(in: 0..<6, using: &random), Int.random(in: 0..<4, using: &random)) : nil
 
@@ -155,12 +159,21 @@ struct FullTextSearchModelTests {
         if let bruteForce {
             #expect(Set(expected.map(\.key)) == Set(model.values.filter(bruteForce).map(\.id)), "\(query)")
         }
+        if let minimumTags {
+            expected = expected.filter { model[$0.key]!.tags.count >= minimumTags }
+        }
+        if let withBody {
+            expected = expected.filter { (model[$0.key]!.body != nil) == withBody }
+        }
         if let (count, offset) = limit {
             expected = Array(expected.dropFirst(offset).prefix(count))
         }
-        let description = "\(query), limit \(String(describing: limit))"
+        let description =
+            "\(query), tags >= \(String(describing: minimumTags)), body \(String(describing: withBody)), limit \(String(describing: limit))"
         try connection.read { tx in
             var results = search.query(tx, for: query)
+            if let minimumTags { results = results.filter(ArticleSearches.byShape, .column("tagCount", in: minimumTags...)) }
+            if let withBody { results = results.filter(ArticleSearches.byShape, .column("hasBody", equals: withBody)) }
             if let (count, offset) = limit { results = results.limit(count, offset: offset) }
             let hits = try results.hits()
             #expect(hits.map(\.key) == expected.map(\.key), "\(description)")

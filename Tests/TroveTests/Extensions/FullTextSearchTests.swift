@@ -80,6 +80,36 @@ struct FullTextSearchTests {
         #expect(items.map(\.id) == ["k0"])
     }
 
+    @Test func aSearchNarrowedByASecondaryIndex() throws {
+        let unread = SecondaryIndex<Article>("articles_unread", columns: [.column("unread") { $0.metadata?.note == "unread" }])
+        let database = try Database.temporary(extensions: [ArticleSearches.articles.databaseExtension, unread.databaseExtension])
+        let connection = try database.newConnection()
+        try connection.write([
+            Article(id: "a", title: "swift one", metadata: ArticleNote(note: "unread")),
+            Article(id: "b", title: "swift two"),
+            Article(id: "c", title: "swift three", metadata: ArticleNote(note: "unread")),
+            Article(id: "d", title: "kotlin", metadata: ArticleNote(note: "unread")),
+        ])
+        try connection.read { (tx: ReadTransaction) throws in
+            let search = ArticleSearches.articles.query(tx, for: .prefixes(of: "swi"))
+                .filter(unread, .column("unread", equals: true))
+                .snippets(of: "title", before: "[", after: "]")
+            #expect(try search.keys() == ["a", "c"])
+            #expect(try search.count() == 2)
+            #expect(try search.limit(1, offset: 1).hits().map(\.snippet) == ["[swift] three"])
+            #expect(try search.limit(5, offset: 1).count() == 1)
+            #expect(try ArticleSearches.articles.query(tx, for: .raw("swift")).filter(unread, .column("unread", in: [false])).keys() == ["b"])
+            #expect(throws: TroveError.self) { try search.filter(unread, .column("nothing", equals: 1)).keys() }
+        }
+        // An index that is not registered cannot filter.
+        let other = SecondaryIndex<Article>("articles_other", columns: [.column("x") { $0.tags.count }])
+        #expect(throws: TroveError.self) {
+            try connection.read { tx in
+                try ArticleSearches.articles.query(tx, for: .raw("swift")).filter(other, .column("x", equals: 0)).keys()
+            }
+        }
+    }
+
     // MARK: Queries
 
     @Test(arguments: [

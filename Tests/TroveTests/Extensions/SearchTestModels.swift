@@ -39,6 +39,10 @@ enum ArticleSearches {
 
     /// Every column, the default tokenizer.
     static let articles = FullTextSearch<Article>("article_search", columns: columns)
+
+    /// A secondary index of the same items, to filter searches by.
+    static let byShape = SecondaryIndex<Article>(
+        "articles_by_shape", columns: [.column("tagCount") { $0.tags.count }, .column("hasBody") { $0.body != nil }])
 }
 
 /// An FTS5 table that a test keeps itself, through the raw C API on an in-memory database, as

@@ -2,12 +2,19 @@
 struct FullTextClauses: Sendable {
     var query: SearchQuery
     var excerpt: FullTextExcerpt?
+    var indexFilters: [FullTextIndexFilter] = []
     var limit: Int?
     var offset = 0
 
     init(query: SearchQuery) {
         self.query = query
     }
+}
+
+/// Conditions on a secondary index of the same items, which every hit must meet.
+struct FullTextIndexFilter: Sendable {
+    let index: IndexQueryPlanner
+    let conditions: [IndexQueryClauses.Condition]
 }
 
 /// The text a search returns with each hit: a snippet or the highlighted text of a column.
@@ -60,6 +67,27 @@ public struct FullTextQuery<Item: Persistable> {
         var copy = self
         copy.clauses.limit = max(0, limit)
         copy.clauses.offset = max(0, offset)
+        return copy
+    }
+
+    /// The search narrowed to the items that meet `conditions` in `index`, a secondary index of
+    /// the same items: "search my unread messages". The ranking stays the search's.
+    ///
+    /// ```swift
+    /// try messageSearch.query(tx, for: .prefixes(of: input))
+    ///     .filter(messagesByState, .column("unread", equals: true))
+    ///     .hits()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - index: A secondary index of `Item`, registered on the database.
+    ///   - conditions: Conditions on columns of the index: every one must hold.
+    /// - Returns: The narrowed search.
+    public func filter(_ index: SecondaryIndex<Item>, _ conditions: IndexCondition<Item>...) -> Self {
+        var indexClauses = IndexQueryClauses()
+        indexClauses.add(conditions)
+        var copy = self
+        copy.clauses.indexFilters.append(FullTextIndexFilter(index: index.planner, conditions: indexClauses.conditions))
         return copy
     }
 
@@ -233,6 +261,10 @@ final class FullTextSearchPlanner: Sendable {
         // The collection as a whole: any change to it may change the search's result.
         transaction.recorder?.recordIndex(name, of: collection)
         try core.database.checkQueryable(name, fingerprint: fingerprint)
+        for filter in clauses.indexFilters {
+            transaction.recorder?.recordIndex(filter.index.name, of: collection)
+            try core.database.checkQueryable(filter.index.name, fingerprint: filter.index.fingerprint)
+        }
         guard let expression = clauses.query.expression else {
             if selection == .count {
                 let zero = try core.sqlite.cachedStatement("SELECT 0")
@@ -258,8 +290,12 @@ final class FullTextSearchPlanner: Sendable {
             }
             return index
         }
-        let sql = makeSQL(clauses, selecting: selection, excerptColumn: excerptColumn)
-        let statement = try core.sqlite.cachedStatement(sql)
+        let sql = try makeSQL(clauses, selecting: selection, excerptColumn: excerptColumn)
+        // A statement per shape is kept, but not one per length of an IN list.
+        let hasList = clauses.indexFilters.contains { filter in
+            filter.conditions.contains { if case .oneOf = $0.predicate { true } else { false } }
+        }
+        let statement = try hasList ? core.sqlite.makeStatement(sql) : core.sqlite.cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(expression, at: 1)
         var parameter: Int32 = 1
@@ -270,6 +306,12 @@ final class FullTextSearchPlanner: Sendable {
             if case .snippet(let ellipsis, _) = excerpt.kind {
                 try statement.bind(ellipsis, at: 4)
                 parameter = 4
+            }
+        }
+        for filter in clauses.indexFilters {
+            for value in IndexQueryPlanner.values(of: filter.conditions) {
+                parameter += 1
+                try statement.bind(value, at: parameter)
             }
         }
         if clauses.limit != nil || clauses.offset != 0 {
@@ -292,8 +334,11 @@ final class FullTextSearchPlanner: Sendable {
         }
     }
 
-    /// The SQL of a search, with `?1` the query, then the excerpt's texts, then limit and offset.
-    private func makeSQL(_ clauses: FullTextClauses, selecting selection: Selection, excerptColumn: Int?) -> String {
+    /// The SQL of a search, with `?1` the query, then the excerpt's texts, then the values of
+    /// the index filters, then limit and offset.
+    private func makeSQL(_ clauses: FullTextClauses, selecting selection: Selection, excerptColumn: Int?) throws
+        -> String
+    {
         var parameterCount = 1
         var excerpt = "NULL"
         if selection == .items, let kind = clauses.excerpt?.kind, let excerptColumn {
@@ -306,10 +351,23 @@ final class FullTextSearchPlanner: Sendable {
                 parameterCount = 3
             }
         }
+        // Each index filter joins the index's table on the row id.
+        var joins = ""
+        var predicates = ""
+        for (offset, filter) in clauses.indexFilters.enumerated() {
+            let alias = "i\(offset)"
+            joins += " JOIN \(filter.index.table) AS \(alias) ON \(alias).rowid = \(table).rowid"
+            for predicate in try filter.index.predicates(
+                of: filter.conditions, alias: alias, parameterCount: &parameterCount)
+            {
+                predicates += " AND \(predicate)"
+            }
+        }
         let limitClause =
             clauses.limit == nil && clauses.offset == 0
             ? "" : " LIMIT ?\(parameterCount + 1) OFFSET ?\(parameterCount + 2)"
-        let from = " FROM \(table) JOIN trove_items AS t ON t.rowid = \(table).rowid WHERE \(table) MATCH ?1"
+        let from =
+            " FROM \(table) JOIN trove_items AS t ON t.rowid = \(table).rowid\(joins) WHERE \(table) MATCH ?1\(predicates)"
         let order = " ORDER BY \(rank), t.key"
         switch selection {
         case .items:
@@ -317,7 +375,7 @@ final class FullTextSearchPlanner: Sendable {
         case .keys:
             return "SELECT t.key\(from)\(order)\(limitClause)"
         case .count where limitClause.isEmpty:
-            return "SELECT count(*) FROM \(table) WHERE \(table) MATCH ?1"
+            return "SELECT count(*) FROM \(table)\(joins) WHERE \(table) MATCH ?1\(predicates)"
         case .count:
             return "SELECT count(*) FROM (SELECT 1\(from)\(order)\(limitClause))"
         }
