@@ -156,7 +156,7 @@ public struct SearchColumn<Item: Persistable>: Sendable {
     /// spans two elements).
     ///
     /// - Parameters:
-    ///   - name: The name of the column (see ``column(_:weight:_:)-(_,_,(Item)->String?)``).
+    ///   - name: The name of the column, as for a column of one text.
     ///   - weight: The weight of the column in the ranking (default 1), finite.
     ///   - texts: The texts of the column for an item.
     /// - Returns: The column.
