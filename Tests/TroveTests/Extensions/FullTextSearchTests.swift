@@ -139,6 +139,16 @@ struct FullTextSearchTests {
         #expect(try connection.read { tx in try ArticleSearches.articles.query(tx, for: .phrase(input)).count() } >= 0)
     }
 
+    @Test func theSafeBuildersQuoteEveryWord() {
+        #expect(SearchQuery.prefixes(of: #"swi "x"#).expression == #""swi"* """x"*"#)
+        #expect(SearchQuery.prefixes(of: "a\u{0}b  NEAR(").expression == #""a"* "b"* "NEAR("*"#)
+        #expect(SearchQuery.allWords(of: "OR -x").expression == #""OR" "-x""#)
+        #expect(SearchQuery.phrase(#"say "hi""#).expression == #""say ""hi""""#)
+        #expect(SearchQuery.prefixes(of: " \t\n").expression == nil)
+        #expect(SearchQuery.phrase("\u{0}").expression == nil)
+        #expect(SearchQuery.raw("swift*").expression == "swift*")
+    }
+
     @Test func operatorsAsWordsAreSearchedAsText() throws {
         let database = try Database.temporary(extensions: [ArticleSearches.articles.databaseExtension])
         let connection = try database.newConnection()
