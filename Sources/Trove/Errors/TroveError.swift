@@ -106,6 +106,7 @@ extension TroveError {
             case uniqueViolation
             case cancelled
             case nestedUnknownFields
+            case invalidSearchQuery
         }
 
         private let kind: Kind
@@ -149,6 +150,10 @@ extension TroveError {
         /// holds them (`address`, `metadata.stats`). To replace the item anyway, remove it first,
         /// or update the app that reads it with the newer model.
         public static let nestedUnknownFields = Code(.nestedUnknownFields)
+        /// A full-text search query is not valid FTS5 syntax (an unbalanced quote or parenthesis,
+        /// an operator without an operand, an unknown column filter). The message names the query
+        /// and SQLite's explanation. Queries built with ``SearchQuery/prefixes(of:)`` never are.
+        public static let invalidSearchQuery = Code(.invalidSearchQuery)
 
         /// The name of the code, such as `corruptData`.
         public var description: String { kind.rawValue }

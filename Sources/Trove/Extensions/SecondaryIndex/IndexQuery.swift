@@ -349,7 +349,7 @@ final class IndexQueryPlanner: Sendable {
     let fingerprint: String
     let columnNames: [String]
     /// The table, quoted.
-    private let table: String
+    let table: String
     /// The SQL of the queries run so far, by shape (what is selected, the columns and operators
     /// of the conditions, the orderings, whether there is a limit or offset; not the values, nor
     /// the limit and offset, which are bound), shared by every
@@ -477,9 +477,38 @@ final class IndexQueryPlanner: Sendable {
     /// The SQL of `clauses`, with a numbered placeholder for each value, in order.
     private func makeSQL(_ clauses: IndexQueryClauses, selecting selection: Selection) throws -> String {
         var parameterCount = 0
+        let predicates = try predicates(of: clauses.conditions, alias: "i", parameterCount: &parameterCount)
+        let whereClause = predicates.isEmpty ? "" : " WHERE " + predicates.joined(separator: " AND ")
+        var orderClause = " ORDER BY "
+        for ordering in clauses.orderings {
+            orderClause += "i.\"\(try checkedColumn(ordering.column))\"\(ordering.descending ? " DESC" : ""), "
+        }
+        orderClause += "t.key"
+        let limitClause =
+            clauses.limit == nil && clauses.offset == 0
+            ? "" : " LIMIT ?\(parameterCount + 1) OFFSET ?\(parameterCount + 2)"
+        let from = " FROM \(table) AS i JOIN trove_items AS t ON t.rowid = i.rowid"
+        switch selection {
+        case .items:
+            return "SELECT t.key, t.data, t.metadata\(from)\(whereClause)\(orderClause)\(limitClause)"
+        case .keys:
+            return "SELECT t.key\(from)\(whereClause)\(orderClause)\(limitClause)"
+        case .count where limitClause.isEmpty:
+            return "SELECT count(*) FROM \(table) AS i\(whereClause)"
+        case .count:
+            return "SELECT count(*) FROM (SELECT 1\(from)\(whereClause)\(orderClause)\(limitClause))"
+        }
+    }
+
+    /// The SQL predicates of `conditions` on the index's table named `alias`, with a numbered
+    /// placeholder for each value, numbered after `parameterCount`, which counts them (the values
+    /// in order are ``values(of:)``). A full-text search that filters by the index uses it too.
+    func predicates(of conditions: [IndexQueryClauses.Condition], alias: String, parameterCount: inout Int) throws
+        -> [String]
+    {
         var predicates: [String] = []
-        for condition in clauses.conditions {
-            let column = "i.\"\(try checkedColumn(condition.column))\""
+        for condition in conditions {
+            let column = "\(alias).\"\(try checkedColumn(condition.column))\""
             switch condition.predicate {
             case .equals:
                 parameterCount += 1
@@ -513,26 +542,23 @@ final class IndexQueryPlanner: Sendable {
                 predicates.append("\(column) IS NOT NULL")
             }
         }
-        let whereClause = predicates.isEmpty ? "" : " WHERE " + predicates.joined(separator: " AND ")
-        var orderClause = " ORDER BY "
-        for ordering in clauses.orderings {
-            orderClause += "i.\"\(try checkedColumn(ordering.column))\"\(ordering.descending ? " DESC" : ""), "
+        return predicates
+    }
+
+    /// The values of `conditions`, in the order of the placeholders of ``predicates(of:alias:parameterCount:)``.
+    static func values(of conditions: [IndexQueryClauses.Condition]) -> [IndexValue] {
+        var values: [IndexValue] = []
+        for condition in conditions {
+            switch condition.predicate {
+            case .equals(let value): values.append(value)
+            case .oneOf(let list): values += list
+            case .range(let lower, _, let upper, _):
+                if let lower { values.append(lower) }
+                if let upper { values.append(upper) }
+            case .isNull, .isNotNull: break
+            }
         }
-        orderClause += "t.key"
-        let limitClause =
-            clauses.limit == nil && clauses.offset == 0
-            ? "" : " LIMIT ?\(parameterCount + 1) OFFSET ?\(parameterCount + 2)"
-        let from = " FROM \(table) AS i JOIN trove_items AS t ON t.rowid = i.rowid"
-        switch selection {
-        case .items:
-            return "SELECT t.key, t.data, t.metadata\(from)\(whereClause)\(orderClause)\(limitClause)"
-        case .keys:
-            return "SELECT t.key\(from)\(whereClause)\(orderClause)\(limitClause)"
-        case .count where limitClause.isEmpty:
-            return "SELECT count(*) FROM \(table) AS i\(whereClause)"
-        case .count:
-            return "SELECT count(*) FROM (SELECT 1\(from)\(whereClause)\(orderClause)\(limitClause))"
-        }
+        return values
     }
 
     private func checkedColumn(_ name: String) throws -> String {

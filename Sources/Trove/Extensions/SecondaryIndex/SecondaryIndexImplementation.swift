@@ -54,19 +54,9 @@ struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation 
     }
 
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
-        let statement = try context.sqlite.cachedStatement(Schema.selectRowsInCollection)
-        defer { statement.reset() }
-        try statement.bind(Item.collection, at: 1)
-        var done = 0
-        while try statement.step() {
-            let key = statement.string(at: 1)
-            let item = try decodeItem(
-                key: key, data: statement.bytes(at: 2), metadata: statement.isNull(at: 3) ? nil : statement.bytes(at: 3))
-            try store(item, rowID: statement.int64(at: 0), key: key, name: name, in: context)
-            done += 1
-            if done % 1_000 == 0 { progress(done) }
+        try ExtensionItems<Item>.forEachStored(in: context, progress: progress) { rowID, key, item in
+            try store(item, rowID: rowID, key: key, name: name, in: context)
         }
-        progress(done)
     }
 
     func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
@@ -79,7 +69,7 @@ struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation 
             try statement.bind(event.rowID, at: 1)
             try statement.stepToEnd()
         case .inserted, .dataUpdated, .metadataUpdated:
-            let item = try resolveItem(event, in: context)
+            let item = try ExtensionItems<Item>.resolve(event, in: context)
             try store(item, rowID: event.rowID, key: event.key, name: name, in: context)
         }
     }
@@ -130,54 +120,6 @@ struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation 
                 sqliteResultCode: cause.sqliteResultCode, underlyingError: cause)
         }
         return cause
-    }
-
-    /// The item of `event`: as written when the write was typed, else decoded from the bytes
-    /// written, else read from its row.
-    private func resolveItem(_ event: WriteEvent, in context: ExtensionContext) throws -> Item {
-        if let item = event.item as? Item {
-            return item
-        }
-        if let data = event.data, event.carriesMetadata {
-            return try decodeItem(key: event.key, data: data, metadata: event.metadata)
-        }
-        let statement = try context.sqlite.cachedStatement(Schema.selectRowByID)
-        defer { statement.reset() }
-        try statement.bind(event.rowID, at: 1)
-        guard try statement.step() else {
-            throw TroveError(
-                code: .extensionFailed, message: "The row the index follows is gone.", collection: Item.collection,
-                key: event.key)
-        }
-        return try decodeItem(
-            key: event.key, data: statement.bytes(at: 1), metadata: statement.isNull(at: 2) ? nil : statement.bytes(at: 2))
-    }
-
-    private func decodeItem(key: String, data: UnsafeRawBufferPointer, metadata: UnsafeRawBufferPointer?) throws -> Item {
-        var item: Item
-        do {
-            item = try Self.decode(Item.Coder.self, from: data)
-        } catch {
-            throw TroveError.coderFailure(error, decoding: true, collection: Item.collection, key: key, field: nil)
-        }
-        if let metadata, Item.Metadata.self != NoMetadata.self {
-            do {
-                item.metadata = try Self.decode(Item.MetadataCoder.self, from: metadata)
-            } catch {
-                throw TroveError.coderFailure(
-                    error, decoding: true, collection: Item.collection, key: key, field: "metadata")
-            }
-        }
-        return item
-    }
-
-    /// Decodes a value with `coder` from all of `bytes`, for the index's own use: unlike a read of
-    /// the typed layer, it does not note unknown fields (the index writes no item back).
-    private static func decode<Coder: ValueCoder>(_ coder: Coder.Type, from bytes: UnsafeRawBufferPointer) throws
-        -> Coder.Value
-    {
-        var reader = BinaryReader(bytes)
-        return try Coder.decode(from: &reader)
     }
 
     /// Throws when a column cannot be made: a bad or repeated name.
