@@ -141,30 +141,35 @@ struct ObservationPoolTests {
         }
     }
 
-    /// The state machine of one run, without threads: commits received while the closure runs
-    /// mark the run stale only when its snapshot may not include them and they touch its region,
-    /// also once more than ``ObservationState/pendingLimit`` of them were dropped.
-    @Test(arguments: [1, 15, 16, 17, 40, 200])
-    func commitsDuringARunAreMatchedAgainstItsSnapshot(_ commits: Int) {
+    /// The state machine of one run, without threads, against a brute-force model: after a run
+    /// whose snapshot includes every commit up to `snapshot`, the observation is stale whenever a
+    /// commit after `snapshot` touched its region (no lost update), and otherwise only when more
+    /// than ``ObservationState/pendingLimit`` commits arrived during the run (then the dropped
+    /// ones are not looked at).
+    @Test func commitsDuringARunAreMatchedAgainstItsSnapshot() {
+        var generator = SeededGenerator(seed: 11)
         let region = ReadRegion(keys: ["c": ["k"]])
-        let relevant = { (number: Int) in
-            Changeset(snapshot: UInt64(number), changedKeys: ["c": ["k"]])
-        }
-        for snapshot in [0, commits - 1, commits] {
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 1...60, using: &generator)
+            // Bursts of relevant commits, then irrelevant ones, so that the newest commits kept
+            // may all be irrelevant while older dropped ones were not.
+            let relevantUntil = Int.random(in: 0...count, using: &generator)
+            let relevant = (1...count).map { $0 <= relevantUntil && Bool.random(using: &generator) }
+            let snapshot = Int.random(in: 0...count, using: &generator)
             let state = ObservationState()
             state.beginComputing()
-            for number in 1...commits { state.receive(relevant(number), touched: ["c"]) }
+            for number in 1...count {
+                let key = relevant[number - 1] ? "k" : "other"
+                state.receive(Changeset(snapshot: UInt64(number), changedKeys: ["c": [key]]), touched: ["c"])
+            }
             state.computed(region: region, snapshot: UInt64(snapshot))
-            // Stale exactly when a relevant commit is newer than the snapshot.
-            #expect(state.isStale == (snapshot < commits), "\(commits) commits, snapshot \(snapshot)")
+            let mustRerun = (snapshot..<count).contains { relevant[$0] }
+            let description = "\(count) commits, relevant \(relevant), snapshot \(snapshot)"
+            if mustRerun {
+                #expect(state.isStale, "lost update: \(description)")
+            } else if count <= ObservationState.pendingLimit {
+                #expect(!state.isStale, "needless run: \(description)")
+            }
         }
-        // Irrelevant commits never make it stale, however many were dropped.
-        let state = ObservationState()
-        state.beginComputing()
-        for number in 1...commits {
-            state.receive(Changeset(snapshot: UInt64(number), changedKeys: ["c": ["other"]]), touched: ["c"])
-        }
-        state.computed(region: region, snapshot: 0)
-        #expect(!state.isStale || commits > ObservationState.pendingLimit)
     }
 }
