@@ -190,17 +190,11 @@ final class ObservationRun<Value: Sendable> {
             }
         } catch {
             finish()
-            if Task.isCancelled && Self.isCancellation(error) {
+            if Task.isCancelled && error is CancellationError {
                 return nil
             }
             throw error
         }
-    }
-
-    private static func isCancellation(_ error: any Error) -> Bool {
-        if error is CancellationError { return true }
-        if let error = error as? TroveError, error.code == .cancelled { return true }
-        return false
     }
 
     /// Runs the closure in a read transaction of the reader pool, and installs the region it
