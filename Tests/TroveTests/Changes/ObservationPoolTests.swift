@@ -83,6 +83,38 @@ struct ObservationPoolTests {
         }
     }
 
+    /// An observation whose task is cancelled while its run waits for a reader ends quietly,
+    /// like any cancelled observation: the loop ends without an error and the registration goes.
+    @Test func cancellingWhileWaitingForAReaderEndsQuietly() async throws {
+        try await withWatchdog {
+            let database = try makeTemporaryDatabase {
+                $0.maximumReaderCount = 1
+                $0.externalChangePollingInterval = nil
+            }
+            let release = DispatchSemaphore(value: 0)
+            let holding = Atomic<Bool>(false)
+            // Holds the only reader until released.
+            let holder = Task {
+                try await database.read { _ in
+                    holding.store(true, ordering: .sequentiallyConsistent)
+                    release.wait()
+                }
+            }
+            #expect(try await eventually { holding.load(ordering: .sequentiallyConsistent) })
+            let values = Atomic<Int>(0)
+            let observer = Task {
+                for try await _ in database.observe(counter) { values.add(1, ordering: .relaxed) }
+            }
+            #expect(try await eventually { database.waitingReaderCount == 1 })
+            observer.cancel()
+            try await observer.value
+            #expect(values.load(ordering: .relaxed) == 0)
+            #expect(database.runningObservationCount == 0)
+            release.signal()
+            try await holder.value
+        }
+    }
+
     /// No lost update: a writer hammers one key while observations of it run on a pool of two
     /// readers kept busy by other reads (so that runs wait for a reader, and more than
     /// ``ObservationState/pendingLimit`` commits arrive meanwhile), with consumers of different
