@@ -293,7 +293,8 @@ final class ObservationState: Sendable {
                     state.isStale = true
                 } else {
                     if state.pending.count >= Self.pendingLimit {
-                        state.droppedThrough = max(state.droppedThrough, state.pending.map(\.snapshot).max() ?? 0)
+                        // Published in commit order: the last is the newest.
+                        state.droppedThrough = max(state.droppedThrough, state.pending.last?.snapshot ?? 0)
                         state.pending.removeAll(keepingCapacity: true)
                     }
                     state.pending.append(changeset)
