@@ -179,6 +179,12 @@ final class ChangeHub: Sendable {
         state.withLock { ($0.unindexed.count, $0.byCollection.count) }
     }
 
+    /// The number of running observations whose consumer waits for a relevant commit (for
+    /// tests; see ``ObservationState/isWaitingForACommit``).
+    var waitingObserverCount: Int {
+        state.withLock { $0.observerList }.count { $0.isWaitingForACommit }
+    }
+
     /// The number of running observations.
     var observerCount: Int {
         state.withLock { $0.observers.count }

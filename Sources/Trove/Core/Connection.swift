@@ -149,9 +149,9 @@ public final class Connection: @unchecked Sendable {
     ///
     /// - Parameter body: The reads to run. If it throws, the error is rethrown.
     /// - Returns: The result of `body`.
-    /// - Throws: The error of `body`, ``TroveError`` when SQLite fails, or a ``TroveError`` of
-    ///   code ``TroveError/Code/cancelled`` when the task was cancelled before the transaction
-    ///   started.
+    /// - Throws: The error of `body`, ``TroveError`` when SQLite fails, or `CancellationError`
+    ///   when the task was cancelled before the transaction started (a transaction that began
+    ///   runs to its end).
     public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws -> T {
         try await run { try self.read(body) }
     }
@@ -163,34 +163,19 @@ public final class Connection: @unchecked Sendable {
     ///
     /// - Parameter body: The reads and writes to run.
     /// - Returns: The result of `body`.
-    /// - Throws: The error of `body`, ``TroveError`` when SQLite fails, or a ``TroveError`` of
-    ///   code ``TroveError/Code/cancelled`` when the task was cancelled before the transaction
-    ///   started.
+    /// - Throws: The error of `body`, ``TroveError`` when SQLite fails, or `CancellationError`
+    ///   when the task was cancelled before the transaction started (a transaction that began
+    ///   runs to its end).
     public func readWrite<T: Sendable>(
         _ body: @escaping @Sendable (ReadWriteTransaction) throws -> T
     ) async throws -> T {
         try await run { try self.readWrite(body) }
     }
 
-    /// Runs `body` in a read transaction on the connection's queue, recording what it reads.
-    ///
-    /// - Returns: The value, the region `body` read, and the number of the latest commit of
-    ///   this process that the transaction's snapshot is known to include.
-    func observedRead<T: Sendable>(
-        _ body: @escaping @Sendable (ReadTransaction) throws -> T
-    ) async throws -> (T, ReadRegion, UInt64) {
-        try await run {
-            try self.read { transaction in
-                let recorder = ReadRecorder()
-                transaction.recorder = recorder
-                let value = try body(transaction)
-                return (value, recorder.region, transaction.core.snapshot ?? 0)
-            }
-        }
-    }
-
     private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try Task.checkCancellation(orThrow: TroveError(code: .cancelled, message: "The task was cancelled before the transaction started."))
+        // Cancellation throws `CancellationError`, as the pool's transactions do (see
+        // TransactionsAndConcurrency.md).
+        try Task.checkCancellation()
         return try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 continuation.resume(with: Result { try work() })
@@ -202,12 +187,6 @@ public final class Connection: @unchecked Sendable {
         "Trove: a transaction was started on a Connection from inside a transaction of the same connection. Nested transactions are not supported: use the transaction you already have."
     static let nestedWriteMessage =
         "Trove: a readWrite transaction was started from inside another readWrite transaction of the same Database on the same thread. This would deadlock: one writer at a time. Use the transaction you already have."
-}
-
-extension Task where Success == Never, Failure == Never {
-    fileprivate static func checkCancellation(orThrow error: TroveError) throws {
-        if Task.isCancelled { throw error }
-    }
 }
 
 extension Database {

@@ -139,7 +139,8 @@ extension TroveError {
         /// A write would store a value that another item already has in a unique column of a
         /// secondary index; the transaction is rolled back.
         public static let uniqueViolation = Code(.uniqueViolation)
-        /// The operation was cancelled.
+        /// The operation was cancelled. Trove's `async` transactions do not use it: a cancelled
+        /// task makes them throw `CancellationError`, as Swift concurrency's own functions do.
         public static let cancelled = Code(.cancelled)
         /// A typed write was refused because the stored item (or its metadata) holds fields that
         /// this version of the model does not know inside a field that it does know (a field

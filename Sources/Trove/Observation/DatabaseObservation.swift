@@ -17,13 +17,14 @@ extension Database {
     /// `count()`). The region is recorded again each time `body` runs, so a value that reads
     /// different keys after a change follows the keys it reads now.
     ///
-    /// Each iteration of the sequence is an observation of its own: it opens a ``Connection``
-    /// on its first call to `next()` and runs `body` in read transactions of that connection, on
-    /// the connection's queue, never on the committing thread. While the consumer is busy,
-    /// commits only mark the observation as stale: they coalesce, and the consumer's next call
-    /// to `next()` gets the latest value. Ending the loop, or cancelling the task that iterates,
-    /// ends the observation and releases its connection. An error thrown by `body` ends the
-    /// sequence with that error.
+    /// Each iteration of the sequence is an observation of its own, registered on its first
+    /// call to `next()`. It holds no connection: each run of `body` is a read transaction of the
+    /// database's reader pool, as `database.read` is, on a reader's queue, never on the
+    /// committing thread; it waits for a free reader in the same queue, without holding a
+    /// thread. While the consumer is busy, commits only mark the observation as stale: they
+    /// coalesce, and the consumer's next call to `next()` gets the latest value. Ending the
+    /// loop, or cancelling the task that iterates, ends the observation and unregisters it. An
+    /// error thrown by `body` ends the sequence with that error.
     ///
     /// Commits of other processes (or of another `Database` on the same file) are noticed by
     /// checking the file every ``Configuration/externalChangePollingInterval`` while
@@ -48,8 +49,10 @@ extension Database {
 /// The values of a read, following the database: see ``Database/observe(_:)``.
 ///
 /// The sequence is `Sendable`: it holds only the database and the closure. Each call to
-/// ``makeAsyncIterator()`` starts an observation of its own, with a connection of its own; an
-/// iterator belongs to the loop that made it.
+/// ``makeAsyncIterator()`` starts an observation of its own; an iterator belongs to the loop
+/// that made it. An observation holds no connection between its runs: each run is a read
+/// transaction of the database's reader pool, so that idle observations cost no SQLite handle
+/// and no snapshot that commits must keep history for.
 ///
 /// ## Coalescing
 ///
@@ -62,8 +65,7 @@ extension Database {
 public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     /// The element: the value that the closure returned.
     public typealias Element = Value
-    /// The error: the closure's, or a ``TroveError`` when opening the connection or reading
-    /// fails.
+    /// The error: the closure's, or a ``TroveError`` when reading fails.
     public typealias Failure = any Error
 
     let database: Database
@@ -126,13 +128,16 @@ extension DatabaseObservation where Value: Equatable {
 @available(*, unavailable)
 extension DatabaseObservation.Iterator: Sendable {}
 
-/// One running observation, driven by its iterator: owns the connection and the registration in
-/// the database's ``ChangeHub``, and releases both when it ends or is dropped.
+/// One running observation, driven by its iterator: owns the registration in the database's
+/// ``ChangeHub`` and releases it when it ends or is dropped.
+///
+/// It holds no connection: each run of the closure is a read transaction of the database's
+/// reader pool (``Database/observedRead(_:)``), queued like any `database.read` and holding
+/// no thread while it waits.
 final class ObservationRun<Value: Sendable> {
     private let database: Database
     private let body: @Sendable (ReadTransaction) throws -> Value
     private let isDuplicate: (@Sendable (Value, Value) -> Bool)?
-    private var connection: Connection?
     private var state: ObservationState?
     private var observerID: UInt64?
     private var lastValue: Value?
@@ -151,9 +156,6 @@ final class ObservationRun<Value: Sendable> {
         }
     }
 
-    /// The connection, while the observation runs (for tests).
-    var currentConnection: Connection? { connection }
-
     /// See ``DatabaseObservation/Iterator/next(isolation:)``.
     func next(isolation actor: isolated (any Actor)?) async throws -> Value? {
         if finished { return nil }
@@ -164,24 +166,22 @@ final class ObservationRun<Value: Sendable> {
                     finish()
                     return nil
                 }
-                let connection = try database.newConnection()
                 let state = ObservationState()
-                self.connection = connection
                 self.state = state
                 // Registered before the first read: a commit made while it runs is matched
                 // against the region it records (see ``ObservationState/computed(region:snapshot:)``).
                 observerID = database.changeHub.addObserver(state, database: database)
-                let value = try await compute(on: connection, state: state, isolation: actor)
+                let value = try await compute(state: state, isolation: actor)
                 if isDuplicate != nil { lastValue = value }
                 return value
             }
-            guard let connection, let state else { return nil }
+            guard let state else { return nil }
             while true {
                 guard await state.waitUntilStale() else {
                     finish()
                     return nil
                 }
-                let value = try await compute(on: connection, state: state, isolation: actor)
+                let value = try await compute(state: state, isolation: actor)
                 if let isDuplicate {
                     if let lastValue, isDuplicate(lastValue, value) { continue }
                     lastValue = value
@@ -190,38 +190,65 @@ final class ObservationRun<Value: Sendable> {
             }
         } catch {
             finish()
-            if Task.isCancelled, let error = error as? TroveError, error.code == .cancelled {
+            if Task.isCancelled && error is CancellationError {
                 return nil
             }
             throw error
         }
     }
 
-    /// Runs the closure on the connection's queue, and installs the region it read.
-    private func compute(
-        on connection: Connection, state: ObservationState, isolation actor: isolated (any Actor)?
-    ) async throws -> Value {
+    /// Runs the closure in a read transaction of the reader pool, and installs the region it
+    /// read.
+    ///
+    /// The order is what makes it lose no commit: the observer is unindexed (it receives every
+    /// commit) and marked computing before the transaction's snapshot is taken, whichever
+    /// reader takes it and however long it waits for one; the commits received meanwhile are
+    /// matched against the recorded region unless the snapshot is known to include them.
+    private func compute(state: ObservationState, isolation actor: isolated (any Actor)?) async throws -> Value {
         // Unindexed first, so that the commits made from now on all reach the observation; then
         // indexed by the collections of the region, once the region is installed (see
         // ``ChangeHub/publish(_:)``).
         if let observerID { database.changeHub.unindexObserver(observerID) }
         state.beginComputing()
-        let (value, region, snapshot) = try await connection.observedRead(body)
+        let (value, region, snapshot) = try await database.observedRead(body)
         state.computed(region: region, snapshot: snapshot)
         if let observerID { database.changeHub.indexObserver(observerID, region: region) }
         return value
     }
 
-    /// Ends the observation: unregisters it and releases its connection.
+    /// Ends the observation: unregisters it.
     private func finish() {
         finished = true
         if let observerID {
             database.changeHub.removeObserver(observerID)
         }
         observerID = nil
-        connection = nil
         state = nil
         lastValue = nil
+    }
+}
+
+extension Database {
+    /// Runs `body` in a read transaction of the reader pool, recording what it reads: one run of
+    /// an observation's closure. Waits for a reader in the pool's queue without holding a thread.
+    ///
+    /// - Returns: The value, the region `body` read, and the number of the latest commit of
+    ///   this process that the transaction's snapshot is known to include (every commit up to
+    ///   it is in the snapshot; a later one may or may not be).
+    /// - Throws: The error of `body`, ``TroveError`` when SQLite fails, or `CancellationError`
+    ///   when the task was cancelled while it waited for a reader.
+    func observedRead<T: Sendable>(
+        _ body: @escaping @Sendable (ReadTransaction) throws -> T
+    ) async throws -> (T, ReadRegion, UInt64) {
+        pool.startMonitoringIfNeeded()
+        return try await pool.readers.run(label: "observation", fileID: #fileID, line: #line) { connection in
+            try connection.read(self) { transaction in
+                let recorder = ReadRecorder()
+                transaction.recorder = recorder
+                let value = try body(transaction)
+                return (value, recorder.region, transaction.core.snapshot ?? 0)
+            }
+        }
     }
 }
 
@@ -238,14 +265,18 @@ final class ObservationState: Sendable {
         /// for the region it records.
         var computing = true
         var pending: [Changeset] = []
+        /// The newest commit dropped from `pending` when it was full, 0 when none: the run is
+        /// stale unless its snapshot includes it (and with it every older dropped commit).
+        var droppedThrough: UInt64 = 0
         /// Whether a commit touched the region since the latest run began.
         var isStale = false
         var cancelled = false
         var waiter: CheckedContinuation<Bool, Never>?
     }
 
-    /// The changesets kept while the closure runs; past it, the observation is marked stale
-    /// without looking, so that memory stays bounded.
+    /// The changesets kept while the closure runs (or waits for a reader); past it, they are
+    /// dropped and only the newest number is kept, so that memory stays bounded: the run is then
+    /// stale unless its snapshot includes them all.
     static var pendingLimit: Int { 16 }
 
     private let state = Mutex(State())
@@ -260,11 +291,13 @@ final class ObservationState: Sendable {
                     // Another process's commit: the running read may or may not include it.
                     state.pending.removeAll()
                     state.isStale = true
-                } else if state.pending.count < Self.pendingLimit {
-                    state.pending.append(changeset)
                 } else {
-                    state.pending.removeAll()
-                    state.isStale = true
+                    if state.pending.count >= Self.pendingLimit {
+                        // Published in commit order: the last is the newest.
+                        state.droppedThrough = max(state.droppedThrough, state.pending.last?.snapshot ?? 0)
+                        state.pending.removeAll(keepingCapacity: true)
+                    }
+                    state.pending.append(changeset)
                 }
                 return nil
             }
@@ -282,6 +315,8 @@ final class ObservationState: Sendable {
         state.withLock { state in
             state.isStale = false
             state.computing = true
+            state.pending.removeAll()
+            state.droppedThrough = 0
         }
     }
 
@@ -292,12 +327,27 @@ final class ObservationState: Sendable {
         state.withLock { state in
             state.region = region
             state.computing = false
+            if state.droppedThrough > snapshot && !region.isEmpty {
+                state.isStale = true
+            }
             for changeset in state.pending where changeset.snapshot > snapshot && region.intersects(changeset) {
                 state.isStale = true
                 break
             }
             state.pending.removeAll()
+            state.droppedThrough = 0
         }
+    }
+
+    /// Whether the consumer waits for a commit that touches the region and none has yet: it
+    /// gets no value until the next such commit (for tests).
+    var isWaitingForACommit: Bool {
+        state.withLock { $0.waiter != nil && !$0.isStale && !$0.computing }
+    }
+
+    /// Whether a commit touched the region since the latest run began (for tests).
+    var isStale: Bool {
+        state.withLock { $0.isStale }
     }
 
     /// Waits until a commit touches the region.

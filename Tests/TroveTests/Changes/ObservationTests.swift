@@ -231,11 +231,11 @@ struct ObservationTests {
         }
     }
 
-    /// Cancelling the iterating task ends the observation: its registration and its connection
-    /// go.
+    /// Cancelling the iterating task ends the observation: its registration goes. Between its
+    /// runs it holds no connection: the one reader of the pool is free for `database.read`.
     @Test func cancellingReleasesTheObservation() async throws {
         try await withWatchdog {
-            let database = try makeTemporaryDatabase()
+            let database = try makeTemporaryDatabase { $0.maximumReaderCount = 1 }
             let values = RunCounter()
             let observation = database.observe { tx in try tx.count() }
             let task = Task {
@@ -243,12 +243,14 @@ struct ObservationTests {
             }
             #expect(try await eventually { values.value == 1 })
             #expect(database.runningObservationCount == 1)
-            // The observation's connection is the only one of the database.
+            #expect(try await eventually { database.transactionsInProgress.isEmpty })
+            #expect(try await database.read { tx in try tx.count() } == 0)
+            // The pool's reader is the only connection of the database.
             #expect(database.openConnectionCount == 1)
             task.cancel()
             try await task.value
             #expect(database.runningObservationCount == 0)
-            #expect(try await eventually { database.openConnectionCount == 0 }, "the observation's connection is still open")
+            #expect(!database.changeHub.isPolling)
         }
     }
 
