@@ -57,13 +57,7 @@ public final class Connection: @unchecked Sendable {
     @_disfavoredOverload
     public func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
         try lock.withLock(misuse: Connection.nestedMessage) {
-            try core.beginRead()
-            let transaction = ReadTransaction(core: core)
-            defer {
-                transaction.invalidate()
-                core.endRead()
-            }
-            return try body(transaction)
+            try core.runRead(body)
         }
     }
 
@@ -94,22 +88,7 @@ public final class Connection: @unchecked Sendable {
     public func readWrite<T>(_ body: (ReadWriteTransaction) throws -> T) throws -> T {
         try lock.withLock(misuse: Connection.nestedMessage) {
             try database.writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-                try core.beginWrite()
-                let transaction = ReadWriteTransaction(core: core)
-                defer { transaction.invalidate() }
-                let result: T
-                do {
-                    result = try body(transaction)
-                } catch {
-                    core.rollbackWrite()
-                    throw error
-                }
-                // Published before the writer lock is released, so that subscribers receive the
-                // changesets in commit order: publishing only enqueues them.
-                if let changeset = try core.commitWrite() {
-                    database.changeHub.publish(changeset)
-                }
-                return result
+                try core.runReadWrite(body)
             }
         }
     }

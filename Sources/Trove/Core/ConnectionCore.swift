@@ -97,6 +97,39 @@ final class ConnectionCore {
         sqlite.endGuardedRead()
     }
 
+    /// Runs `body` in a read transaction of this connection: what every read transaction,
+    /// explicit or of the pool, runs once its connection is held.
+    func runRead<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
+        try beginRead()
+        let transaction = ReadTransaction(core: self)
+        defer {
+            transaction.invalidate()
+            endRead()
+        }
+        return try body(transaction)
+    }
+
+    /// Runs `body` in a read-write transaction of this connection, commits it and publishes its
+    /// changeset, or rolls it back if `body` throws. The caller holds the database's writer
+    /// lock: the changeset is published before it is released, so that subscribers receive the
+    /// changesets in commit order (publishing only enqueues them).
+    func runReadWrite<T>(_ body: (ReadWriteTransaction) throws -> T) throws -> T {
+        try beginWrite()
+        let transaction = ReadWriteTransaction(core: self)
+        defer { transaction.invalidate() }
+        let result: T
+        do {
+            result = try body(transaction)
+        } catch {
+            rollbackWrite()
+            throw error
+        }
+        if let changeset = try commitWrite() {
+            database.changeHub.publish(changeset)
+        }
+        return result
+    }
+
     func beginWrite() throws {
         try sqlite.executeCached("BEGIN IMMEDIATE")
         sqlite.transactionBegan()

@@ -45,14 +45,7 @@ final class PooledConnection: @unchecked Sendable {
 
     /// Runs `body` in a read transaction of this connection. Only for the holder.
     func read<T>(_ database: Database, _ body: (ReadTransaction) throws -> T) throws -> T {
-        let core = try core(database)
-        try core.beginRead()
-        let transaction = ReadTransaction(core: core)
-        defer {
-            transaction.invalidate()
-            core.endRead()
-        }
-        return try body(transaction)
+        try core(database).runRead(body)
     }
 
     /// Runs `body` in a read-write transaction of this connection and commits it, as
@@ -61,21 +54,7 @@ final class PooledConnection: @unchecked Sendable {
         let core = try core(database)
         // The database's writer lock: explicit connections of the same database write too.
         return try database.writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-            try core.beginWrite()
-            let transaction = ReadWriteTransaction(core: core)
-            defer { transaction.invalidate() }
-            let result: T
-            do {
-                result = try body(transaction)
-            } catch {
-                core.rollbackWrite()
-                throw error
-            }
-            // Published under the writer lock, so that subscribers receive commits in order.
-            if let changeset = try core.commitWrite() {
-                database.changeHub.publish(changeset)
-            }
-            return result
+            try core.runReadWrite(body)
         }
     }
 }
