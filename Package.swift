@@ -47,6 +47,8 @@ let package = Package(
                 .embedInCode("EnumMessage.mustache"),
                 .embedInCode("Conformances.mustache"),
                 .embedInCode("SecondaryIndex.mustache"),
+                .embedInCode("FullTextSearch.mustache"),
+                .embedInCode("DatabaseExtensions.mustache"),
             ],
             swiftSettings: strictSettings
         ),

@@ -90,9 +90,6 @@ extension Product {
         .column("views") { $0.metadata?.views },
     ])
 
-    /// The extensions of `Product`: its secondary index.
-    public nonisolated static var databaseExtensions: [DatabaseExtension] { [index.databaseExtension] }
-
     /// A query of the index of `Product` in `transaction`, which returns every item until it is filtered.
     public nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<Product> {
         index.query(transaction)
@@ -167,6 +164,13 @@ extension ConnectionReader where Item == Product {
     /// connection's queue.
     public nonisolated func byBarcode(_ barcode: String) async throws -> Product? {
         try await self.query(Product.index).filter(.barcode(barcode)).first()
+    }
+}
+
+extension Product {
+    /// The extensions of `Product`, which `Database(path:models:)` registers: its secondary index.
+    public nonisolated static var databaseExtensions: [DatabaseExtension] {
+        [index.databaseExtension]
     }
 }
 

@@ -101,9 +101,6 @@ extension User {
         .column("lastSeen") { $0.metadata?.lastSeen },
     ])
 
-    /// The extensions of `User`: its secondary index.
-    nonisolated static var databaseExtensions: [DatabaseExtension] { [index.databaseExtension] }
-
     /// A query of the index of `User` in `transaction`, which returns every item until it is filtered.
     nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<User> {
         index.query(transaction)
@@ -281,6 +278,35 @@ extension ConnectionReader where Item == User {
     /// connection's queue.
     nonisolated func byEmail(_ email: String) async throws -> User? {
         try await self.query(User.index).filter(.email(email)).first()
+    }
+}
+
+extension User {
+    /// The full-text search of the `@searchable` fields of `User`: `bio`; tokenizer
+    /// `unicode61`.
+    ///
+    /// Register it with `Database(path:models:)` or `Database.register(_:)`; its version changes
+    /// with the searchable fields and the tokenizer, which rebuilds it.
+    nonisolated static let fullTextSearch = FullTextSearch<User>(
+        "User_search", version: 619649111, tokenizer: .unicode61(),
+        columns: [
+            .column("bio") { $0.bio },
+        ])
+
+    /// A search of the items of `User` for `query` in `transaction`, best first (bm25 with the
+    /// column weights): narrow it with `filter`, `limit`, `offset` and `snippets`, then run it with
+    /// `items()`, `hits()`, `keys()` or `count()`.
+    nonisolated static func search(_ transaction: ReadTransaction, for query: SearchQuery)
+        -> FullTextQuery<User>
+    {
+        fullTextSearch.query(transaction, for: query)
+    }
+}
+
+extension User {
+    /// The extensions of `User`, which `Database(path:models:)` registers: its secondary index, its full-text search.
+    nonisolated static var databaseExtensions: [DatabaseExtension] {
+        [index.databaseExtension, fullTextSearch.databaseExtension]
     }
 }
 
