@@ -161,7 +161,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TroveConsumerTests",
-            dependencies: ["Trove"],
+            // `TroveCommand`: the end-to-end tests of the `trove` command run the built executable.
+            dependencies: ["Trove", "TroveCommand"],
             swiftSettings: strictSettings
         ),
         .testTarget(
