@@ -50,7 +50,7 @@ struct Inspection {
         } else {
             members.append(("metadata", .null))
         }
-        return (.object(members), [])  // BREAK
+        return (.object(members), problems)
     }
 
     static func hex(_ data: Data) -> String {

@@ -75,7 +75,6 @@ extension Database {
                     code: .sqlite, message: "The backup into \(path) failed: SQLite error \(result).", path: self.path,
                     sqliteResultCode: result)
             }
-            break  // BREAK
         } while result != SQLITE_DONE
         let finish = sqlite3_backup_finish(backup)
         guard finish == SQLITE_OK else {
@@ -100,7 +99,7 @@ extension Database {
     public func vacuum() throws {
         try writerLock.withLock(misuse: Connection.nestedWriteMessage) {
             let sqlite = try openConnectionHandle()
-            // BREAK try sqlite.execute("VACUUM")
+            try sqlite.execute("VACUUM")
             _ = try Self.checkpoint(sqlite, mode: .truncate)
         }
     }
