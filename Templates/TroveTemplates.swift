@@ -15,5 +15,6 @@ package enum TroveTemplates {
         "SecondaryIndex": String(decoding: PackageResources.SecondaryIndex_mustache, as: UTF8.self),
         "FullTextSearch": String(decoding: PackageResources.FullTextSearch_mustache, as: UTF8.self),
         "DatabaseExtensions": String(decoding: PackageResources.DatabaseExtensions_mustache, as: UTF8.self),
+        "Schema": String(decoding: PackageResources.Schema_mustache, as: UTF8.self),
     ]
 }

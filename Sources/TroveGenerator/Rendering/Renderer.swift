@@ -84,6 +84,8 @@ package struct Renderer: Sendable {
             conformances.append("BinaryMessage")
             sections.append(render("EnumMessage", enumContext(type, cases, access: access)))
         }
+        conformances.append("SchemaDescribing")
+        sections.append(render("Schema", schemaContext(type, access: access)))
         let header = ConformancesContext(
             name: type.name,
             conformances: conformances.joined(separator: ", "),
