@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - Note
 
 #if compiler(>=6.2)
-extension Note: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage {}
+extension Note: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Note: Persistable, DatabaseExtensionProviding, BinaryMessage {}
+extension Note: Persistable, DatabaseExtensionProviding, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Note {
@@ -160,12 +160,32 @@ extension Note {
     }
 }
 
+extension Note {
+    /// How `Note` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Note", collection: "notes", metadataType: "NoteReview",
+            fields: [
+                .init(number: 115805532, name: "id", type: "String"),
+                .init(number: 319600289, name: "title", type: "String", index: "searchable"),
+                .init(number: 460672814, name: "body", type: "String", index: "searchable"),
+                .init(number: 511892852, name: "tags", type: "[String]", index: "searchable"),
+                .init(number: 34900194, name: "summary", type: "String", isOptional: true, index: "searchable"),
+                .init(number: 258204404, name: "isArchived", type: "Bool", index: "indexed"),
+            ])
+    }
+
+    /// The types that the stored fields of `Note` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [NoteReview.self] }
+}
+
 // MARK: - NoteReview
 
 #if compiler(>=6.2)
-extension NoteReview: nonisolated BinaryMessage {}
+extension NoteReview: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension NoteReview: BinaryMessage {}
+extension NoteReview: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension NoteReview {
@@ -195,4 +215,20 @@ extension NoteReview {
             labels: labels ?? []
         )
     }
+}
+
+extension NoteReview {
+    /// How `NoteReview` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "NoteReview",
+            fields: [
+                .init(number: 217372811, name: "comment", type: "String"),
+                .init(number: 398148241, name: "labels", type: "[String]"),
+            ])
+    }
+
+    /// The types that the stored fields of `NoteReview` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
 }
