@@ -10,6 +10,9 @@
 ///   `count`, so that an index is found by summing counts without reading the blobs.
 /// - `trove_ext_<name>_map` (`rowid`, `page`): the page of each row in the view.
 ///
+/// Page ids come from `AUTOINCREMENT`: a page id is never used again, also after every page was
+/// deleted, so that a transaction's record of its pages before it began stays unambiguous.
+///
 /// ## Page size and the split and merge rule
 ///
 /// A page holds at most 50 rows. An insert that makes a page hold 51 splits it in two: the first
@@ -51,7 +54,7 @@ struct ViewStorage: Sendable {
         let pages = "\"\(pagesTable)\""
         let map = "\"\(mapTable)\""
         createSQL = """
-            CREATE TABLE \(pages) (id INTEGER PRIMARY KEY, grp TEXT NOT NULL, ord INTEGER NOT NULL, \
+            CREATE TABLE \(pages) (id INTEGER PRIMARY KEY AUTOINCREMENT, grp TEXT NOT NULL, ord INTEGER NOT NULL, \
             count INTEGER NOT NULL, rows BLOB NOT NULL); \
             CREATE INDEX "\(pagesTable)_grp" ON \(pages) (grp, ord); \
             CREATE TABLE \(map) (rowid INTEGER PRIMARY KEY, page INTEGER NOT NULL);
