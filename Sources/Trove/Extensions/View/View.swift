@@ -111,7 +111,7 @@ public struct View<Item: Persistable>: Sendable {
         self.grouping = grouping
         self.areInIncreasingOrder = areInIncreasingOrder
         var fingerprint =
-            "view v1 \(Item.collection) pages \(ViewStorage.maximumPageSize)/\(ViewStorage.minimumPageSize)"
+            "view v1 \(Item.collection) version \(version) pages \(ViewStorage.maximumPageSize)/\(ViewStorage.minimumPageSize)"
         if storage == .rebuiltAtLaunch { fingerprint += " launch \(View.launchToken)" }
         if !parentFingerprint.isEmpty { fingerprint += " of (\(parentFingerprint))" }
         self.fingerprint = fingerprint
