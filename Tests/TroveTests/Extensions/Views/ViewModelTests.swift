@@ -49,10 +49,10 @@ struct ViewModelTests {
     }
 
     @Test func randomCommitsInFewGroupsWithManySplits() async throws {
-        try await runModel(seed: 42, commits: 300, keyCount: 400, cities: ["x", "y"])
+        try await runModel(seed: 42, commits: 200, keyCount: 400, cities: ["x", "y"], maxBatch: 80)
     }
 
-    func runModel(seed: UInt64, commits: Int, keyCount: Int, cities: [String?] = ["a", "b", "c", "d", nil])
+    func runModel(seed: UInt64, commits: Int, keyCount: Int, cities: [String?] = ["a", "b", "c", "d", nil], maxBatch: Int = 12)
         async throws
     {
         let views = [ViewTestViews.byCity, ViewTestViews.activeByCity]
@@ -64,7 +64,7 @@ struct ViewModelTests {
         let keys = (0..<keyCount).map { "m\($0)" }
 
         for step in 0..<commits {
-            try Self.commitRandomBatch(connection, random: &random, keys: keys, cities: cities)
+            try Self.commitRandomBatch(connection, random: &random, keys: keys, cities: cities, maxBatch: maxBatch)
             let next = await changes.next()
             let changeset = try #require(next)
             let (all, current) = try Self.readState(connection, views: views)
@@ -107,10 +107,10 @@ struct ViewModelTests {
         }
     }
 
-    /// One commit of 1 to 13 random writes, updates, metadata changes, touches, removes and
+    /// One commit of 1 to `maxBatch` + 1 random writes, updates, metadata changes, touches, removes and
     /// removals of the collection or of everything.
     static func commitRandomBatch(
-        _ connection: Connection, random: inout SplitMix64, keys: [String], cities: [String?]
+        _ connection: Connection, random: inout SplitMix64, keys: [String], cities: [String?], maxBatch: Int
     ) throws {
         func randomMember(_ key: String) -> Member {
             Member(
@@ -119,7 +119,7 @@ struct ViewModelTests {
                 active: Bool.random(using: &random),
                 metadata: Bool.random(using: &random) ? MemberStats(visits: Int.random(in: 0..<10, using: &random)) : nil)
         }
-        let batch = Int.random(in: 1...12, using: &random)
+        let batch = Int.random(in: 1...maxBatch, using: &random)
         try connection.readWrite { tx in
             for _ in 0..<batch {
                 let key = keys.randomElement(using: &random)!
