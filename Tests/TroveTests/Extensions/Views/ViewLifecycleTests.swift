@@ -158,3 +158,40 @@ struct ViewLifecycleTests {
         }
     }
 }
+
+struct ViewContentsTests {
+    /// Diffing two random contents gives changes that turn the old into the new.
+    @Test func changesBetweenContentsReplay() {
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<500 {
+            func randomContents() -> ViewContents {
+                var keys: [String: [String]] = [:]
+                for key in (0..<30).map({ "k\($0)" }).shuffled(using: &random) where Bool.random(using: &random) {
+                    keys[["a", "b", "c"].randomElement(using: &random)!, default: []].append(key)
+                }
+                return ViewContents(keysByGroup: keys)
+            }
+            let old = randomContents()
+            let new = randomContents()
+            let changes = new.changes(since: old)
+            #expect(changes.applied(to: old.keysByGroup) == new.keysByGroup)
+        }
+        let moveOne = ViewContents(keysByGroup: ["a": ["2", "1", "3", "4"]]).changes(
+            since: ViewContents(keysByGroup: ["a": ["1", "2", "3", "4"]]))
+        #expect(moveOne.rowChanges.count == 1)
+    }
+
+    /// The observation of a view yields its contents after a commit that changes it.
+    @Test func observationYieldsContents() async throws {
+        let database = try makeTemporaryDatabase(extensions: [ViewTestViews.byCity.databaseExtension])
+        let connection = try database.newConnection()
+        try await connection.write(Member(id: "x", age: 1, city: "a", score: 1))
+        var iterator = database.observe(ViewTestViews.byCity).makeAsyncIterator()
+        let first = try await iterator.next()
+        #expect(first?.keysByGroup == ["a": ["x"]])
+        try await connection.write(Member(id: "y", age: 1, city: "a", score: 0))
+        let second = try #require(try await iterator.next())
+        #expect(second.keysByGroup == ["a": ["y", "x"]])
+        #expect(second.changes(since: first!).rowChanges.map(\.kind) == [.inserted])
+    }
+}
