@@ -69,6 +69,9 @@ public struct Changeset: Sendable, Hashable {
     /// `nil` when this changeset lists what changed; otherwise why it cannot, and the consumer
     /// should consider that anything may have changed.
     public var reloadReason: ReloadReason?
+    /// The row changes of each view that this commit changed, by view name (see ``View`` and
+    /// ``ViewChanges``). Empty for a changeset that does not list what changed.
+    public var viewChanges: [String: ViewChanges] = [:]
 
     /// Creates a changeset.
     ///

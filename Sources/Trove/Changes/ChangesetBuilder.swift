@@ -50,6 +50,9 @@ struct ChangesetBuilder {
     /// Extensions registered, rebuilt or removed.
     private(set) var changedExtensions: Set<String> = []
 
+    /// The row changes of views, by view name, recorded when the transaction commits.
+    var viewChanges: [String: ViewChanges] = [:]
+
     /// Whether nothing was recorded.
     var isEmpty: Bool {
         events.isEmpty && removedCollections.isEmpty && !removedAllCollections && changedExtensions.isEmpty
@@ -97,6 +100,7 @@ struct ChangesetBuilder {
         removedCollections.removeAll()
         removedAllCollections = false
         changedExtensions.removeAll()
+        viewChanges.removeAll()
     }
 
     /// Records that every item of every collection was removed; everything recorded before no
@@ -175,7 +179,7 @@ struct ChangesetBuilder {
                 if !removed.isEmpty { removedKeys[collection] = removed }
             }
         }
-        return Changeset(
+        var changeset = Changeset(
             snapshot: snapshot,
             insertedKeys: insertedKeys,
             updatedKeys: updatedKeys,
@@ -183,6 +187,8 @@ struct ChangesetBuilder {
             removedCollections: removedCollections,
             removedAllCollections: removedAllCollections,
             changedExtensions: changedExtensions)
+        changeset.viewChanges = viewChanges
+        return changeset
     }
 
     /// The slot of `collection`, added if new.

@@ -62,6 +62,9 @@ final class ConnectionCore {
     /// The registered extensions the current read-write transaction rebuilt after another
     /// process left them stale.
     var extensionsRebuilt: [String] = []
+    /// The per-transaction parts of extensions that keep state during the current read-write
+    /// transaction (a view's original pages), by extension name; see ``ExtensionTransactionState``.
+    var extensionStates: [String: any ExtensionTransactionState] = [:]
     /// Who follows each collection, as of ``watchersGeneration`` (see ``watchers(of:)``).
     var watcherCache: [String: CollectionWatchers] = [:]
     var watchersGeneration: UInt64 = 0
@@ -152,10 +155,19 @@ final class ConnectionCore {
         transactionFailure = nil
         orphansMarkedStale.removeAll()
         extensionsRebuilt.removeAll()
+        extensionStates.removeAll()
     }
 
     /// Commits the current write. Returns its changeset, or `nil` when it changed nothing.
     func commitWrite() throws -> Changeset? {
+        if transactionFailure == nil, !extensionStates.isEmpty {
+            do {
+                try runWillCommit()
+            } catch {
+                rollbackWrite()
+                throw error
+            }
+        }
         if let transactionFailure {
             rollbackWrite()
             throw transactionFailure
