@@ -99,7 +99,7 @@ struct TroveCommandTests {
         #expect(collections.map { $0["name"] as? String } == ["users"])
         #expect(collections.first?["count"] as? Int == 3)
         let extensions = try #require(info["extensions"] as? [[String: Any]])
-        #expect(extensions.map { $0["kind"] as? String } == ["secondaryIndex"])
+        #expect(extensions.map { $0["kind"] as? String } == ["secondaryIndex", "fullTextSearch"])
         let schemas = try #require(info["schemas"] as? [[String: Any]])
         #expect(schemas.map { $0["typeName"] as? String } == ["User"])
         let nested = try #require(schemas.first?["types"] as? [[String: Any]]).compactMap { $0["typeName"] as? String }
