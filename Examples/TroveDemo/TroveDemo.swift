@@ -8,20 +8,23 @@ import Trove
 /// file stays, and the next run starts by reading what this one left behind.
 @main
 struct TroveDemo {
-    static func main() {
+    static func main() async {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("-h") || arguments.contains("--help") || arguments.count > 1 {
             print("usage: trove-demo [database-path]")
             return
         }
         do {
-            // The models' generated extensions (the secondary index of `User`'s `@indexed` fields), registered
-            // when the database opens: unchanged on a later open, so nothing is rebuilt.
+            // The models' generated extensions (the secondary index of `User`'s `@indexed` fields and the
+            // full-text search of its `@searchable` ones), registered when the database opens, with a view:
+            // unchanged on a later open, so nothing is rebuilt.
             let models: [any DatabaseExtensionProviding.Type] = [User.self]
             let database =
                 try arguments.first.map { try Database(path: $0, models: models) }
                 ?? Database.temporary(models: models)
+            try database.register(usersByRole.databaseExtension)
             try run(database)
+            try await showView(database)
         } catch {
             FileHandle.standardError.write(Data("trove-demo: error: \(error)\n".utf8))
             exit(1)
@@ -43,14 +46,19 @@ struct TroveDemo {
         let ada = User(
             userID: UUID(), name: "Ada Lovelace", email: "ada@example.com", age: 36, role: .admin,
             address: Address(street: "12 St James's Square", city: "London"),
+            bio: "Wrote the first published algorithm, for Babbage's Analytical Engine.",
             metadata: UserStats(loginCount: 3, lastLogin: launch),
             avatarCache: Data(repeating: 0xFF, count: 64)
         )
         let grace = User(
             userID: UUID(), name: "Grace Hopper", email: "grace@example.com", age: 85,
-            address: Address(street: "1 Navy Yard", city: "Arlington")
+            address: Address(street: "1 Navy Yard", city: "Arlington"),
+            bio: "Rear admiral of the US Navy; wrote the first compiler and helped design COBOL."
         )
-        let alan = User(userID: UUID(), name: "Alan Turing", email: "alan@example.com", age: 41, role: .guest)
+        let alan = User(
+            userID: UUID(), name: "Alan Turing", email: "alan@example.com", age: 41, role: .guest,
+            bio: "Described the Turing machine, broke Enigma, and asked whether machines can think."
+        )
 
         // One transaction: all three are written, or none.
         try connection.readWrite { tx in
@@ -95,6 +103,21 @@ struct TroveDemo {
             print("A second user with Ada's email was refused: \(error.message)")
         }
 
+        // The full-text search generated from `// @searchable`: ranked by bm25, a match in the name weighing
+        // five times one in the bio, with a snippet; `.prefixes(of:)` takes raw typing and is never a syntax error.
+        try connection.read { tx in
+            for input in ["comp", "machine turing", "analytical \"eng*("] {
+                let hits = try User.search(tx, for: .prefixes(of: input))
+                    .snippets(of: "bio", before: "[", after: "]", tokens: 8)
+                    .limit(20)
+                    .hits()
+                let found = hits.map { "\($0.item.name): \($0.snippet ?? "")" }
+                print("Search as you type \"\(input)\": \(found.isEmpty ? "nothing" : found.joined(separator: "; "))")
+            }
+            let admins = try User.search(tx, for: .raw("name: ada OR bio: navy")).filter(User.index, .age(..<50)).items()
+            print("Raw FTS5 query, filtered by the index (age under 50): \(names(admins))")
+        }
+
         // Replace the metadata without touching the item.
         try connection.readWrite { tx in
             _ = try tx.setMetadata(UserStats(loginCount: 4, lastLogin: launch + 60), for: User.self, key: ada.userID)
@@ -108,6 +131,39 @@ struct TroveDemo {
         }
         let left = try User.read(connection).all()
         print("Removed \(removed) user(s); \(left.count) left: \(names(left))")
+    }
+
+    /// The users of each role, by name: a view kept in the file and updated by every write.
+    static let usersByRole = View<User>(
+        "users_by_role", grouping: { user, _ in user.role.rawValue }, sortedBy: [.ascending(\.name)])
+
+    /// Shows the view, then a commit's row changes as a list would animate them.
+    static func showView(_ database: Database) async throws {
+        let connection = try database.newConnection()
+        try await connection.readWrite { tx in
+            try tx.write([
+                User(userID: UUID(), name: "Barbara Liskov", email: "barbara@example.com", age: 84),
+                User(userID: UUID(), name: "Edsger Dijkstra", email: "edsger@example.com", age: 72, role: .guest),
+            ])
+        }
+        try await connection.read { tx in
+            let rows = usersByRole.read(tx)
+            for group in try rows.groups() {
+                print("View \(usersByRole.name), group \(group): \(try rows.items(in: group).map(\.name))")
+            }
+        }
+        // Subscribe, commit, and read the commit's changes to the view: row indexes before the commit for removals
+        // and moves' sources, after it for insertions and moves' destinations, as UIKit's batch updates take them.
+        var changes = database.changes.makeAsyncIterator()
+        try await connection.readWrite { tx in
+            guard var barbara = try User.read(tx).byEmail("barbara@example.com") else { return }
+            barbara.role = .admin
+            try tx.write(barbara)
+            try tx.write(User(userID: UUID(), name: "Ken Thompson", email: "ken@example.com", age: 83))
+        }
+        if let changeset = await changes.next(), let rowChanges = changeset.viewChanges[usersByRole.name] {
+            print("Row changes of one commit: \(rowChanges.rowChanges.map(\.description).joined(separator: "; "))")
+        }
     }
 
     private static func names(_ users: [User]) -> String {

@@ -9,6 +9,9 @@ struct User: Sendable, Equatable {
     /// The key of the item in its collection.
     // @key
     var userID: UUID
+    /// A column of the generated full-text search, whose matches weigh five times those of the bio:
+    /// `User.search(tx, for: .prefixes(of: input))`.
+    // @searchable(weight: 5)
     var name: String
     /// A column of the generated secondary index, unique: `User.read(tx).byEmail(_:)` finds a user by it, and a
     /// second user with the same email is refused.
@@ -21,6 +24,9 @@ struct User: Sendable, Equatable {
     var role: Role = .member
     /// A `@coded` struct stored inside the item.
     var address: Address?
+    /// A column of the generated full-text search.
+    // @searchable
+    var bio: String = ""
     /// Stored in its own column: it can be read and replaced without decoding the user.
     // @metadata
     var metadata: UserStats?

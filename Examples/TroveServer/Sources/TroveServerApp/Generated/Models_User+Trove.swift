@@ -37,9 +37,6 @@ extension User {
         .column("city") { $0.city },
     ])
 
-    /// The extensions of `User`: its secondary index.
-    public nonisolated static var databaseExtensions: [DatabaseExtension] { [index.databaseExtension] }
-
     /// A query of the index of `User` in `transaction`, which returns every item until it is filtered.
     public nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<User> {
         index.query(transaction)
@@ -71,6 +68,13 @@ extension IndexCondition where Item == User {
 extension IndexOrder where Item == User {
     /// By `city`, ascending; then by key.
     public nonisolated static var city: Self { .column("city") }
+}
+
+extension User {
+    /// The extensions of `User`, which `Database(path:models:)` registers: its secondary index.
+    public nonisolated static var databaseExtensions: [DatabaseExtension] {
+        [index.databaseExtension]
+    }
 }
 
 extension User {
