@@ -69,6 +69,9 @@ public struct Changeset: Sendable, Hashable {
     /// `nil` when this changeset lists what changed; otherwise why it cannot, and the consumer
     /// should consider that anything may have changed.
     public var reloadReason: ReloadReason?
+    /// What the "notify" delete rules of relationships reported in the transaction, in the order
+    /// they fired (see ``RelationshipNotice``).
+    public var relationshipNotices: [RelationshipNotice] = []
 
     /// Creates a changeset.
     ///

@@ -50,6 +50,14 @@ struct ChangesetBuilder {
     /// Extensions registered, rebuilt or removed.
     private(set) var changedExtensions: Set<String> = []
 
+    /// What the "notify" delete rules of relationships reported, in order.
+    private(set) var relationshipNotices: [RelationshipNotice] = []
+
+    /// Records a notice of a relationship's delete rule.
+    mutating func recordRelationshipNotice(_ notice: RelationshipNotice) {
+        relationshipNotices.append(notice)
+    }
+
     /// Whether nothing was recorded.
     var isEmpty: Bool {
         events.isEmpty && removedCollections.isEmpty && !removedAllCollections && changedExtensions.isEmpty
@@ -97,6 +105,7 @@ struct ChangesetBuilder {
         removedCollections.removeAll()
         removedAllCollections = false
         changedExtensions.removeAll()
+        relationshipNotices.removeAll()
     }
 
     /// Records that every item of every collection was removed; everything recorded before no
@@ -175,7 +184,7 @@ struct ChangesetBuilder {
                 if !removed.isEmpty { removedKeys[collection] = removed }
             }
         }
-        return Changeset(
+        var changeset = Changeset(
             snapshot: snapshot,
             insertedKeys: insertedKeys,
             updatedKeys: updatedKeys,
@@ -183,6 +192,8 @@ struct ChangesetBuilder {
             removedCollections: removedCollections,
             removedAllCollections: removedAllCollections,
             changedExtensions: changedExtensions)
+        changeset.relationshipNotices = relationshipNotices
+        return changeset
     }
 
     /// The slot of `collection`, added if new.

@@ -62,6 +62,9 @@ final class ConnectionCore {
     /// The registered extensions the current read-write transaction rebuilt after another
     /// process left them stale.
     var extensionsRebuilt: [String] = []
+    /// The removals and notices of relationships' delete rules still to run in the current
+    /// read-write transaction (see ``RelationshipCascade``).
+    var cascade = RelationshipCascade()
     /// Who follows each collection, as of ``watchersGeneration`` (see ``watchers(of:)``).
     var watcherCache: [String: CollectionWatchers] = [:]
     var watchersGeneration: UInt64 = 0
@@ -152,6 +155,7 @@ final class ConnectionCore {
         transactionFailure = nil
         orphansMarkedStale.removeAll()
         extensionsRebuilt.removeAll()
+        cascade = RelationshipCascade()
     }
 
     /// Commits the current write. Returns its changeset, or `nil` when it changed nothing.
