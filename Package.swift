@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "Trove", targets: ["Trove"]),
         .executable(name: "trove-gen", targets: ["trove-gen"]),
+        .executable(name: "trove", targets: ["TroveCommand"]),
         .plugin(name: "TrovePlugin", targets: ["TrovePlugin"]),
         .plugin(name: "TroveCommandPlugin", targets: ["TroveCommandPlugin"]),
         .plugin(name: "TroveCheckPlugin", targets: ["TroveCheckPlugin"]),
@@ -47,6 +48,9 @@ let package = Package(
                 .embedInCode("EnumMessage.mustache"),
                 .embedInCode("Conformances.mustache"),
                 .embedInCode("SecondaryIndex.mustache"),
+                .embedInCode("FullTextSearch.mustache"),
+                .embedInCode("DatabaseExtensions.mustache"),
+                .embedInCode("Schema.mustache"),
             ],
             swiftSettings: strictSettings
         ),
@@ -64,6 +68,18 @@ let package = Package(
             name: "trove-gen",
             dependencies: [
                 "TroveGenerator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: The `trove` command
+        // Inspects, checks, dumps, backs up and compacts a database from the shell. Its module is not named
+        // `trove`: on a case-insensitive file system that would clash with `Trove`.
+        .executableTarget(
+            name: "TroveCommand",
+            dependencies: [
+                "Trove",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -147,7 +163,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TroveConsumerTests",
-            dependencies: ["Trove"],
+            // `TroveCommand`: the end-to-end tests of the `trove` command run the built executable.
+            dependencies: ["Trove", "TroveCommand"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -30,7 +30,7 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                 // @persistable(table: "a")
                 struct A { var id: String }
                 """, line: 1, column: 17,
-            message: "unknown argument 'table' of '@persistable'; expected 'collection'"),
+            message: "unknown argument 'table' of '@persistable'; expected 'collection' or 'searchTokenizer'"),
         BadInput(
             name: "argument of the wrong type", source: """
                 // @persistable
@@ -45,7 +45,7 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                 // @persistable(collection: users)
                 struct A { var id: String }
                 """, line: 1, column: 29,
-            message: "the value of 'collection' must be a string literal, true or false"),
+            message: "the value of 'collection' must be a string literal, a number, true or false"),
         BadInput(
             name: "no key", source: """
                 // @persistable
@@ -405,6 +405,102 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                 """, line: 11, column: 8,
             message: "the index of 'A' already has a column 'visits': the metadata field 'visits' would be a second "
                 + "one; index only one of them"),
+        BadInput(
+            name: "searchable non-text", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @searchable
+                    var count: Int
+                }
+                """, line: 4, column: 8,
+            message: "'@searchable' applies to String, String? and [String] properties; 'count' is 'Int'"),
+        BadInput(
+            name: "searchable optional list", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @searchable
+                    var tags: [String]?
+                }
+                """, line: 4, column: 8,
+            message: "'@searchable' applies to String, String? and [String] properties; 'tags' is '[String]?'"),
+        BadInput(
+            name: "searchable weight not a number", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @searchable(weight: "high")
+                    var title: String
+                }
+                """, line: 4, column: 20, message: "'weight' of '@searchable' must be a number"),
+        BadInput(
+            name: "searchable weight zero", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @searchable(weight: 0)
+                    var title: String
+                }
+                """, line: 4, column: 20,
+            message: "the weight of '@searchable' must be a positive number; 'title' has 0"),
+        BadInput(
+            name: "searchable malformed number", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @searchable(weight: 1.)
+                    var title: String
+                }
+                """, line: 4, column: 28,
+            message: "the value of 'weight' must be a string literal, a number, true or false"),
+        BadInput(
+            name: "unknown search tokenizer", source: """
+                // @persistable(searchTokenizer: "icu")
+                struct A {
+                    var id: String
+                    // @searchable
+                    var title: String
+                }
+                """, line: 1, column: 17,
+            message: "unknown search tokenizer \"icu\"; expected \"unicode61\", \"porter\", \"trigram\""),
+        BadInput(
+            name: "search tokenizer without searchable fields", source: """
+                // @persistable(searchTokenizer: "porter")
+                struct A {
+                    var id: String
+                    var title: String
+                }
+                """, line: 1, column: 17,
+            message: "'searchTokenizer' has no effect: no field of 'A' or of its metadata is '@searchable'"),
+        BadInput(
+            name: "searchable on a coded type", source: """
+                // @coded
+                struct Part {
+                    // @searchable
+                    var text: String
+                }
+                """, line: 3, column: 8,
+            message: "'@searchable' applies to properties of a @persistable type or of its @metadata type; 'Part' is "
+                + "@coded and not the metadata of a @persistable type"),
+        BadInput(
+            name: "item and metadata fields with one search column", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @searchable
+                    var note: String
+                    // @metadata
+                    var extra: Extra?
+                }
+                // @coded
+                struct Extra {
+                    // @searchable
+                    var note: String?
+                }
+                """, line: 11, column: 8,
+            message: "the search of 'A' already has a column 'note': the metadata field 'note' would be a second "
+                + "one; make only one of them '@searchable'"),
     ]
 }
 

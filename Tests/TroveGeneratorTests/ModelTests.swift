@@ -168,7 +168,9 @@ struct ModelTests {
         #expect(output.contains("static func nickname(isNil: Bool) -> Self"))
         #expect(!output.contains("static func role(_ range:"))
         let enumOutput = try #require(result.files.last?.contents)
-        #expect(enumOutput.contains("extension Role: nonisolated BinaryCodable, nonisolated IndexValueConvertible {}"))
+        #expect(
+            enumOutput.contains(
+                "extension Role: nonisolated BinaryCodable, nonisolated IndexValueConvertible, nonisolated SchemaDescribing {}"))
     }
 
     @Test func theIndexVersionFollowsTheIndexedFields() throws {

@@ -58,6 +58,9 @@ struct ChangesetBuilder {
         relationshipNotices.append(notice)
     }
 
+    /// The row changes of views, by view name, recorded when the transaction commits.
+    var viewChanges: [String: ViewChanges] = [:]
+
     /// Whether nothing was recorded.
     var isEmpty: Bool {
         events.isEmpty && removedCollections.isEmpty && !removedAllCollections && changedExtensions.isEmpty
@@ -106,6 +109,7 @@ struct ChangesetBuilder {
         removedAllCollections = false
         changedExtensions.removeAll()
         relationshipNotices.removeAll()
+        viewChanges.removeAll()
     }
 
     /// Records that every item of every collection was removed; everything recorded before no
@@ -193,6 +197,7 @@ struct ChangesetBuilder {
             removedAllCollections: removedAllCollections,
             changedExtensions: changedExtensions)
         changeset.relationshipNotices = relationshipNotices
+        changeset.viewChanges = viewChanges
         return changeset
     }
 

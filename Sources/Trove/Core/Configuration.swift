@@ -145,6 +145,15 @@ public struct Configuration: Sendable, Hashable {
     /// therefore never holds more than this many changesets. Values below 1 count as 1.
     public var changesBufferLimit: Int = 1_000
 
+    /// Whether the database opens its file read-only: opening then never writes to the file (no
+    /// schema creation, no migration, no change of journal mode) and every write fails with a
+    /// ``TroveError`` of code ``TroveError/Code/readOnly``. Default: `false`.
+    ///
+    /// Use it to inspect a file that another process may be using, as the `trove` command does.
+    /// The file must exist and be a Trove file of the current schema version. In WAL mode SQLite
+    /// may still create the `-wal` and `-shm` files beside it, which hold no data of their own.
+    public var isReadOnly: Bool = false
+
     /// Creates the default configuration.
     public init() {}
 }

@@ -173,7 +173,8 @@ extension Database {
     /// (busy timeout, synchronous, page count limit, tuning): every connection, explicit or of the
     /// pool, opens through here.
     func openConnectionHandle() throws -> SQLiteConnection {
-        let sqlite = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+        let sqlite = try SQLiteConnection(
+            path: path, flags: configuration.isReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
         sqlite3_busy_timeout(sqlite.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
         try sqlite.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         if let maximumPageCount = configuration.maximumPageCount {

@@ -65,6 +65,9 @@ final class ConnectionCore {
     /// The removals and notices of relationships' delete rules still to run in the current
     /// read-write transaction (see ``RelationshipCascade``).
     var cascade = RelationshipCascade()
+    /// The per-transaction parts of extensions that keep state during the current read-write
+    /// transaction (a view's original pages), by extension name; see ``ExtensionTransactionState``.
+    var extensionStates: [String: any ExtensionTransactionState] = [:]
     /// Who follows each collection, as of ``watchersGeneration`` (see ``watchers(of:)``).
     var watcherCache: [String: CollectionWatchers] = [:]
     var watchersGeneration: UInt64 = 0
@@ -156,10 +159,19 @@ final class ConnectionCore {
         orphansMarkedStale.removeAll()
         extensionsRebuilt.removeAll()
         cascade = RelationshipCascade()
+        extensionStates.removeAll()
     }
 
     /// Commits the current write. Returns its changeset, or `nil` when it changed nothing.
     func commitWrite() throws -> Changeset? {
+        if transactionFailure == nil, !extensionStates.isEmpty {
+            do {
+                try runWillCommit()
+            } catch {
+                rollbackWrite()
+                throw error
+            }
+        }
         if let transactionFailure {
             rollbackWrite()
             throw transactionFailure

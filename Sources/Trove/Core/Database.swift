@@ -108,8 +108,13 @@ public final class Database: Sendable {
         self.pool = ConnectionPool(configuration: configuration)
         self.history = Mutex(ChangeHistory(limit: configuration.changesetHistoryLimit))
         self.sharedItems = SharedItemCache(limit: configuration.sharedItemCacheLimit)
-        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        try Database.prepareFile(connection, configuration: configuration)
+        let connection = try SQLiteConnection(
+            path: path, flags: configuration.isReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        if configuration.isReadOnly {
+            try Database.checkReadOnlyFile(connection, configuration: configuration)
+        } else {
+            try Database.prepareFile(connection, configuration: configuration)
+        }
         let orphans = try Database.loadOrphans(connection)
         self.extensions = Mutex(ExtensionRegistry(orphans: orphans))
         if !orphans.isEmpty {
@@ -240,6 +245,25 @@ public final class Database: Sendable {
         try connection.execute("PRAGMA journal_mode = WAL")
         if version < Schema.version {
             try migrate(connection)
+        }
+    }
+
+    /// Checks, without writing anything, that a file opened read-only is a Trove file this
+    /// runtime reads as it is (see ``Configuration/isReadOnly``).
+    private static func checkReadOnlyFile(_ connection: SQLiteConnection, configuration: Configuration) throws {
+        sqlite3_busy_timeout(connection.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
+        let (applicationID, version, _) = try readHeader(connection)
+        guard applicationID == Schema.applicationID else {
+            throw TroveError(
+                code: .notADatabase,
+                message: "The file is not a Trove database (application_id \(applicationID)).", path: connection.path)
+        }
+        guard version == Schema.version else {
+            throw TroveError(
+                code: .unsupportedSchemaVersion,
+                message:
+                    "The file has schema version \(version) and this version of Trove reads schema \(Schema.version) read-only: open it read-write once to upgrade it, or use the Trove that wrote it.",
+                path: connection.path)
         }
     }
 

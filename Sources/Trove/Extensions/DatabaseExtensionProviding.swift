@@ -13,8 +13,9 @@ public protocol DatabaseExtensionProviding {
 }
 
 extension Database {
-    /// Opens the database at `path` and registers the extensions of `models` in one transaction
-    /// (see ``init(path:configuration:extensions:)``).
+    /// Opens the database at `path`, registers the extensions of `models` in one transaction
+    /// (see ``init(path:configuration:extensions:)``) and records the schemas of those that
+    /// describe themselves (see ``recordSchemas(of:)``).
     ///
     /// - Parameters:
     ///   - path: The path of the database file. Its folder must exist.
@@ -25,6 +26,7 @@ extension Database {
         path: String, configuration: Configuration = Configuration(), models: [any DatabaseExtensionProviding.Type]
     ) throws {
         try self.init(path: path, configuration: configuration, extensions: models.flatMap { $0.databaseExtensions })
+        try recordSchemas(of: models.compactMap { $0 as? any SchemaDescribing.Type })
     }
 
     /// Opens a new temporary database (see ``temporary(configuration:extensions:)``) and registers
@@ -42,7 +44,9 @@ extension Database {
     public static func temporary(
         configuration: Configuration = Configuration(), models: [any DatabaseExtensionProviding.Type]
     ) throws -> Database {
-        try temporary(configuration: configuration, extensions: models.flatMap { $0.databaseExtensions })
+        let database = try temporary(configuration: configuration, extensions: models.flatMap { $0.databaseExtensions })
+        try database.recordSchemas(of: models.compactMap { $0 as? any SchemaDescribing.Type })
+        return database
     }
 
     /// Registers the extensions of `model` on the fly, in one transaction (see
@@ -53,6 +57,10 @@ extension Database {
     /// - Throws: What ``register(_:)-(DatabaseExtension)`` throws.
     @discardableResult
     public func register(_ model: any DatabaseExtensionProviding.Type) throws -> [ExtensionRegistration] {
-        try register(model.databaseExtensions)
+        let registrations = try register(model.databaseExtensions)
+        if let describing = model as? any SchemaDescribing.Type {
+            try recordSchemas(of: [describing])
+        }
+        return registrations
     }
 }

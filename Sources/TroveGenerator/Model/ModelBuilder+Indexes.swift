@@ -30,7 +30,7 @@ extension ModelBuilder {
     }
 
     /// The annotated type named `typeName` as written in a `@metadata` property, if any.
-    private func parsedType(named typeName: String) -> ParsedType? {
+    func parsedType(named typeName: String) -> ParsedType? {
         parsedTypes[typeName] ?? parsedTypes.first { typeName.hasSuffix(".\($0.key)") }?.value
     }
 

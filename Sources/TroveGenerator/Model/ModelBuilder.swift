@@ -169,7 +169,7 @@ struct ModelBuilder {
                 collection = name
                 if name.isEmpty { error("the collection name must not be empty", at: argument.location) }
             }
-            persistable = describePersistable(type, collection: collection)
+            persistable = describePersistable(type, collection: collection, annotation: persistableAnnotation)
         }
 
         guard diagnostics.count == errorCount else { return nil }
@@ -232,13 +232,9 @@ struct ModelBuilder {
                 error("duplicate argument '\(argument.label)' of '@\(name.rawValue)'", at: argument.location)
                 isValid = false
             }
-            switch (parameter.isString, argument.value) {
-            case (true, .string), (false, .bool): break
-            case (true, .bool):
-                error("'\(argument.label)' of '@\(name.rawValue)' must be a string literal", at: argument.location)
-                isValid = false
-            case (false, .string):
-                error("'\(argument.label)' of '@\(name.rawValue)' must be true or false", at: argument.location)
+            if argument.value.kind != parameter.kind {
+                error("'\(argument.label)' of '@\(name.rawValue)' must be \(parameter.kind.description)",
+                    at: argument.location)
                 isValid = false
             }
         }
@@ -289,12 +285,12 @@ struct ModelBuilder {
             }
             if !isPersistable {
                 for name in [AnnotationName.key, .metadata, .indexed, .searchable]
-                where name != .indexed || !isMetadataType(type.qualifiedName) {
+                where (name != .indexed && name != .searchable) || !isMetadataType(type.qualifiedName) {
                     if let annotation = annotations[name] {
-                        if name == .indexed {
-                            error("'@indexed' applies to properties of a @persistable type or of its @metadata type; "
-                                + "'\(type.qualifiedName)' is @coded and not the metadata of a @persistable type",
-                                at: annotation.location)
+                        if name == .indexed || name == .searchable {
+                            error("'@\(name.rawValue)' applies to properties of a @persistable type or of its "
+                                + "@metadata type; '\(type.qualifiedName)' is @coded and not the metadata of a "
+                                + "@persistable type", at: annotation.location)
                             continue
                         }
                         error("'@\(name.rawValue)' applies to properties of a @persistable type; "
@@ -360,9 +356,8 @@ struct ModelBuilder {
                 }
                 continue
             }
-            if let annotation = annotations[.searchable], case .value(let valueType) = shape, valueType != "String" {
-                error("'@searchable' applies to String properties; '\(property.name)' is '\(valueType)'",
-                    at: annotation.location)
+            if let annotation = annotations[.searchable], isPersistable || isMetadataType(type.qualifiedName) {
+                checkSearchable(property, shape: shape, annotation: annotation)
             }
             if let annotation = annotations[.indexed], isPersistable || isMetadataType(type.qualifiedName) {
                 checkIndexedType(of: property, shape: shape, annotation: annotation, in: type.qualifiedName)
@@ -517,7 +512,9 @@ struct ModelBuilder {
 
     // MARK: Persistable
 
-    private mutating func describePersistable(_ type: ParsedType, collection: String) -> PersistableDescription? {
+    private mutating func describePersistable(
+        _ type: ParsedType, collection: String, annotation persistableAnnotation: Annotation
+    ) -> PersistableDescription? {
         var key: (property: ParsedProperty, annotation: Annotation)?
         var metadata: MetadataDescription?
         var indexes: [IndexDescription] = []
@@ -580,6 +577,7 @@ struct ModelBuilder {
             collection: collection,
             key: KeyDescription(property: keyProperty.name, type: qualify(typeName, in: type.qualifiedName)),
             metadata: metadata, indexes: indexes,
-            secondaryIndex: describeSecondaryIndex(of: type, metadata: metadata))
+            secondaryIndex: describeSecondaryIndex(of: type, metadata: metadata),
+            fullTextSearch: describeFullTextSearch(of: type, metadata: metadata, annotation: persistableAnnotation))
     }
 }

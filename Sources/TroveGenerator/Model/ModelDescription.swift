@@ -93,11 +93,13 @@ package struct PersistableDescription: Sendable, Equatable, Codable {
     package var key: KeyDescription
     /// The metadata property, if any.
     package var metadata: MetadataDescription?
-    /// The `@indexed` and `@searchable` properties of the type itself (`@searchable` is validated
-    /// and not generated yet).
+    /// The `@indexed` and `@searchable` properties of the type itself.
     package var indexes: [IndexDescription]
     /// The secondary index generated from the `@indexed` fields of the type and of its metadata.
     package var secondaryIndex: SecondaryIndexDescription?
+    /// The full-text search generated from the `@searchable` fields of the type and of its
+    /// metadata.
+    package var fullTextSearch: FullTextSearchDescription?
 
     /// Creates a persistable description.
     ///
@@ -107,15 +109,17 @@ package struct PersistableDescription: Sendable, Equatable, Codable {
     ///   - metadata: The metadata property.
     ///   - indexes: The indexed and searchable properties.
     ///   - secondaryIndex: The generated secondary index, if any field is `@indexed`.
+    ///   - fullTextSearch: The generated full-text search, if any field is `@searchable`.
     package init(
         collection: String, key: KeyDescription, metadata: MetadataDescription?, indexes: [IndexDescription],
-        secondaryIndex: SecondaryIndexDescription? = nil
+        secondaryIndex: SecondaryIndexDescription? = nil, fullTextSearch: FullTextSearchDescription? = nil
     ) {
         self.collection = collection
         self.key = key
         self.metadata = metadata
         self.indexes = indexes
         self.secondaryIndex = secondaryIndex
+        self.fullTextSearch = fullTextSearch
     }
 }
 

@@ -116,7 +116,7 @@ package enum IndexableTypes {
     }
 
     /// The FNV-1a 32-bit hash of the UTF-8 bytes of `text`.
-    private static func hash(_ text: String) -> UInt32 {
+    static func hash(_ text: String) -> UInt32 {
         var hash: UInt32 = 0x811C_9DC5
         for byte in text.utf8 {
             hash ^= UInt32(byte)

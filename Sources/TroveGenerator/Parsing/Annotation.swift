@@ -1,8 +1,8 @@
 /// One comment annotation, such as `// @persistable(collection: "users")`, as written.
 ///
 /// Annotations are line comments shaped like a Swift attribute: `//`, then `@name`, then an
-/// optional argument list of `label: value` pairs whose values are string literals or
-/// `true`/`false`. A comment that starts like an annotation but goes on with prose
+/// optional argument list of `label: value` pairs whose values are string literals, number
+/// literals or `true`/`false`. A comment that starts like an annotation but goes on with prose
 /// (`// @unchecked because ...`) is an ordinary comment.
 struct Annotation: Sendable, Hashable {
     /// A value of an annotation argument.
@@ -11,12 +11,38 @@ struct Annotation: Sendable, Hashable {
         case string(String)
         /// `true` or `false`.
         case bool(Bool)
+        /// A number literal (`10`, `2.5`), as written.
+        case number(String)
 
         /// How the value is spelled in a message.
         var spelling: String {
             switch self {
             case .string(let string): "\"\(string)\""
             case .bool(let bool): "\(bool)"
+            case .number(let number): number
+            }
+        }
+
+        /// What kind of value this is, as a parameter expects it.
+        var kind: ValueKind {
+            switch self {
+            case .string: .string
+            case .bool: .bool
+            case .number: .number
+            }
+        }
+    }
+
+    /// The kinds of values an argument can take.
+    enum ValueKind: Sendable, Hashable {
+        case string, bool, number
+
+        /// How a message names values of this kind.
+        var description: String {
+            switch self {
+            case .string: "a string literal"
+            case .bool: "true or false"
+            case .number: "a number"
             }
         }
     }
@@ -55,13 +81,15 @@ enum AnnotationName: String, CaseIterable, Sendable {
     case transient
     case renamed
 
-    /// The argument labels this annotation accepts, and whether each is required.
-    var parameters: [(label: String, isRequired: Bool, isString: Bool)] {
+    /// The argument labels this annotation accepts, whether each is required, and the kind of
+    /// value each takes.
+    var parameters: [(label: String, isRequired: Bool, kind: Annotation.ValueKind)] {
         switch self {
-        case .persistable: [("collection", false, true)]
-        case .indexed: [("unique", false, false)]
-        case .renamed: [("from", true, true)]
-        case .coded, .key, .metadata, .searchable, .transient: []
+        case .persistable: [("collection", false, .string), ("searchTokenizer", false, .string)]
+        case .indexed: [("unique", false, .bool)]
+        case .searchable: [("weight", false, .number)]
+        case .renamed: [("from", true, .string)]
+        case .coded, .key, .metadata, .transient: []
         }
     }
 

@@ -81,7 +81,7 @@ struct AnnotationParser {
                 guard let value = cursor.readValue() else {
                     return .malformed(
                         .error(
-                            "the value of '\(label)' must be a string literal, true or false",
+                            "the value of '\(label)' must be a string literal, a number, true or false",
                             at: location(valueStart)))
                 }
                 arguments.append(.init(label: label, value: value, location: location(labelStart)))
@@ -149,6 +149,9 @@ struct AnnotationParser {
                 }
                 return nil
             }
+            if let byte = peek, byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
+                return readNumber()
+            }
             for (word, value) in [("true", true), ("false", false)] {
                 let wordBytes = Array(word.utf8)
                 if index + wordBytes.count <= bytes.count, Array(bytes[index..<index + wordBytes.count]) == wordBytes {
@@ -160,6 +163,26 @@ struct AnnotationParser {
                 }
             }
             return nil
+        }
+
+        /// Reads a number literal: an optional `-`, digits, and an optional `.` with digits.
+        mutating func readNumber() -> Annotation.Value? {
+            let start = index
+            if peek == UInt8(ascii: "-") { index += 1 }
+            func digits() -> Int {
+                let first = index
+                while let byte = peek, byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { index += 1 }
+                return index - first
+            }
+            guard digits() > 0 else { return nil }
+            if peek == UInt8(ascii: ".") {
+                index += 1
+                guard digits() > 0 else { return nil }
+            }
+            if let byte = peek, AnnotationParser.isIdentifierByte(byte, first: false) || byte == UInt8(ascii: ".") {
+                return nil
+            }
+            return .number(String(decoding: bytes[start..<index], as: UTF8.self))
         }
     }
 }

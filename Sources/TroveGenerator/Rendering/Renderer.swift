@@ -52,9 +52,22 @@ package struct Renderer: Sendable {
         if let persistable = type.persistable {
             conformances.append("Persistable")
             sections.append(render("Persistable", persistableContext(type, persistable, access: access)))
+            var extensions: [(expression: String, description: String)] = []
             if let index = persistable.secondaryIndex {
-                conformances.append("DatabaseExtensionProviding")
                 sections.append(render("SecondaryIndex", secondaryIndexContext(type, index, access: access)))
+                extensions.append(("index.databaseExtension", "its secondary index"))
+            }
+            if let search = persistable.fullTextSearch {
+                sections.append(render("FullTextSearch", fullTextSearchContext(type, search, access: access)))
+                extensions.append(("fullTextSearch.databaseExtension", "its full-text search"))
+            }
+            if !extensions.isEmpty {
+                conformances.append("DatabaseExtensionProviding")
+                let context = DatabaseExtensionsContext(
+                    name: type.name, access: access,
+                    summary: extensions.map(\.description).joined(separator: ", "),
+                    list: extensions.map(\.expression).joined(separator: ", "))
+                sections.append(render("DatabaseExtensions", context))
             }
         }
         switch type.coding {
@@ -71,6 +84,8 @@ package struct Renderer: Sendable {
             conformances.append("BinaryMessage")
             sections.append(render("EnumMessage", enumContext(type, cases, access: access)))
         }
+        conformances.append("SchemaDescribing")
+        sections.append(render("Schema", schemaContext(type, access: access)))
         let header = ConformancesContext(
             name: type.name,
             conformances: conformances.joined(separator: ", "),

@@ -115,3 +115,29 @@ struct SecondaryIndexContext {
     var hasUnique: Bool
     var unique: [Lookup]
 }
+
+/// The full-text search of one `@persistable` type and its typed search.
+struct FullTextSearchContext {
+    struct Column {
+        var columnLiteral: String
+        var weight: String?
+        var text: String
+    }
+
+    var name: String
+    var access: String
+    var summary: String
+    var tokenizerName: String
+    var nameLiteral: String
+    var version: Int
+    var tokenizer: String
+    var columns: [Column]
+}
+
+/// The list of the extensions of one `@persistable` type.
+struct DatabaseExtensionsContext {
+    var name: String
+    var access: String
+    var summary: String
+    var list: String
+}

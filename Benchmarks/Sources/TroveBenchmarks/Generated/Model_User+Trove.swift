@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - User
 
 #if compiler(>=6.2)
-extension User: nonisolated Persistable, nonisolated BinaryMessage {}
+extension User: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension User: Persistable, BinaryMessage {}
+extension User: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension User {
@@ -88,12 +88,33 @@ extension User {
     }
 }
 
+extension User {
+    /// How `User` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "User", collection: "users", metadataType: "UserStats",
+            fields: [
+                .init(number: 115805532, name: "id", type: "String"),
+                .init(number: 296171452, name: "name", type: "String"),
+                .init(number: 290515576, name: "email", type: "String"),
+                .init(number: 92809523, name: "age", type: "Int"),
+                .init(number: 440791570, name: "score", type: "Double"),
+                .init(number: 511892852, name: "tags", type: "[String]"),
+                .init(number: 104705687, name: "created", type: "Date"),
+            ])
+    }
+
+    /// The types that the stored fields of `User` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [UserStats.self] }
+}
+
 // MARK: - UserStats
 
 #if compiler(>=6.2)
-extension UserStats: nonisolated BinaryMessage {}
+extension UserStats: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension UserStats: BinaryMessage {}
+extension UserStats: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension UserStats {
@@ -123,4 +144,20 @@ extension UserStats {
             lastSeen: try reader.required(lastSeen, field: "lastSeen")
         )
     }
+}
+
+extension UserStats {
+    /// How `UserStats` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "UserStats",
+            fields: [
+                .init(number: 39477831, name: "visits", type: "Int"),
+                .init(number: 253091220, name: "lastSeen", type: "Date"),
+            ])
+    }
+
+    /// The types that the stored fields of `UserStats` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
 }

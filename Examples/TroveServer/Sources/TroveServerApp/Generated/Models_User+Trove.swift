@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - User
 
 #if compiler(>=6.2)
-extension User: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage {}
+extension User: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension User: Persistable, DatabaseExtensionProviding, BinaryMessage {}
+extension User: Persistable, DatabaseExtensionProviding, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension User {
@@ -115,4 +115,23 @@ extension User {
             age: try reader.required(age, field: "age")
         )
     }
+}
+
+extension User {
+    /// How `User` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    public nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "User", collection: "users",
+            fields: [
+                .init(number: 115805532, name: "id", type: "String"),
+                .init(number: 296171452, name: "name", type: "String"),
+                .init(number: 290515576, name: "email", type: "String"),
+                .init(number: 28872744, name: "city", type: "String", index: "indexed"),
+                .init(number: 92809523, name: "age", type: "Int"),
+            ])
+    }
+
+    /// The types that the stored fields of `User` refer to.
+    public nonisolated static var troveSchemaReferences: [Any.Type] { [] }
 }

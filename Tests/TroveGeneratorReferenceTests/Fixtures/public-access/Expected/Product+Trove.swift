@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - Dimensions
 
 #if compiler(>=6.2)
-extension Dimensions: nonisolated BinaryMessage {}
+extension Dimensions: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Dimensions: BinaryMessage {}
+extension Dimensions: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Dimensions {
@@ -49,12 +49,28 @@ extension Dimensions {
     }
 }
 
+extension Dimensions {
+    /// How `Dimensions` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    package nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Dimensions",
+            fields: [
+                .init(number: 313585091, name: "width", type: "Double"),
+                .init(number: 448247656, name: "height", type: "Double"),
+            ])
+    }
+
+    /// The types that the stored fields of `Dimensions` refer to.
+    package nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 // MARK: - Product
 
 #if compiler(>=6.2)
-extension Product: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage {}
+extension Product: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Product: Persistable, DatabaseExtensionProviding, BinaryMessage {}
+extension Product: Persistable, DatabaseExtensionProviding, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Product {
@@ -89,9 +105,6 @@ extension Product {
         .column("barcode", unique: true) { $0.barcode },
         .column("views") { $0.metadata?.views },
     ])
-
-    /// The extensions of `Product`: its secondary index.
-    public nonisolated static var databaseExtensions: [DatabaseExtension] { [index.databaseExtension] }
 
     /// A query of the index of `Product` in `transaction`, which returns every item until it is filtered.
     public nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<Product> {
@@ -171,6 +184,13 @@ extension ConnectionReader where Item == Product {
 }
 
 extension Product {
+    /// The extensions of `Product`, which `Database(path:models:)` registers: its secondary index.
+    public nonisolated static var databaseExtensions: [DatabaseExtension] {
+        [index.databaseExtension]
+    }
+}
+
+extension Product {
     /// Writes the stored fields of `value`; its metadata is stored in its own column.
     public nonisolated static func encodeMessage(_ value: Product, to writer: inout BinaryWriter) throws {
         try writer.encode(value.sku, field: 0x1B25_7443) // sku
@@ -204,12 +224,29 @@ extension Product {
     }
 }
 
+extension Product {
+    /// How `Product` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    public nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Product", collection: "products", metadataType: "ProductInfo",
+            fields: [
+                .init(number: 455439427, name: "sku", type: "String"),
+                .init(number: 23627941, name: "price", type: "Decimal"),
+                .init(number: 84033450, name: "barcode", type: "String", isOptional: true, index: "unique"),
+            ])
+    }
+
+    /// The types that the stored fields of `Product` refer to.
+    public nonisolated static var troveSchemaReferences: [Any.Type] { [ProductInfo.self] }
+}
+
 // MARK: - ProductInfo
 
 #if compiler(>=6.2)
-extension ProductInfo: nonisolated BinaryMessage {}
+extension ProductInfo: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension ProductInfo: BinaryMessage {}
+extension ProductInfo: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension ProductInfo {
@@ -234,4 +271,19 @@ extension ProductInfo {
             views: try reader.required(views, field: "views")
         )
     }
+}
+
+extension ProductInfo {
+    /// How `ProductInfo` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    public nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "ProductInfo",
+            fields: [
+                .init(number: 167091930, name: "views", type: "Int"),
+            ])
+    }
+
+    /// The types that the stored fields of `ProductInfo` refer to.
+    public nonisolated static var troveSchemaReferences: [Any.Type] { [] }
 }

@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - Contact
 
 #if compiler(>=6.2)
-extension Contact: nonisolated Persistable, nonisolated BinaryMessage {}
+extension Contact: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Contact: Persistable, BinaryMessage {}
+extension Contact: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Contact {
@@ -55,4 +55,20 @@ extension Contact {
             name: try reader.required(name, field: "name")
         )
     }
+}
+
+extension Contact {
+    /// How `Contact` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Contact", collection: "contacts",
+            fields: [
+                .init(number: 115805532, name: "id", type: "String"),
+                .init(number: 338827618, name: "name", type: "String"),
+            ])
+    }
+
+    /// The types that the stored fields of `Contact` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
 }

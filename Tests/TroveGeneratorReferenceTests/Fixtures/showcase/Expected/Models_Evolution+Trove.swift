@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - NoteV1
 
 #if compiler(>=6.2)
-extension NoteV1: nonisolated Persistable, nonisolated BinaryMessage {}
+extension NoteV1: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension NoteV1: Persistable, BinaryMessage {}
+extension NoteV1: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension NoteV1 {
@@ -72,12 +72,31 @@ extension NoteV1 {
     }
 }
 
+extension NoteV1 {
+    /// How `NoteV1` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "NoteV1", collection: "notes",
+            fields: [
+                .init(number: 115805532, name: "id", type: "String"),
+                .init(number: 319600289, name: "title", type: "String"),
+                .init(number: 460672814, name: "body", type: "String", isOptional: true),
+                .init(number: 92877534, name: "legacyFlag", type: "Bool"),
+                .init(number: 36405143, name: "subtitle", type: "String", isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `NoteV1` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 // MARK: - NoteV2
 
 #if compiler(>=6.2)
-extension NoteV2: nonisolated Persistable, nonisolated BinaryMessage {}
+extension NoteV2: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension NoteV2: Persistable, BinaryMessage {}
+extension NoteV2: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension NoteV2 {
@@ -130,4 +149,23 @@ extension NoteV2 {
             id: try reader.required(id, field: "id")
         )
     }
+}
+
+extension NoteV2 {
+    /// How `NoteV2` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "NoteV2", collection: "notes",
+            fields: [
+                .init(number: 36405143, name: "subtitle", type: "String"),
+                .init(number: 174979089, name: "pinned", type: "Bool"),
+                .init(number: 319600289, name: "title", type: "String"),
+                .init(number: 460672814, name: "text", type: "String", isOptional: true),
+                .init(number: 115805532, name: "id", type: "String"),
+            ])
+    }
+
+    /// The types that the stored fields of `NoteV2` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
 }

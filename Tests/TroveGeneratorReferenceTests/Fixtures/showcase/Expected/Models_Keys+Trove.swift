@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - Counter
 
 #if compiler(>=6.2)
-extension Counter: nonisolated Persistable, nonisolated BinaryMessage {}
+extension Counter: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Counter: Persistable, BinaryMessage {}
+extension Counter: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Counter {
@@ -57,12 +57,28 @@ extension Counter {
     }
 }
 
+extension Counter {
+    /// How `Counter` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Counter", collection: "Counter",
+            fields: [
+                .init(number: 115805532, name: "id", type: "Int64"),
+                .init(number: 120994750, name: "count", type: "UInt32"),
+            ])
+    }
+
+    /// The types that the stored fields of `Counter` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 // MARK: - Order
 
 #if compiler(>=6.2)
-extension Order: nonisolated Persistable, nonisolated BinaryMessage {}
+extension Order: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Order: Persistable, BinaryMessage {}
+extension Order: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Order {
@@ -111,12 +127,28 @@ extension Order {
     }
 }
 
+extension Order {
+    /// How `Order` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Order", collection: "orders", metadataType: "OrderNote",
+            fields: [
+                .init(number: 58379796, name: "number", type: "OrderNumber"),
+                .init(number: 10097247, name: "total", type: "Decimal"),
+            ])
+    }
+
+    /// The types that the stored fields of `Order` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [OrderNote.self, OrderNumber.self] }
+}
+
 // MARK: - Setting
 
 #if compiler(>=6.2)
-extension Setting: nonisolated Persistable, nonisolated BinaryMessage {}
+extension Setting: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Setting: Persistable, BinaryMessage {}
+extension Setting: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Setting {
@@ -183,12 +215,32 @@ extension Setting {
     }
 }
 
+extension Setting {
+    /// How `Setting` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Setting", collection: "settings",
+            cases: [
+                .init(number: 354307838, name: "theme", fields: [
+                    .init(number: 333544927, name: "_0", type: "String"),
+                ]),
+                .init(number: 98307377, name: "volume", fields: [
+                    .init(number: 326319355, name: "level", type: "Int"),
+                ]),
+            ])
+    }
+
+    /// The types that the stored fields of `Setting` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 // MARK: - Tag
 
 #if compiler(>=6.2)
-extension Tag: nonisolated Persistable, nonisolated BinaryMessage {}
+extension Tag: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Tag: Persistable, BinaryMessage {}
+extension Tag: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Tag {
@@ -229,4 +281,20 @@ extension Tag {
             uses: try reader.required(uses, field: "uses")
         )
     }
+}
+
+extension Tag {
+    /// How `Tag` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    public nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Tag", collection: "tags",
+            fields: [
+                .init(number: 296171452, name: "name", type: "String"),
+                .init(number: 204409872, name: "uses", type: "Int"),
+            ])
+    }
+
+    /// The types that the stored fields of `Tag` refer to.
+    public nonisolated static var troveSchemaReferences: [Any.Type] { [] }
 }

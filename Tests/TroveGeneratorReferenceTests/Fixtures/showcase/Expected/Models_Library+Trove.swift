@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - Library.Author
 
 #if compiler(>=6.2)
-extension Library.Author: nonisolated BinaryMessage {}
+extension Library.Author: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Library.Author: BinaryMessage {}
+extension Library.Author: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Library.Author {
@@ -49,12 +49,28 @@ extension Library.Author {
     }
 }
 
+extension Library.Author {
+    /// How `Library.Author` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Library.Author",
+            fields: [
+                .init(number: 296171452, name: "name", type: "String"),
+                .init(number: 412153951, name: "born", type: "Int", isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `Library.Author` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 // MARK: - Library.Book
 
 #if compiler(>=6.2)
-extension Library.Book: nonisolated Persistable, nonisolated BinaryMessage {}
+extension Library.Book: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Library.Book: Persistable, BinaryMessage {}
+extension Library.Book: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Library.Book {
@@ -105,4 +121,22 @@ extension Library.Book {
             publicationYear: publicationYear
         )
     }
+}
+
+extension Library.Book {
+    /// How `Library.Book` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Library.Book", collection: "books",
+            fields: [
+                .init(number: 386919580, name: "isbn", type: "String"),
+                .init(number: 319600289, name: "title", type: "String"),
+                .init(number: 166680394, name: "author", type: "Library.Author"),
+                .init(number: 365947299, name: "publicationYear", type: "Int", isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `Library.Book` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [Library.Author.self] }
 }

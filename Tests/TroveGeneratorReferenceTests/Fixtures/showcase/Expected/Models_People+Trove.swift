@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - PersonStatsV1
 
 #if compiler(>=6.2)
-extension PersonStatsV1: nonisolated BinaryMessage {}
+extension PersonStatsV1: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension PersonStatsV1: BinaryMessage {}
+extension PersonStatsV1: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension PersonStatsV1 {
@@ -44,12 +44,27 @@ extension PersonStatsV1 {
     }
 }
 
+extension PersonStatsV1 {
+    /// How `PersonStatsV1` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "PersonStatsV1",
+            fields: [
+                .init(number: 39477831, name: "visits", type: "Int"),
+            ])
+    }
+
+    /// The types that the stored fields of `PersonStatsV1` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 // MARK: - PersonStatsV2
 
 #if compiler(>=6.2)
-extension PersonStatsV2: nonisolated BinaryMessage {}
+extension PersonStatsV2: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension PersonStatsV2: BinaryMessage {}
+extension PersonStatsV2: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension PersonStatsV2 {
@@ -81,12 +96,28 @@ extension PersonStatsV2 {
     }
 }
 
+extension PersonStatsV2 {
+    /// How `PersonStatsV2` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "PersonStatsV2",
+            fields: [
+                .init(number: 39477831, name: "visits", type: "Int"),
+                .init(number: 261932147, name: "lastVisit", type: "String", isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `PersonStatsV2` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 // MARK: - PersonV1
 
 #if compiler(>=6.2)
-extension PersonV1: nonisolated Persistable, nonisolated BinaryMessage {}
+extension PersonV1: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension PersonV1: Persistable, BinaryMessage {}
+extension PersonV1: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension PersonV1 {
@@ -148,12 +179,30 @@ extension PersonV1 {
     }
 }
 
+extension PersonV1 {
+    /// How `PersonV1` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "PersonV1", collection: "people", metadataType: "PersonStatsV1",
+            fields: [
+                .init(number: 115805532, name: "id", type: "String"),
+                .init(number: 338827618, name: "fullName", type: "String"),
+                .init(number: 395949227, name: "legacy", type: "String"),
+                .init(number: 93144362, name: "address", type: "PostalAddressV1", isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `PersonV1` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [PersonStatsV1.self, PostalAddressV1.self] }
+}
+
 // MARK: - PersonV2
 
 #if compiler(>=6.2)
-extension PersonV2: nonisolated Persistable, nonisolated BinaryMessage {}
+extension PersonV2: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension PersonV2: Persistable, BinaryMessage {}
+extension PersonV2: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension PersonV2 {
@@ -215,12 +264,30 @@ extension PersonV2 {
     }
 }
 
+extension PersonV2 {
+    /// How `PersonV2` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "PersonV2", collection: "people", metadataType: "PersonStatsV2",
+            fields: [
+                .init(number: 115805532, name: "id", type: "String"),
+                .init(number: 338827618, name: "displayName", type: "String"),
+                .init(number: 290515576, name: "email", type: "String"),
+                .init(number: 93144362, name: "address", type: "PostalAddressV2", isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `PersonV2` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [PersonStatsV2.self, PostalAddressV2.self] }
+}
+
 // MARK: - PersonV3
 
 #if compiler(>=6.2)
-extension PersonV3: nonisolated Persistable, nonisolated BinaryMessage {}
+extension PersonV3: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension PersonV3: Persistable, BinaryMessage {}
+extension PersonV3: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension PersonV3 {
@@ -287,12 +354,31 @@ extension PersonV3 {
     }
 }
 
+extension PersonV3 {
+    /// How `PersonV3` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "PersonV3", collection: "people", metadataType: "PersonStatsV2",
+            fields: [
+                .init(number: 115805532, name: "id", type: "String"),
+                .init(number: 338827618, name: "name", type: "String"),
+                .init(number: 290515576, name: "email", type: "String"),
+                .init(number: 250004021, name: "phone", type: "String", isOptional: true),
+                .init(number: 93144362, name: "address", type: "PostalAddressV2", isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `PersonV3` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [PersonStatsV2.self, PostalAddressV2.self] }
+}
+
 // MARK: - PostalAddressV1
 
 #if compiler(>=6.2)
-extension PostalAddressV1: nonisolated BinaryMessage {}
+extension PostalAddressV1: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension PostalAddressV1: BinaryMessage {}
+extension PostalAddressV1: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension PostalAddressV1 {
@@ -319,12 +405,27 @@ extension PostalAddressV1 {
     }
 }
 
+extension PostalAddressV1 {
+    /// How `PostalAddressV1` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "PostalAddressV1",
+            fields: [
+                .init(number: 28872744, name: "city", type: "String"),
+            ])
+    }
+
+    /// The types that the stored fields of `PostalAddressV1` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 // MARK: - PostalAddressV2
 
 #if compiler(>=6.2)
-extension PostalAddressV2: nonisolated BinaryMessage {}
+extension PostalAddressV2: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension PostalAddressV2: BinaryMessage {}
+extension PostalAddressV2: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension PostalAddressV2 {
@@ -354,4 +455,20 @@ extension PostalAddressV2 {
             zip: zip ?? ""
         )
     }
+}
+
+extension PostalAddressV2 {
+    /// How `PostalAddressV2` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "PostalAddressV2",
+            fields: [
+                .init(number: 28872744, name: "city", type: "String"),
+                .init(number: 359681654, name: "zip", type: "String"),
+            ])
+    }
+
+    /// The types that the stored fields of `PostalAddressV2` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
 }

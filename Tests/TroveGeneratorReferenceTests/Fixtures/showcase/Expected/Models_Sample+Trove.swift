@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - Sample
 
 #if compiler(>=6.2)
-extension Sample: nonisolated Persistable, nonisolated BinaryMessage {}
+extension Sample: nonisolated Persistable, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Sample: Persistable, BinaryMessage {}
+extension Sample: Persistable, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Sample {
@@ -155,4 +155,40 @@ extension Sample {
             optionalURL: optionalURL
         )
     }
+}
+
+extension Sample {
+    /// How `Sample` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Sample", collection: "samples",
+            fields: [
+                .init(number: 115805532, name: "id", type: "Int"),
+                .init(number: 398284058, name: "flag", type: "Bool"),
+                .init(number: 210911058, name: "int8", type: "Int8"),
+                .init(number: 16543322, name: "int16", type: "Int16"),
+                .init(number: 528211031, name: "int32", type: "Int32"),
+                .init(number: 8012908, name: "int64", type: "Int64"),
+                .init(number: 426968788, name: "uint", type: "UInt"),
+                .init(number: 53722715, name: "uint8", type: "UInt8"),
+                .init(number: 366073822, name: "uint16", type: "UInt16"),
+                .init(number: 106070397, name: "uint32", type: "UInt32"),
+                .init(number: 366215426, name: "uint64", type: "UInt64"),
+                .init(number: 349735856, name: "float", type: "Float"),
+                .init(number: 337469921, name: "double", type: "Double"),
+                .init(number: 49818791, name: "string", type: "String"),
+                .init(number: 453925972, name: "data", type: "Data"),
+                .init(number: 445537163, name: "date", type: "Date"),
+                .init(number: 82922118, name: "uuid", type: "UUID"),
+                .init(number: 106031491, name: "url", type: "URL"),
+                .init(number: 65081769, name: "decimal", type: "Decimal"),
+                .init(number: 51760530, name: "point", type: "Point"),
+                .init(number: 312253537, name: "priority", type: "Priority"),
+                .init(number: 397518565, name: "optionalURL", type: "URL", isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `Sample` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [Point.self, Priority.self] }
 }

@@ -15,25 +15,49 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - Priority
 
 #if compiler(>=6.2)
-extension Priority: nonisolated BinaryCodable, nonisolated IndexValueConvertible {}
+extension Priority: nonisolated BinaryCodable, nonisolated IndexValueConvertible, nonisolated SchemaDescribing {}
 #else
-extension Priority: BinaryCodable, IndexValueConvertible {}
+extension Priority: BinaryCodable, IndexValueConvertible, SchemaDescribing {}
 #endif
+
+extension Priority {
+    /// How `Priority` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Priority", rawValueType: "Int")
+    }
+
+    /// The types that the stored fields of `Priority` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
 
 // MARK: - Role
 
 #if compiler(>=6.2)
-extension Role: nonisolated BinaryCodable, nonisolated IndexValueConvertible {}
+extension Role: nonisolated BinaryCodable, nonisolated IndexValueConvertible, nonisolated SchemaDescribing {}
 #else
-extension Role: BinaryCodable, IndexValueConvertible {}
+extension Role: BinaryCodable, IndexValueConvertible, SchemaDescribing {}
 #endif
+
+extension Role {
+    /// How `Role` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Role", rawValueType: "String")
+    }
+
+    /// The types that the stored fields of `Role` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
 
 // MARK: - Shape
 
 #if compiler(>=6.2)
-extension Shape: nonisolated BinaryMessage {}
+extension Shape: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Shape: BinaryMessage {}
+extension Shape: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Shape {
@@ -145,4 +169,34 @@ extension Shape {
         }
         return try reader.required(result, field: "Shape")
     }
+}
+
+extension Shape {
+    /// How `Shape` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Shape",
+            cases: [
+                .init(number: 84160017, name: "circle", fields: [
+                    .init(number: 28789142, name: "radius", type: "Double"),
+                ]),
+                .init(number: 508428433, name: "rectangle", fields: [
+                    .init(number: 333544927, name: "_0", type: "Double"),
+                    .init(number: 335642129, name: "_1", type: "Double"),
+                ]),
+                .init(number: 10721041, name: "polygon", fields: [
+                    .init(number: 395488504, name: "points", type: "[Point]"),
+                    .init(number: 517137151, name: "label", type: "String", isOptional: true),
+                ]),
+                .init(number: 398248391, name: "text", fields: [
+                    .init(number: 333544927, name: "_0", type: "String"),
+                    .init(number: 74717995, name: "size", type: "Int"),
+                ]),
+                .init(number: 51705821, name: "empty"),
+            ])
+    }
+
+    /// The types that the stored fields of `Shape` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [Point.self] }
 }

@@ -15,9 +15,9 @@ private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
 // MARK: - Address
 
 #if compiler(>=6.2)
-extension Address: nonisolated BinaryMessage {}
+extension Address: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension Address: BinaryMessage {}
+extension Address: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension Address {
@@ -54,12 +54,29 @@ extension Address {
     }
 }
 
+extension Address {
+    /// How `Address` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Address",
+            fields: [
+                .init(number: 248291463, name: "street", type: "String"),
+                .init(number: 28872744, name: "city", type: "String"),
+                .init(number: 359681654, name: "zip", type: "String", isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `Address` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 // MARK: - User
 
 #if compiler(>=6.2)
-extension User: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage {}
+extension User: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension User: Persistable, DatabaseExtensionProviding, BinaryMessage {}
+extension User: Persistable, DatabaseExtensionProviding, BinaryMessage, SchemaDescribing {}
 #endif
 
 extension User {
@@ -100,9 +117,6 @@ extension User {
         .column("logins") { $0.metadata?.logins },
         .column("lastSeen") { $0.metadata?.lastSeen },
     ])
-
-    /// The extensions of `User`: its secondary index.
-    nonisolated static var databaseExtensions: [DatabaseExtension] { [index.databaseExtension] }
 
     /// A query of the index of `User` in `transaction`, which returns every item until it is filtered.
     nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<User> {
@@ -285,6 +299,35 @@ extension ConnectionReader where Item == User {
 }
 
 extension User {
+    /// The full-text search of the `@searchable` fields of `User`: `bio`; tokenizer
+    /// `unicode61`.
+    ///
+    /// Register it with `Database(path:models:)` or `Database.register(_:)`; its version changes
+    /// with the searchable fields and the tokenizer, which rebuilds it.
+    nonisolated static let fullTextSearch = FullTextSearch<User>(
+        "User_search", version: 619649111, tokenizer: .unicode61(),
+        columns: [
+            .column("bio") { $0.bio },
+        ])
+
+    /// A search of the items of `User` for `query` in `transaction`, best first (bm25 with the
+    /// column weights): narrow it with `filter`, `limit`, `offset` and `snippets`, then run it with
+    /// `items()`, `hits()`, `keys()` or `count()`.
+    nonisolated static func search(_ transaction: ReadTransaction, for query: SearchQuery)
+        -> FullTextQuery<User>
+    {
+        fullTextSearch.query(transaction, for: query)
+    }
+}
+
+extension User {
+    /// The extensions of `User`, which `Database(path:models:)` registers: its secondary index, its full-text search.
+    nonisolated static var databaseExtensions: [DatabaseExtension] {
+        [index.databaseExtension, fullTextSearch.databaseExtension]
+    }
+}
+
+extension User {
     /// Writes the stored fields of `value`; its metadata is stored in its own column.
     nonisolated static func encodeMessage(_ value: User, to writer: inout BinaryWriter) throws {
         try writer.encode(value.userID, field: 0x063F_3347) // userID
@@ -378,12 +421,41 @@ extension User {
     }
 }
 
+extension User {
+    /// How `User` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "User", collection: "users", metadataType: "UserStats",
+            fields: [
+                .init(number: 104805191, name: "userID", type: "UUID"),
+                .init(number: 296171452, name: "name", type: "String"),
+                .init(number: 290515576, name: "email", type: "String", index: "unique"),
+                .init(number: 92809523, name: "age", type: "Int", index: "indexed"),
+                .init(number: 93144362, name: "address", type: "Address", isOptional: true),
+                .init(number: 511892852, name: "tags", type: "[String]"),
+                .init(number: 320310171, name: "roles", type: "Set<Role>"),
+                .init(number: 417080130, name: "scores", type: "[String: Int]"),
+                .init(number: 114997029, name: "favoriteShape", type: "Shape", isOptional: true),
+                .init(number: 192502602, name: "bio", type: "String", index: "searchable"),
+                .init(number: 308767611, name: "default", type: "Bool"),
+                .init(number: 44476761, name: "nickname", type: "String", isOptional: true, index: "indexed"),
+                .init(number: 35070683, name: "mainRole", type: "Role", index: "indexed"),
+                .init(number: 370515686, name: "isVerified", type: "Bool", index: "indexed"),
+                .init(number: 508633610, name: "rating", type: "Double", index: "indexed"),
+            ])
+    }
+
+    /// The types that the stored fields of `User` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [Address.self, Role.self, Shape.self, UserStats.self] }
+}
+
 // MARK: - UserStats
 
 #if compiler(>=6.2)
-extension UserStats: nonisolated BinaryMessage {}
+extension UserStats: nonisolated BinaryMessage, nonisolated SchemaDescribing {}
 #else
-extension UserStats: BinaryMessage {}
+extension UserStats: BinaryMessage, SchemaDescribing {}
 #endif
 
 extension UserStats {
@@ -413,4 +485,20 @@ extension UserStats {
             lastSeen: lastSeen
         )
     }
+}
+
+extension UserStats {
+    /// How `UserStats` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its values without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "UserStats",
+            fields: [
+                .init(number: 243723370, name: "logins", type: "Int"),
+                .init(number: 253091220, name: "lastSeen", type: "Date", isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `UserStats` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
 }

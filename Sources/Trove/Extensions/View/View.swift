@@ -1,0 +1,190 @@
+import Foundation
+
+/// A view: a persistent list of the items of one collection, filtered, grouped and sorted, kept
+/// up to date by every write in the same transaction, that reports which rows each commit
+/// inserted, removed, moved and updated, so that a list on screen can animate.
+///
+/// ```swift
+/// let inbox = View<Message>(
+///     "inbox",
+///     filter: { message, _ in !message.isArchived },
+///     grouping: { message, _ in message.conversationID },
+///     sortedBy: [.descending(\.date)])
+/// let database = try Database(path: path, extensions: [inbox.databaseExtension])
+///
+/// let latest = try connection.read { tx in
+///     try inbox.read(tx).items(in: conversationID, range: 0..<50)
+/// }
+/// for await changeset in database.changes {
+///     if let changes = changeset.viewChanges["inbox"] { animate(changes) }
+/// }
+/// ```
+///
+/// - The **filter** says which items belong (default: all); the **grouping** gives each item's
+///   group, or `nil` to leave it out; the **sort** orders the items of a group (criteria of
+///   ``ViewSort``, or a closure). Items that compare equal are ordered by key. The closures
+///   receive the item and its metadata, must be pure functions of them, and run inside write
+///   transactions: keep them fast.
+/// - The ordered rows are stored in the file in pages of row ids (see the article "Views"): one
+///   write costs O(log n) comparisons and rewrites one page, or two when a page splits or merges.
+///   A later open with the same name and version does no work; a new version (or another
+///   ``Storage``) rebuilds the view.
+/// - Reads (``read(_:)``) see the transaction's snapshot; index lookups skip whole pages.
+/// - Each commit's ``Changeset/viewChanges`` holds the view's ``ViewChanges``;
+///   ``ViewMappings`` and ``Database/observe(_:mappings:)`` turn them into sections for a UI.
+public struct View<Item: Persistable>: Sendable {
+    /// Whether a view's pages survive from one run of the program to the next.
+    public enum Storage: Sendable, Hashable {
+        /// The pages are kept in the file: a later open with the same definition does no work.
+        case persistent
+        /// The pages are rebuilt the first time each process registers the view; nothing from
+        /// an earlier run is trusted. For views whose closures depend on the running program
+        /// (a locale, a setting). The pages still live in the file while the program runs, so
+        /// that every reader sees them in its snapshot.
+        case rebuiltAtLaunch
+    }
+
+    /// The name of the view, unique among the extensions of a file.
+    public let name: String
+    /// The version of the definition: a new version rebuilds the view.
+    public let version: Int
+    /// Whether the pages survive from one run to the next.
+    public let storage: Storage
+    let filter: @Sendable (Item, Item.Metadata?) -> Bool
+    let grouping: @Sendable (Item, Item.Metadata?) -> String?
+    let areInIncreasingOrder: @Sendable (Item, Item) -> Bool
+    /// The fingerprint of the definition, and the view's parents' (see ``filtered(_:version:by:)``).
+    let fingerprint: String
+    let pages: ViewStorage
+
+    /// Defines a view of the items of `Item`, sorted by criteria.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the view: 1 to 64 ASCII letters, digits and underscores.
+    ///   - version: The version of the definition (default 1). Change it when a closure changes:
+    ///     Trove cannot see inside closures.
+    ///   - storage: Whether the pages survive from one run to the next (default: persistent).
+    ///   - filter: Whether an item belongs to the view (default: every item).
+    ///   - grouping: The group of an item, or `nil` to leave it out.
+    ///   - sortedBy: The order of the items of a group.
+    public init(
+        _ name: String, version: Int = 1, storage: Storage = .persistent,
+        filter: @escaping @Sendable (Item, Item.Metadata?) -> Bool = { _, _ in true },
+        grouping: @escaping @Sendable (Item, Item.Metadata?) -> String?,
+        sortedBy: [ViewSort<Item>]
+    ) {
+        self.init(
+            name, version: version, storage: storage, filter: filter, grouping: grouping,
+            areInIncreasingOrder: ViewSort.combined(sortedBy), parentFingerprint: "")
+    }
+
+    /// Defines a view of the items of `Item`, sorted by a closure.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the view: 1 to 64 ASCII letters, digits and underscores.
+    ///   - version: The version of the definition (default 1).
+    ///   - storage: Whether the pages survive from one run to the next (default: persistent).
+    ///   - filter: Whether an item belongs to the view (default: every item).
+    ///   - grouping: The group of an item, or `nil` to leave it out.
+    ///   - areInIncreasingOrder: Whether the first item comes before the second in a group: a
+    ///     strict weak ordering, as for `sorted(by:)`.
+    public init(
+        _ name: String, version: Int = 1, storage: Storage = .persistent,
+        filter: @escaping @Sendable (Item, Item.Metadata?) -> Bool = { _, _ in true },
+        grouping: @escaping @Sendable (Item, Item.Metadata?) -> String?,
+        areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool
+    ) {
+        self.init(
+            name, version: version, storage: storage, filter: filter, grouping: grouping,
+            areInIncreasingOrder: areInIncreasingOrder, parentFingerprint: "")
+    }
+
+    private init(
+        _ name: String, version: Int, storage: Storage, filter: @escaping @Sendable (Item, Item.Metadata?) -> Bool,
+        grouping: @escaping @Sendable (Item, Item.Metadata?) -> String?,
+        areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool, parentFingerprint: String
+    ) {
+        self.name = name
+        self.version = version
+        self.storage = storage
+        self.filter = filter
+        self.grouping = grouping
+        self.areInIncreasingOrder = areInIncreasingOrder
+        var fingerprint =
+            "view v1 \(Item.collection) version \(version) pages \(ViewStorage.maximumPageSize)/\(ViewStorage.minimumPageSize)"
+        if storage == .rebuiltAtLaunch { fingerprint += " launch \(View.launchToken)" }
+        if !parentFingerprint.isEmpty { fingerprint += " of (\(parentFingerprint))" }
+        self.fingerprint = fingerprint
+        pages = ViewStorage(name: name)
+    }
+
+    /// A view of the items of this view that also pass `filter`: the same groups, in the same
+    /// order. Filtered views chain. Replace the filter at run time (a search box over a list) by
+    /// registering a filtered view with the same name and a new version: the view is rebuilt.
+    ///
+    /// ```swift
+    /// let matches = inbox.filtered("inbox_search", version: searchVersion) { message, _ in
+    ///     message.text.localizedStandardContains(searchText)
+    /// }
+    /// try await database.register(matches.databaseExtension) { _ in }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The name of the filtered view.
+    ///   - version: The version of its filter: a new version rebuilds it.
+    ///   - filter: Whether an item of this view belongs to the filtered view.
+    /// - Returns: The filtered view; it does not need this view to be registered.
+    public func filtered(
+        _ name: String, version: Int = 1, by filter: @escaping @Sendable (Item, Item.Metadata?) -> Bool
+    ) -> View<Item> {
+        let parentFilter = self.filter
+        return View(
+            name, version: version, storage: storage,
+            filter: { item, metadata in parentFilter(item, metadata) && filter(item, metadata) },
+            grouping: grouping, areInIncreasingOrder: areInIncreasingOrder,
+            parentFingerprint: "\(self.name) v\(self.version) \(self.fingerprint)")
+    }
+
+    /// The view as an extension to register (``Database/register(_:)-(DatabaseExtension)``).
+    public var databaseExtension: DatabaseExtension {
+        DatabaseExtension(name: name, version: version, implementation: ViewImplementation(view: self))
+    }
+
+    /// Reads the view in `transaction`, from its snapshot.
+    ///
+    /// - Parameter transaction: The transaction to read in.
+    /// - Returns: The reader.
+    public func read(_ transaction: ReadTransaction) -> ViewReader<Item> {
+        ViewReader(view: self, transaction: transaction)
+    }
+
+    /// The group of `item`, or `nil` when it is not in the view.
+    func group(of item: Item) -> String? {
+        let metadata = item.metadata
+        guard filter(item, metadata) else { return nil }
+        return grouping(item, metadata)
+    }
+
+    /// Whether `lhs` (at `lhsKey`) comes before `rhs` (at `rhsKey`): the sort, then the key.
+    func sortsBefore(_ lhs: Item, key lhsKey: String, _ rhs: Item, key rhsKey: String) -> Bool {
+        if areInIncreasingOrder(lhs, rhs) { return true }
+        if areInIncreasingOrder(rhs, lhs) { return false }
+        return lhsKey < rhsKey
+    }
+
+    /// Drawn once per process: the fingerprint of a ``Storage/rebuiltAtLaunch`` view.
+    static var launchToken: String { viewLaunchToken }
+}
+
+/// Drawn once per process (see ``View/Storage/rebuiltAtLaunch``): a constant, not mutable state.
+private let viewLaunchToken = UUID().uuidString
+
+extension TransactionReader {
+    /// Reads `view` in the reader's transaction (see ``View/read(_:)``).
+    ///
+    /// - Parameter view: A view of `Item`.
+    /// - Returns: The reader.
+    public func view(_ view: View<Item>) -> ViewReader<Item> {
+        view.read(transaction)
+    }
+}

@@ -1,0 +1,134 @@
+/// The keys of every group of a ``View`` at one snapshot: what a list shows, and what a consumer
+/// keeps to compute the changes to a later snapshot (``changes(since:)``), however many commits
+/// came between.
+///
+/// ```swift
+/// var shown = ViewContents()
+/// for try await contents in database.observe(inbox) {
+///     let changes = contents.changes(since: shown)   // sections: contents.groups
+///     shown = contents
+///     apply(changes)
+/// }
+/// ```
+public struct ViewContents: Sendable, Hashable {
+    /// The keys of each group that has rows, in the view's order.
+    public var keysByGroup: [String: [String]]
+
+    /// Creates contents.
+    ///
+    /// - Parameter keysByGroup: The keys of each group, in order (default: an empty view).
+    public init(keysByGroup: [String: [String]] = [:]) {
+        self.keysByGroup = keysByGroup.filter { !$0.value.isEmpty }
+    }
+
+    /// The groups, sorted.
+    public var groups: [String] {
+        keysByGroup.keys.sorted()
+    }
+
+    /// The changes that turn `old` into these contents, in the convention of ``ViewChanges``:
+    /// keys that left are removed, keys that came are inserted, and of the keys in both, those
+    /// that changed group, or are not in the longest run that kept its relative order within a
+    /// group, are moved. Updates in place are not visible in keys: read the changesets of the
+    /// commits between for them.
+    ///
+    /// - Parameter old: The contents at an earlier snapshot.
+    /// - Returns: The changes; `changes(since: old).applied(to: old.keysByGroup)` equals
+    ///   ``keysByGroup``.
+    /// - Complexity: O(n log n) in the number of rows.
+    public func changes(since old: ViewContents) -> ViewChanges {
+        var oldPaths: [String: ViewIndexPath] = [:]
+        for (group, keys) in old.keysByGroup {
+            for (index, key) in keys.enumerated() { oldPaths[key] = ViewIndexPath(group: group, index: index) }
+        }
+        var newPaths: [String: ViewIndexPath] = [:]
+        for (group, keys) in keysByGroup {
+            for (index, key) in keys.enumerated() { newPaths[key] = ViewIndexPath(group: group, index: index) }
+        }
+        var rows: [ViewRowChange] = []
+        for (key, path) in oldPaths where newPaths[key] == nil {
+            rows.append(ViewRowChange(kind: .removed, key: key, from: path, to: nil))
+        }
+        for (group, keys) in keysByGroup {
+            // The keys that stayed in this group, by their old index, in their new order: those in
+            // a longest increasing run keep their place; the others move.
+            let stayed = keys.filter { oldPaths[$0]?.group == group }
+            let kept = Self.longestIncreasingRun(stayed.map { oldPaths[$0]!.index })
+            var stayedOffset = 0
+            for (index, key) in keys.enumerated() {
+                let to = ViewIndexPath(group: group, index: index)
+                guard let from = oldPaths[key] else {
+                    rows.append(ViewRowChange(kind: .inserted, key: key, from: nil, to: to))
+                    continue
+                }
+                if from.group == group {
+                    defer { stayedOffset += 1 }
+                    if kept.contains(stayedOffset) { continue }
+                }
+                rows.append(ViewRowChange(kind: .moved, key: key, from: from, to: to))
+            }
+        }
+        var groupChanges: [ViewGroupChange] = []
+        for group in keysByGroup.keys where old.keysByGroup[group] == nil {
+            groupChanges.append(ViewGroupChange(kind: .inserted, group: group))
+        }
+        for group in old.keysByGroup.keys where keysByGroup[group] == nil {
+            groupChanges.append(ViewGroupChange(kind: .removed, group: group))
+        }
+        return ViewChanges(groupChanges: groupChanges.sorted(), rowChanges: rows.sorted())
+    }
+
+    /// The offsets of a longest strictly increasing subsequence of `values`.
+    static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
+        var tails: [Int] = []  // offsets of the smallest tail of each length
+        var previous = [Int](repeating: -1, count: values.count)
+        for (offset, value) in values.enumerated() {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[offset] = tails[low - 1] }
+            if low == tails.count { tails.append(offset) } else { tails[low] = offset }
+        }
+        var run: Set<Int> = []
+        var offset = tails.last ?? -1
+        while offset >= 0 {
+            run.insert(offset)
+            offset = previous[offset]
+        }
+        return run
+    }
+}
+
+extension ViewReader {
+    /// The keys of every group (or of `groups`), as ``ViewContents``.
+    ///
+    /// - Parameter groups: The groups to read; `nil` for all.
+    /// - Returns: The contents.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    public func contents(of groups: [String]? = nil) throws -> ViewContents {
+        var keys: [String: [String]] = [:]
+        for group in try groups ?? self.groups() {
+            keys[group] = try rawKeys(in: group, range: nil)
+        }
+        return ViewContents(keysByGroup: keys)
+    }
+}
+
+extension Database {
+    /// Observes the contents of `view` (or of some of its groups): an asynchronous sequence that
+    /// yields them now, then after each commit that changed the view's collection and the
+    /// contents. Compute the row changes between two values with ``ViewContents/changes(since:)``.
+    ///
+    /// - Parameters:
+    ///   - view: The view, registered on this database.
+    ///   - groups: The groups to follow; `nil` for all.
+    /// - Returns: The observation (see ``observe(_:)``).
+    public func observe<Item: Persistable>(_ view: View<Item>, groups: [String]? = nil)
+        -> DatabaseObservation<ViewContents>
+    {
+        observe { tx in try view.read(tx).contents(of: groups) }.removingDuplicates()
+    }
+}

@@ -1,0 +1,253 @@
+/// Reads a ``View`` in one transaction, from its snapshot: groups, counts, rows by index, ranges,
+/// enumeration, and the position of a key.
+///
+/// ```swift
+/// try connection.read { tx in
+///     let inbox = inboxView.read(tx)
+///     for group in try inbox.groups() {
+///         print(group, try inbox.count(in: group), try inbox.first(in: group)?.subject ?? "")
+///     }
+/// }
+/// ```
+///
+/// Index lookups read the page list of the group (the row counts of its pages, not their rows)
+/// and then one page: no scan of the group. Items are read through the connection's cache.
+///
+/// - Important: A reader must not escape the closure of its transaction.
+public struct ViewReader<Item: Persistable> {
+    let view: View<Item>
+    let transaction: ReadTransaction
+
+    init(view: View<Item>, transaction: ReadTransaction) {
+        self.view = view
+        self.transaction = transaction
+    }
+
+    /// The connection, after checking that the view can be read and noting the read for an
+    /// observation.
+    private func core() throws -> ConnectionCore {
+        let core = transaction.checkedCore
+        transaction.recorder?.recordIndex(view.name, of: Item.collection)
+        try core.database.checkQueryable(view.name, fingerprint: view.fingerprint)
+        return core
+    }
+
+    // MARK: Groups and counts
+
+    /// The groups that have rows, sorted.
+    ///
+    /// - Returns: The groups.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Complexity: O(p) in the number of pages of the view.
+    public func groups() throws -> [String] {
+        try view.pages.groupCounts(in: core().sqlite).map(\.group).sorted()
+    }
+
+    /// The number of rows of `group` (0 for a group that has none).
+    ///
+    /// - Parameter group: The group.
+    /// - Returns: The number of rows.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    public func count(in group: String) throws -> Int {
+        try view.pages.count(group: group, in: core().sqlite)
+    }
+
+    /// The number of rows of every group.
+    ///
+    /// - Returns: The number of rows of the view.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    public func count() throws -> Int {
+        try view.pages.count(group: nil, in: core().sqlite)
+    }
+
+    // MARK: Rows by index
+
+    /// The key of the row at `index` in `group`, or `nil` when the group has no such row.
+    ///
+    /// - Parameters:
+    ///   - index: The index in the group, from 0.
+    ///   - group: The group.
+    /// - Returns: The key.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    public func key(at index: Int, in group: String) throws -> Item.ID? {
+        try keys(in: group, range: index..<(index + 1)).first
+    }
+
+    /// The item at `index` in `group`, or `nil` when the group has no such row.
+    ///
+    /// - Parameters:
+    ///   - index: The index in the group, from 0.
+    ///   - group: The group.
+    /// - Returns: The item.
+    /// - Throws: ``TroveError`` when the view is not registered, SQLite fails, or the item
+    ///   cannot be decoded.
+    public func item(at index: Int, in group: String) throws -> Item? {
+        try items(in: group, range: index..<(index + 1)).first
+    }
+
+    /// The keys of the rows of `group` in `range`, clamped to the group's rows.
+    ///
+    /// - Parameters:
+    ///   - group: The group.
+    ///   - range: The indexes (default: every row).
+    /// - Returns: The keys, in order.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    public func keys(in group: String, range: Range<Int>? = nil) throws -> [Item.ID] {
+        try rawKeys(in: group, range: range).map { try itemKey($0) }
+    }
+
+    /// The items of the rows of `group` in `range`, clamped to the group's rows.
+    ///
+    /// - Parameters:
+    ///   - group: The group.
+    ///   - range: The indexes (default: every row).
+    /// - Returns: The items, in order.
+    /// - Throws: ``TroveError`` when the view is not registered, SQLite fails, or an item cannot
+    ///   be decoded.
+    public func items(in group: String, range: Range<Int>? = nil) throws -> [Item] {
+        try rawKeys(in: group, range: range).map { key in
+            guard let item = try transaction.read(Item.self, key: itemKey(key)) else {
+                throw TroveError(
+                    code: .extensionFailed, message: "A row of the view '\(view.name)' has no item.",
+                    collection: Item.collection, key: key, extensionName: view.name)
+            }
+            return item
+        }
+    }
+
+    /// The first item of `group`.
+    ///
+    /// - Parameter group: The group.
+    /// - Returns: The item, or `nil` when the group has no row.
+    /// - Throws: What ``items(in:range:)`` throws.
+    public func first(in group: String) throws -> Item? {
+        try item(at: 0, in: group)
+    }
+
+    /// The last item of `group`.
+    ///
+    /// - Parameter group: The group.
+    /// - Returns: The item, or `nil` when the group has no row.
+    /// - Throws: What ``items(in:range:)`` throws.
+    public func last(in group: String) throws -> Item? {
+        let count = try count(in: group)
+        return count == 0 ? nil : try item(at: count - 1, in: group)
+    }
+
+    /// Calls `body` with the index and item of each row of `group`, first to last or last to
+    /// first, until `body` sets its `stop` argument to `true`. Pages are read one at a time.
+    ///
+    /// - Parameters:
+    ///   - group: The group.
+    ///   - reversed: Whether to go from the last row to the first.
+    ///   - body: Called with each index and item; set `stop` to end the enumeration.
+    /// - Throws: What ``items(in:range:)`` throws, or what `body` throws.
+    public func enumerate(
+        in group: String, reversed: Bool = false, _ body: (Int, Item, inout Bool) throws -> Void
+    ) throws {
+        let sqlite = try core().sqlite
+        let pages = try view.pages.groupPages(group, in: sqlite)
+        let total = pages.reduce(0) { $0 + $1.count }
+        var stop = false
+        var offset = reversed ? total : 0
+        for page in reversed ? Array(pages.reversed()) : pages {
+            if reversed { offset -= page.count }
+            var rows = try view.pages.page(page.id, in: sqlite).rows
+            var indexes = Array(rows.indices)
+            if reversed {
+                rows.reverse()
+                indexes.reverse()
+            }
+            for (position, rowID) in rows.enumerated() {
+                let key = try self.key(ofRow: rowID, sqlite: sqlite)
+                guard let item = try transaction.read(Item.self, key: itemKey(key)) else { continue }
+                try body(offset + indexes[position], item, &stop)
+                if stop { return }
+            }
+            if !reversed { offset += page.count }
+        }
+    }
+
+    // MARK: Positions
+
+    /// The group and index of the item at `key`, or `nil` when it is not in the view.
+    ///
+    /// - Parameter key: The key of the item.
+    /// - Returns: Its position.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Complexity: O(p + 50), p pages in the item's group.
+    public func indexPath(ofKey key: Item.ID) throws -> ViewIndexPath? {
+        let sqlite = try core().sqlite
+        let statement = try sqlite.cachedStatement(Schema.selectRowID)
+        let rowID: Int64
+        do {
+            defer { statement.reset() }
+            try statement.bind(Item.collection, at: 1)
+            try statement.bind(key.itemKey, at: 2)
+            guard try statement.step() else { return nil }
+            rowID = statement.int64(at: 0)
+        }
+        let pageID = try view.pages.pageOfRow(rowID, in: sqlite)
+        guard pageID != 0 else { return nil }
+        let page = try view.pages.page(pageID, in: sqlite)
+        var offset = 0
+        for ref in try view.pages.groupPages(page.group, in: sqlite) {
+            if ref.id == pageID { break }
+            offset += ref.count
+        }
+        guard let index = page.rows.firstIndex(of: rowID) else { return nil }
+        return ViewIndexPath(group: page.group, index: offset + index)
+    }
+
+    // MARK: Rows
+
+    /// The stored keys of the rows of `group` in `range`: the page list is summed to skip the
+    /// pages before the range, then only the pages that hold it are read.
+    func rawKeys(in group: String, range: Range<Int>?) throws -> [String] {
+        let sqlite = try core().sqlite
+        let pages = try view.pages.groupPages(group, in: sqlite)
+        let total = pages.reduce(0) { $0 + $1.count }
+        let wanted = (range ?? 0..<total).clamped(to: 0..<total)
+        guard !wanted.isEmpty else { return [] }
+        var keys: [String] = []
+        keys.reserveCapacity(wanted.count)
+        var offset = 0
+        for page in pages {
+            defer { offset += page.count }
+            if offset + page.count <= wanted.lowerBound { continue }
+            if offset >= wanted.upperBound { break }
+            let rows = try view.pages.page(page.id, in: sqlite).rows
+            let lower = Swift.max(wanted.lowerBound - offset, 0)
+            let upper = Swift.min(wanted.upperBound - offset, rows.count)
+            for rowID in rows[lower..<upper] {
+                keys.append(try key(ofRow: rowID, sqlite: sqlite))
+            }
+        }
+        return keys
+    }
+
+    private func key(ofRow rowID: Int64, sqlite: SQLiteConnection) throws -> String {
+        let statement = try sqlite.cachedStatement(Schema.selectRowByID)
+        defer { statement.reset() }
+        try statement.bind(rowID, at: 1)
+        guard try statement.step() else {
+            throw TroveError(
+                code: .extensionFailed, message: "A row of the view '\(view.name)' is gone from the items (row \(rowID)).",
+                collection: Item.collection, extensionName: view.name)
+        }
+        return statement.string(at: 0)
+    }
+
+    private func itemKey(_ key: String) throws -> Item.ID {
+        guard let id = Item.ID(itemKey: key) else {
+            throw TroveError(
+                code: .invalidKey, message: "The key '\(key)' of the view '\(view.name)' is not a key of \(Item.self).",
+                collection: Item.collection, key: key, extensionName: view.name)
+        }
+        return id
+    }
+}
+
+// Explicit non-conformance to Sendable: a reader belongs to its transaction.
+@available(*, unavailable)
+extension ViewReader: Sendable {}

@@ -1,0 +1,212 @@
+/// How a view keeps its ordered membership in the file: pages of row ids.
+///
+/// ## Layout
+///
+/// Two tables per view:
+///
+/// - `trove_ext_<name>_pages` (`id`, `grp`, `ord`, `count`, `rows`): each group is a list of
+///   pages ordered by `ord`; a page holds up to ``maximumPageSize`` row ids of `trove_items`, in
+///   the view's order, as little-endian 64-bit integers in the `rows` blob, and their number in
+///   `count`, so that an index is found by summing counts without reading the blobs.
+/// - `trove_ext_<name>_map` (`rowid`, `page`): the page of each row in the view.
+///
+/// Page ids come from `AUTOINCREMENT`: a page id is never used again, also after every page was
+/// deleted, so that a transaction's record of its pages before it began stays unambiguous.
+///
+/// ## Page size and the split and merge rule
+///
+/// A page holds at most 50 rows. An insert that makes a page hold 51 splits it in two: the first
+/// 25 rows stay, the other 26 move to a new page placed right after it. A removal that empties a
+/// page deletes it; one that leaves fewer than 13 rows merges the page into a neighbour (the
+/// previous one, else the next) when both fit in one page. An insert or removal therefore
+/// rewrites one page, or two and at most 50 map rows when it splits or merges; finding the place
+/// of an insert costs O(log p) page reads and O(log n) comparisons, p pages and n rows in the
+/// group. `ord` leaves gaps (2³² between pages of a fresh group); a split takes the middle of the
+/// gap, and a group whose gap is used up is renumbered, once in about 32 splits at one place.
+struct ViewStorage: Sendable {
+    /// The largest number of rows in a page.
+    static let maximumPageSize = 50
+    /// A page with fewer rows after a removal merges into a neighbour when they fit together.
+    static let minimumPageSize = 13
+    /// The gap of `ord` between consecutive pages of a group when it is numbered.
+    static let ordinalGap: Int64 = 1 << 32
+
+    let pagesTable: String
+    let mapTable: String
+    let createSQL: String
+    let selectGroupPagesSQL: String
+    let selectPageSQL: String
+    let insertPageSQL: String
+    let updatePageSQL: String
+    let deletePageSQL: String
+    let selectMapSQL: String
+    let upsertMapSQL: String
+    let deleteMapSQL: String
+    let selectGroupsSQL: String
+    let countAllSQL: String
+    let countGroupSQL: String
+    let selectAllMapSQL: String
+    let deleteAllSQL: String
+
+    init(name: String) {
+        pagesTable = "trove_ext_\(name)_pages"
+        mapTable = "trove_ext_\(name)_map"
+        let pages = "\"\(pagesTable)\""
+        let map = "\"\(mapTable)\""
+        createSQL = """
+            CREATE TABLE \(pages) (id INTEGER PRIMARY KEY AUTOINCREMENT, grp TEXT NOT NULL, ord INTEGER NOT NULL, \
+            count INTEGER NOT NULL, rows BLOB NOT NULL); \
+            CREATE INDEX "\(pagesTable)_grp" ON \(pages) (grp, ord); \
+            CREATE TABLE \(map) (rowid INTEGER PRIMARY KEY, page INTEGER NOT NULL);
+            """
+        selectGroupPagesSQL = "SELECT id, ord, count FROM \(pages) WHERE grp = ?1 ORDER BY ord"
+        selectPageSQL = "SELECT grp, rows FROM \(pages) WHERE id = ?1"
+        insertPageSQL = "INSERT INTO \(pages) (grp, ord, count, rows) VALUES (?1, ?2, ?3, ?4)"
+        updatePageSQL = "UPDATE \(pages) SET ord = ?2, count = ?3, rows = ?4 WHERE id = ?1"
+        deletePageSQL = "DELETE FROM \(pages) WHERE id = ?1"
+        selectMapSQL = "SELECT page FROM \(map) WHERE rowid = ?1"
+        upsertMapSQL = "INSERT INTO \(map) (rowid, page) VALUES (?1, ?2) ON CONFLICT (rowid) DO UPDATE SET page = excluded.page"
+        deleteMapSQL = "DELETE FROM \(map) WHERE rowid = ?1"
+        selectGroupsSQL = "SELECT grp, sum(count) FROM \(pages) GROUP BY grp"
+        countAllSQL = "SELECT coalesce(sum(count), 0) FROM \(pages)"
+        countGroupSQL = "SELECT coalesce(sum(count), 0) FROM \(pages) WHERE grp = ?1"
+        selectAllMapSQL = "SELECT rowid, page FROM \(map)"
+        deleteAllSQL = "DELETE FROM \(pages); DELETE FROM \(map);"
+    }
+
+    var tableNames: [String] { [pagesTable, mapTable] }
+
+    // MARK: Reading
+
+    /// The pages of `group`, in order.
+    func groupPages(_ group: String, in sqlite: SQLiteConnection) throws -> [ViewPageRef] {
+        let statement = try sqlite.cachedStatement(selectGroupPagesSQL)
+        defer { statement.reset() }
+        try statement.bind(group, at: 1)
+        var pages: [ViewPageRef] = []
+        while try statement.step() {
+            pages.append(
+                ViewPageRef(id: statement.int64(at: 0), ord: statement.int64(at: 1), count: Int(statement.int64(at: 2))))
+        }
+        return pages
+    }
+
+    /// The group and rows of page `id`.
+    func page(_ id: Int64, in sqlite: SQLiteConnection) throws -> (group: String, rows: [Int64]) {
+        let statement = try sqlite.cachedStatement(selectPageSQL)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        guard try statement.step() else {
+            throw TroveError(
+                code: .corruptDatabase, message: "The page \(id) of a view is missing from '\(pagesTable)'.")
+        }
+        return (statement.string(at: 0), Self.decodeRows(statement.bytes(at: 1)))
+    }
+
+    /// The page that holds `rowID`, or 0 when the row is not in the view.
+    func pageOfRow(_ rowID: Int64, in sqlite: SQLiteConnection) throws -> Int64 {
+        let statement = try sqlite.cachedStatement(selectMapSQL)
+        defer { statement.reset() }
+        try statement.bind(rowID, at: 1)
+        return try statement.step() ? statement.int64(at: 0) : 0
+    }
+
+    /// Every group with its number of rows, unsorted.
+    func groupCounts(in sqlite: SQLiteConnection) throws -> [(group: String, count: Int)] {
+        let statement = try sqlite.cachedStatement(selectGroupsSQL)
+        defer { statement.reset() }
+        var groups: [(String, Int)] = []
+        while try statement.step() {
+            groups.append((statement.string(at: 0), Int(statement.int64(at: 1))))
+        }
+        return groups
+    }
+
+    /// The number of rows of `group`, or of every group.
+    func count(group: String?, in sqlite: SQLiteConnection) throws -> Int {
+        let statement = try sqlite.cachedStatement(group == nil ? countAllSQL : countGroupSQL)
+        defer { statement.reset() }
+        if let group { try statement.bind(group, at: 1) }
+        guard try statement.step() else { return 0 }
+        return Int(statement.int64(at: 0))
+    }
+
+    /// Every row of the view with its page.
+    func allRows(in sqlite: SQLiteConnection) throws -> [(rowID: Int64, page: Int64)] {
+        let statement = try sqlite.cachedStatement(selectAllMapSQL)
+        defer { statement.reset() }
+        var rows: [(Int64, Int64)] = []
+        while try statement.step() {
+            rows.append((statement.int64(at: 0), statement.int64(at: 1)))
+        }
+        return rows
+    }
+
+    // MARK: Writing
+
+    /// Stores a new page and returns its id.
+    func insertPage(group: String, ord: Int64, rows: [Int64], in sqlite: SQLiteConnection) throws -> Int64 {
+        let statement = try sqlite.cachedStatement(insertPageSQL)
+        defer { statement.reset() }
+        try statement.bind(group, at: 1)
+        try statement.bind(ord, at: 2)
+        try statement.bind(Int64(rows.count), at: 3)
+        try Self.withEncodedRows(rows) { try statement.bindCopy($0, at: 4) }
+        try statement.stepToEnd()
+        return sqlite.lastInsertRowID
+    }
+
+    func updatePage(_ id: Int64, ord: Int64, rows: [Int64], in sqlite: SQLiteConnection) throws {
+        let statement = try sqlite.cachedStatement(updatePageSQL)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        try statement.bind(ord, at: 2)
+        try statement.bind(Int64(rows.count), at: 3)
+        try Self.withEncodedRows(rows) { try statement.bindCopy($0, at: 4) }
+        try statement.stepToEnd()
+    }
+
+    func deletePage(_ id: Int64, in sqlite: SQLiteConnection) throws {
+        let statement = try sqlite.cachedStatement(deletePageSQL)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        try statement.stepToEnd()
+    }
+
+    /// Sets the page of `rowID` (0: the row leaves the view).
+    func setPage(_ page: Int64, ofRow rowID: Int64, in sqlite: SQLiteConnection) throws {
+        let statement = try sqlite.cachedStatement(page == 0 ? deleteMapSQL : upsertMapSQL)
+        defer { statement.reset() }
+        try statement.bind(rowID, at: 1)
+        if page != 0 { try statement.bind(page, at: 2) }
+        try statement.stepToEnd()
+    }
+
+    func deleteAll(in sqlite: SQLiteConnection) throws {
+        try sqlite.execute(deleteAllSQL)
+    }
+
+    // MARK: Row blobs
+
+    static func decodeRows(_ bytes: UnsafeRawBufferPointer) -> [Int64] {
+        let count = bytes.count / 8
+        return [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for offset in 0..<count {
+                buffer[offset] = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset * 8, as: Int64.self))
+            }
+            initialized = count
+        }
+    }
+
+    static func withEncodedRows<T>(_ rows: [Int64], _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let littleEndian = rows.map(\.littleEndian)
+        return try littleEndian.withUnsafeBytes(body)
+    }
+}
+
+/// A page of a group, as the group's page list gives it: its id, its place and its number of rows.
+struct ViewPageRef: Sendable, Hashable {
+    var id: Int64
+    var ord: Int64
+    var count: Int
+}

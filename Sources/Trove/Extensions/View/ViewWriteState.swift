@@ -1,0 +1,417 @@
+/// A view's state during one read-write transaction: its pages as they are now (written through
+/// to the file at every change) and as they were before the transaction, from which the commit
+/// computes the row changes of ``ViewChanges``.
+///
+/// Every change of the pages goes through ``remove(_:in:)`` and ``insert(_:into:in:sortsBefore:)``,
+/// which save a page's rows, a group's page list and a row's page the first time they change
+/// (copy on write). The rows that no write reached keep their relative order, so a row that a
+/// write left in place is reported as updated, and only the rows that were taken out and put
+/// back are moves (see ``ViewChanges`` for the index convention).
+final class ViewWriteState: ExtensionTransactionState {
+    let storage: ViewStorage
+
+    // The pages as they are now, as far as this transaction read or wrote them.
+    private var groupPages: [String: [ViewPageRef]] = [:]
+    private var pageRows: [Int64: [Int64]] = [:]
+    /// The group of every page seen, also of pages deleted since.
+    private var pageGroups: [Int64: String] = [:]
+
+    // The pages as they were before the transaction: saved on first change.
+    private var originalGroupPages: [String: [ViewPageRef]] = [:]
+    private var originalPageRows: [Int64: [Int64]] = [:]
+    private var createdPages: Set<Int64> = []
+    /// The page of a row before the transaction (0: not in the view), saved when its page changes.
+    private var originalLocation: [Int64: Int64] = [:]
+
+    /// The rows written in the transaction that are still in the table, by row id.
+    private var changed: [Int64: ChangedRow] = [:]
+    /// The rows removed from the table in the transaction.
+    private var departed: [DepartedRow] = []
+
+    private struct ChangedRow {
+        var key: String
+        var parts: ViewRowChange.Parts
+        /// Whether the row was taken out of its place and put back (a move unless it is new).
+        var repositioned: Bool
+    }
+
+    private struct DepartedRow {
+        var rowID: Int64
+        var key: String
+        /// The page of the row before the transaction; 0 when it was not in the view.
+        var originalPage: Int64
+        var parts: ViewRowChange.Parts
+    }
+
+    init(storage: ViewStorage) {
+        self.storage = storage
+    }
+
+    // MARK: Reading the current pages
+
+    /// The page that holds `rowID` now, or 0.
+    func currentPage(of rowID: Int64, in context: ExtensionContext) throws -> Int64 {
+        try storage.pageOfRow(rowID, in: context.sqlite)
+    }
+
+    func group(ofPage id: Int64, in context: ExtensionContext) throws -> String {
+        if let group = pageGroups[id] { return group }
+        let page = try storage.page(id, in: context.sqlite)
+        pageGroups[id] = page.group
+        pageRows[id] = page.rows
+        return page.group
+    }
+
+    func rows(ofPage id: Int64, in context: ExtensionContext) throws -> [Int64] {
+        if let rows = pageRows[id] { return rows }
+        let page = try storage.page(id, in: context.sqlite)
+        pageGroups[id] = page.group
+        pageRows[id] = page.rows
+        return page.rows
+    }
+
+    func pages(ofGroup group: String, in context: ExtensionContext) throws -> [ViewPageRef] {
+        if let pages = groupPages[group] { return pages }
+        let pages = try storage.groupPages(group, in: context.sqlite)
+        groupPages[group] = pages
+        return pages
+    }
+
+    /// The rows before and after `rowID` in its group, now.
+    func neighbours(of rowID: Int64, page: Int64, in context: ExtensionContext) throws -> (
+        previous: Int64?, next: Int64?
+    ) {
+        let rows = try rows(ofPage: page, in: context)
+        guard let index = rows.firstIndex(of: rowID) else { return (nil, nil) }
+        var previous = index > 0 ? rows[index - 1] : nil
+        var next = index + 1 < rows.count ? rows[index + 1] : nil
+        if previous == nil || next == nil {
+            let list = try pages(ofGroup: group(ofPage: page, in: context), in: context)
+            if let position = list.firstIndex(where: { $0.id == page }) {
+                if previous == nil, position > 0 {
+                    previous = try self.rows(ofPage: list[position - 1].id, in: context).last
+                }
+                if next == nil, position + 1 < list.count {
+                    next = try self.rows(ofPage: list[position + 1].id, in: context).first
+                }
+            }
+        }
+        return (previous, next)
+    }
+
+    // MARK: Copy on write
+
+    private func willModify(group: String, in context: ExtensionContext) throws {
+        if originalGroupPages[group] == nil {
+            originalGroupPages[group] = try pages(ofGroup: group, in: context)
+        }
+    }
+
+    private func willModify(page id: Int64, in context: ExtensionContext) throws {
+        if !createdPages.contains(id), originalPageRows[id] == nil {
+            originalPageRows[id] = try rows(ofPage: id, in: context)
+        }
+    }
+
+    private func setPage(_ page: Int64, ofRow rowID: Int64, in context: ExtensionContext) throws {
+        if originalLocation[rowID] == nil {
+            originalLocation[rowID] = try currentPage(of: rowID, in: context)
+        }
+        try storage.setPage(page, ofRow: rowID, in: context.sqlite)
+    }
+
+    private func storePage(_ id: Int64, ord: Int64, rows: [Int64], in context: ExtensionContext) throws {
+        try storage.updatePage(id, ord: ord, rows: rows, in: context.sqlite)
+        pageRows[id] = rows
+    }
+
+    private func createPage(group: String, ord: Int64, rows: [Int64], in context: ExtensionContext) throws -> Int64 {
+        let id = try storage.insertPage(group: group, ord: ord, rows: rows, in: context.sqlite)
+        createdPages.insert(id)
+        pageGroups[id] = group
+        pageRows[id] = rows
+        return id
+    }
+
+    // MARK: Changing the pages
+
+    /// Takes `rowID` out of the view, if it is in it.
+    func remove(_ rowID: Int64, in context: ExtensionContext) throws {
+        let page = try currentPage(of: rowID, in: context)
+        guard page != 0 else { return }
+        let group = try group(ofPage: page, in: context)
+        try willModify(group: group, in: context)
+        try willModify(page: page, in: context)
+        var list = try pages(ofGroup: group, in: context)
+        var rows = try self.rows(ofPage: page, in: context)
+        guard let position = list.firstIndex(where: { $0.id == page }), let index = rows.firstIndex(of: rowID) else {
+            throw TroveError(
+                code: .corruptDatabase,
+                message: "The view's map puts row \(rowID) in page \(page), which does not hold it (\(storage.pagesTable)).")
+        }
+        rows.remove(at: index)
+        try setPage(0, ofRow: rowID, in: context)
+        if rows.isEmpty {
+            try storage.deletePage(page, in: context.sqlite)
+            pageRows[page] = nil
+            list.remove(at: position)
+        } else if rows.count < ViewStorage.minimumPageSize, position > 0,
+            list[position - 1].count + rows.count <= ViewStorage.maximumPageSize
+        {
+            // Merge into the previous page.
+            let previous = list[position - 1]
+            try willModify(page: previous.id, in: context)
+            let merged = try self.rows(ofPage: previous.id, in: context) + rows
+            try storePage(previous.id, ord: previous.ord, rows: merged, in: context)
+            for moved in rows { try setPage(previous.id, ofRow: moved, in: context) }
+            try storage.deletePage(page, in: context.sqlite)
+            pageRows[page] = nil
+            list[position - 1].count = merged.count
+            list.remove(at: position)
+        } else if rows.count < ViewStorage.minimumPageSize, position + 1 < list.count,
+            list[position + 1].count + rows.count <= ViewStorage.maximumPageSize
+        {
+            // Merge into the next page.
+            let next = list[position + 1]
+            try willModify(page: next.id, in: context)
+            let merged = try rows + self.rows(ofPage: next.id, in: context)
+            try storePage(next.id, ord: next.ord, rows: merged, in: context)
+            for moved in rows { try setPage(next.id, ofRow: moved, in: context) }
+            try storage.deletePage(page, in: context.sqlite)
+            pageRows[page] = nil
+            list[position + 1].count = merged.count
+            list.remove(at: position)
+        } else {
+            try storePage(page, ord: list[position].ord, rows: rows, in: context)
+            list[position].count = rows.count
+        }
+        groupPages[group] = list
+    }
+
+    /// Puts `rowID` into `group` at its sorted place: before the first row `sortsBefore` says it
+    /// sorts before, after every other.
+    ///
+    /// - Complexity: O(log p) page reads and O(log n) calls of `sortsBefore`.
+    func insert(
+        _ rowID: Int64, into group: String, in context: ExtensionContext, sortsBefore: (Int64) throws -> Bool
+    ) throws {
+        try willModify(group: group, in: context)
+        var list = try pages(ofGroup: group, in: context)
+        if list.isEmpty {
+            let id = try createPage(group: group, ord: 0, rows: [rowID], in: context)
+            try setPage(id, ofRow: rowID, in: context)
+            groupPages[group] = [ViewPageRef(id: id, ord: 0, count: 1)]
+            return
+        }
+        // The first page whose first row the new row sorts before; the row goes in the page before.
+        var low = 1
+        var high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if let first = try rows(ofPage: list[middle].id, in: context).first, try sortsBefore(first) {
+                high = middle
+            } else {
+                low = middle + 1
+            }
+        }
+        let position = low - 1
+        let page = list[position]
+        try willModify(page: page.id, in: context)
+        var rows = try self.rows(ofPage: page.id, in: context)
+        var lowRow = 0
+        var highRow = rows.count
+        while lowRow < highRow {
+            let middle = (lowRow + highRow) / 2
+            if try sortsBefore(rows[middle]) {
+                highRow = middle
+            } else {
+                lowRow = middle + 1
+            }
+        }
+        rows.insert(rowID, at: lowRow)
+        if rows.count <= ViewStorage.maximumPageSize {
+            try storePage(page.id, ord: page.ord, rows: rows, in: context)
+            try setPage(page.id, ofRow: rowID, in: context)
+            list[position].count = rows.count
+            groupPages[group] = list
+            return
+        }
+        // Split: the first half stays, the rest goes to a new page right after.
+        if position + 1 < list.count, list[position + 1].ord - list[position].ord < 2 {
+            try renumber(&list, in: context)
+        }
+        let ord =
+            position + 1 < list.count
+            ? list[position].ord + (list[position + 1].ord - list[position].ord) / 2
+            : list[position].ord + ViewStorage.ordinalGap
+        let half = ViewStorage.maximumPageSize / 2
+        let kept = Array(rows[..<half])
+        let moved = Array(rows[half...])
+        try storePage(page.id, ord: list[position].ord, rows: kept, in: context)
+        let newID = try createPage(group: group, ord: ord, rows: moved, in: context)
+        for row in moved where row != rowID {
+            try setPage(newID, ofRow: row, in: context)
+        }
+        try setPage(lowRow < half ? page.id : newID, ofRow: rowID, in: context)
+        list[position].count = kept.count
+        list.insert(ViewPageRef(id: newID, ord: ord, count: moved.count), at: position + 1)
+        groupPages[group] = list
+    }
+
+    /// Spreads the `ord` of the pages of a group evenly again.
+    private func renumber(_ list: inout [ViewPageRef], in context: ExtensionContext) throws {
+        for index in list.indices {
+            list[index].ord = Int64(index) * ViewStorage.ordinalGap
+            try storePage(list[index].id, ord: list[index].ord, rows: rows(ofPage: list[index].id, in: context), in: context)
+        }
+    }
+
+    // MARK: Recording what happened
+
+    /// Records that the row `rowID` (`key`) was written.
+    func noteChange(_ rowID: Int64, key: String, parts: ViewRowChange.Parts, repositioned: Bool) {
+        if var row = changed[rowID] {
+            row.parts.formUnion(parts)
+            row.repositioned = row.repositioned || repositioned
+            changed[rowID] = row
+        } else {
+            changed[rowID] = ChangedRow(key: key, parts: parts, repositioned: repositioned)
+        }
+    }
+
+    /// Records that the row `rowID` (`key`) was removed from the table, and takes it out of the
+    /// view. A later row with the same row id is another item.
+    func noteRemoval(_ rowID: Int64, key: String, in context: ExtensionContext) throws {
+        let original = try originalLocation[rowID] ?? currentPage(of: rowID, in: context)
+        try remove(rowID, in: context)
+        departed.append(
+            DepartedRow(rowID: rowID, key: key, originalPage: original, parts: changed[rowID]?.parts ?? []))
+        changed[rowID] = nil
+        originalLocation[rowID] = 0
+    }
+
+    /// Takes every row out of the view: the rows of the collection were removed, `rows` lists them.
+    func removeEverything(rows: [RemovedRow], in context: ExtensionContext) throws {
+        // Save what the removal changes: every group's pages and every row's page.
+        for (group, _) in try storage.groupCounts(in: context.sqlite) {
+            try willModify(group: group, in: context)
+            for page in try pages(ofGroup: group, in: context) {
+                try willModify(page: page.id, in: context)
+            }
+        }
+        for (rowID, page) in try storage.allRows(in: context.sqlite) where originalLocation[rowID] == nil {
+            originalLocation[rowID] = page
+        }
+        try storage.deleteAll(in: context.sqlite)
+        for group in groupPages.keys { groupPages[group] = [] }
+        pageRows.removeAll()
+        for row in rows {
+            departed.append(
+                DepartedRow(
+                    rowID: row.rowID, key: row.key, originalPage: originalLocation[row.rowID] ?? 0,
+                    parts: changed[row.rowID]?.parts ?? []))
+            changed[row.rowID] = nil
+            originalLocation[row.rowID] = 0
+        }
+        // Every row of the collection is in `rows`: none of the written ones is left.
+        changed.removeAll()
+    }
+
+    // MARK: Commit
+
+    func willCommit(name: String, in context: ExtensionContext) throws {
+        guard !changed.isEmpty || !departed.isEmpty else { return }
+        var originalOffsets: [String: [Int64: Int]] = [:]
+        var currentOffsets: [String: [Int64: Int]] = [:]
+
+        func offsets(of list: [ViewPageRef]) -> [Int64: Int] {
+            var offsets: [Int64: Int] = [:]
+            var total = 0
+            for page in list {
+                offsets[page.id] = total
+                total += page.count
+            }
+            return offsets
+        }
+
+        func originalPath(of rowID: Int64, page: Int64) throws -> ViewIndexPath? {
+            guard page != 0 else { return nil }
+            let group = try self.group(ofPage: page, in: context)
+            if originalOffsets[group] == nil {
+                originalOffsets[group] = try offsets(of: originalGroupPages[group] ?? pages(ofGroup: group, in: context))
+            }
+            let rows = try originalPageRows[page] ?? self.rows(ofPage: page, in: context)
+            guard let offset = originalOffsets[group]?[page], let index = rows.firstIndex(of: rowID) else {
+                throw TroveError(
+                    code: .extensionFailed,
+                    message: "The view lost track of row \(rowID) before the transaction (page \(page)).")
+            }
+            return ViewIndexPath(group: group, index: offset + index)
+        }
+
+        func currentPath(of rowID: Int64) throws -> ViewIndexPath? {
+            let page = try currentPage(of: rowID, in: context)
+            guard page != 0 else { return nil }
+            let group = try self.group(ofPage: page, in: context)
+            if currentOffsets[group] == nil {
+                currentOffsets[group] = try offsets(of: pages(ofGroup: group, in: context))
+            }
+            let rows = try self.rows(ofPage: page, in: context)
+            guard let offset = currentOffsets[group]?[page], let index = rows.firstIndex(of: rowID) else {
+                throw TroveError(
+                    code: .extensionFailed, message: "The view lost track of row \(rowID) (page \(page)).")
+            }
+            return ViewIndexPath(group: group, index: offset + index)
+        }
+
+        var removedByKey: [String: (path: ViewIndexPath, parts: ViewRowChange.Parts)] = [:]
+        for row in departed {
+            guard let path = try originalPath(of: row.rowID, page: row.originalPage) else { continue }
+            removedByKey[row.key] = (path, row.parts)
+        }
+        var rowChanges: [ViewRowChange] = []
+        for (rowID, row) in changed {
+            var old = try originalPath(of: rowID, page: originalLocation[rowID] ?? currentPage(of: rowID, in: context))
+            let new = try currentPath(of: rowID)
+            var repositioned = row.repositioned
+            var parts = row.parts
+            if old == nil, let removed = removedByKey.removeValue(forKey: row.key) {
+                // The item was removed and stored again: the same item, moved or updated.
+                old = removed.path
+                repositioned = true
+                parts.formUnion(removed.parts)
+                parts.insert(.item)
+            }
+            switch (old, new) {
+            case (nil, nil):
+                continue
+            case (nil, let new?):
+                rowChanges.append(ViewRowChange(kind: .inserted, key: row.key, from: nil, to: new, changedParts: parts))
+            case (let old?, nil):
+                rowChanges.append(ViewRowChange(kind: .removed, key: row.key, from: old, to: nil, changedParts: parts))
+            case (let old?, let new?):
+                rowChanges.append(
+                    ViewRowChange(
+                        kind: repositioned ? .moved : .updated, key: row.key, from: old, to: new, changedParts: parts))
+            }
+        }
+        for (key, removed) in removedByKey {
+            rowChanges.append(ViewRowChange(kind: .removed, key: key, from: removed.path, to: nil, changedParts: []))
+        }
+        var groupChanges: [ViewGroupChange] = []
+        for (group, original) in originalGroupPages {
+            let wasPresent = !original.isEmpty
+            let isPresent = try !pages(ofGroup: group, in: context).isEmpty
+            if wasPresent != isPresent {
+                groupChanges.append(ViewGroupChange(kind: isPresent ? .inserted : .removed, group: group))
+            }
+        }
+        guard !rowChanges.isEmpty || !groupChanges.isEmpty else { return }
+        context.core.changes.viewChanges[name] = ViewChanges(
+            groupChanges: groupChanges.sorted(), rowChanges: rowChanges.sorted())
+    }
+}
+
+// Explicit non-conformance to Sendable: the state belongs to one write transaction.
+@available(*, unavailable)
+extension ViewWriteState: Sendable {}

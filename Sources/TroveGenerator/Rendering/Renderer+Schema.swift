@@ -1,0 +1,98 @@
+/// The context of the generated `SchemaDescribing` conformance of an annotated type: the compact
+/// schema that the database records in its file (see the runtime's `ModelSchema`).
+struct SchemaContext {
+    struct Case {
+        var number: UInt32
+        var nameLiteral: String
+        var hasFields: Bool
+        var fields: [String]
+    }
+
+    var name: String
+    var access: String
+    var noun: String
+    var arguments: String
+    var hasFields: Bool
+    var fields: [String]
+    var hasCases: Bool
+    var cases: [Case]
+    var references: String
+}
+
+extension Renderer {
+    func schemaContext(_ type: TypeDescription, access: String) -> SchemaContext {
+        var arguments = ["typeName: \(SwiftNames.stringLiteral(type.name))"]
+        var fields: [FieldDescription] = []
+        var cases: [CaseDescription] = []
+        var referenced: [String] = []
+        var indexes: [String: String] = [:]
+        if let persistable = type.persistable {
+            arguments.append("collection: \(SwiftNames.stringLiteral(persistable.collection))")
+            if let metadata = persistable.metadata {
+                arguments.append("metadataType: \(SwiftNames.stringLiteral(metadata.type))")
+                referenced.append(metadata.type)
+            }
+            for index in persistable.indexes {
+                indexes[index.property] = index.kind.rawValue
+            }
+        }
+        switch type.coding {
+        case .rawValue(let rawType):
+            arguments.append("rawValueType: \(SwiftNames.stringLiteral(rawType))")
+        case .message(let messageFields):
+            fields = messageFields
+        case .cases(let enumCases):
+            cases = enumCases
+        }
+        referenced += fields.map(\.type) + cases.flatMap { $0.parameters.map(\.type) }
+        let caseContexts = cases.map { enumCase in
+            let parameters = enumCase.parameters.map { Self.schemaField($0, index: nil) }
+            return SchemaContext.Case(
+                number: enumCase.number, nameLiteral: SwiftNames.stringLiteral(enumCase.name),
+                hasFields: !parameters.isEmpty, fields: parameters)
+        }
+        let references = Self.referencedTypeNames(in: referenced).filter { $0 != type.name }
+        return SchemaContext(
+            name: type.name, access: access, noun: type.persistable == nil ? "values" : "items",
+            arguments: arguments.joined(separator: ", "), hasFields: !fields.isEmpty,
+            fields: fields.map { Self.schemaField($0, index: indexes[$0.name]) }, hasCases: !cases.isEmpty,
+            cases: caseContexts, references: references.map { "\($0).self" }.joined(separator: ", "))
+    }
+
+    /// The arguments of `ModelSchema.Field.init` for `field`.
+    private static func schemaField(_ field: FieldDescription, index: String?) -> String {
+        var text = "number: \(field.number), name: \(SwiftNames.stringLiteral(field.name)), "
+        text += "type: \(SwiftNames.stringLiteral(field.type))"
+        if field.isOptional { text += ", isOptional: true" }
+        if let index { text += ", index: \(SwiftNames.stringLiteral(index))" }
+        return text
+    }
+
+    /// The names of types that `types` mention and the runtime does not encode itself, sorted:
+    /// those may be annotated types with schemas of their own.
+    static func referencedTypeNames(in types: [String]) -> [String] {
+        var names: Set<String> = []
+        for type in types {
+            var current = ""
+            for character in type + " " {
+                if character.isLetter || character.isNumber || character == "_" || character == "." {
+                    current.append(character)
+                } else {
+                    if let first = current.first, first.isLetter || first == "_" {
+                        names.insert(current)
+                    }
+                    current = ""
+                }
+            }
+        }
+        return names.subtracting(runtimeTypeNames).sorted()
+    }
+
+    /// The types whose encoding the runtime defines, which have no schema of their own.
+    private static let runtimeTypeNames: Set<String> = [
+        "Bool", "String", "Character", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32",
+        "UInt64", "Float", "Double", "Data", "Date", "UUID", "URL", "Decimal", "Array", "Set", "Dictionary", "Optional",
+        "Swift.String", "Swift.Int", "Swift.Bool", "Swift.Double", "Foundation.Data", "Foundation.Date",
+        "Foundation.UUID", "Foundation.URL", "Foundation.Decimal",
+    ]
+}
