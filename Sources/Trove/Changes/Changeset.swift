@@ -69,6 +69,9 @@ public struct Changeset: Sendable, Hashable {
     /// `nil` when this changeset lists what changed; otherwise why it cannot, and the consumer
     /// should consider that anything may have changed.
     public var reloadReason: ReloadReason?
+    /// What the "notify" delete rules of relationships reported in the transaction, in the order
+    /// they fired (see ``RelationshipNotice``).
+    public var relationshipNotices: [RelationshipNotice] = []
     /// The row changes of each view that this commit changed, by view name (see ``View`` and
     /// ``ViewChanges``). Empty for a changeset that does not list what changed.
     public var viewChanges: [String: ViewChanges] = [:]

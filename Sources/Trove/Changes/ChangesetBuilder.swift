@@ -50,6 +50,14 @@ struct ChangesetBuilder {
     /// Extensions registered, rebuilt or removed.
     private(set) var changedExtensions: Set<String> = []
 
+    /// What the "notify" delete rules of relationships reported, in order.
+    private(set) var relationshipNotices: [RelationshipNotice] = []
+
+    /// Records a notice of a relationship's delete rule.
+    mutating func recordRelationshipNotice(_ notice: RelationshipNotice) {
+        relationshipNotices.append(notice)
+    }
+
     /// The row changes of views, by view name, recorded when the transaction commits.
     var viewChanges: [String: ViewChanges] = [:]
 
@@ -100,6 +108,7 @@ struct ChangesetBuilder {
         removedCollections.removeAll()
         removedAllCollections = false
         changedExtensions.removeAll()
+        relationshipNotices.removeAll()
         viewChanges.removeAll()
     }
 
@@ -187,6 +196,7 @@ struct ChangesetBuilder {
             removedCollections: removedCollections,
             removedAllCollections: removedAllCollections,
             changedExtensions: changedExtensions)
+        changeset.relationshipNotices = relationshipNotices
         changeset.viewChanges = viewChanges
         return changeset
     }

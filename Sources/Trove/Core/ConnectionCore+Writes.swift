@@ -171,7 +171,9 @@ extension ConnectionCore {
         if let watchers {
             try markStale(watchers.orphans)
             for watcher in watchers.extensions {
-                try run(watcher) { try $0.implementation.removeAll(rows: rows, name: $0.name, in: $1) }
+                try run(watcher) {
+                    try $0.implementation.removeAll(rows: rows, ofCollection: collection, name: $0.name, in: $1)
+                }
             }
         }
         return removed
@@ -193,7 +195,9 @@ extension ConnectionCore {
         try markStale(orphans)
         for watcher in extensions {
             let removedRows = rows.map { $0[watcher.collection] ?? [] }
-            try run(watcher) { try $0.implementation.removeAll(rows: removedRows, name: $0.name, in: $1) }
+            try run(watcher) {
+                try $0.implementation.removeAll(rows: removedRows, ofCollection: nil, name: $0.name, in: $1)
+            }
         }
         return removed
     }

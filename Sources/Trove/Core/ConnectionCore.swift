@@ -62,6 +62,9 @@ final class ConnectionCore {
     /// The registered extensions the current read-write transaction rebuilt after another
     /// process left them stale.
     var extensionsRebuilt: [String] = []
+    /// The removals and notices of relationships' delete rules still to run in the current
+    /// read-write transaction (see ``RelationshipCascade``).
+    var cascade = RelationshipCascade()
     /// The per-transaction parts of extensions that keep state during the current read-write
     /// transaction (a view's original pages), by extension name; see ``ExtensionTransactionState``.
     var extensionStates: [String: any ExtensionTransactionState] = [:]
@@ -155,6 +158,7 @@ final class ConnectionCore {
         transactionFailure = nil
         orphansMarkedStale.removeAll()
         extensionsRebuilt.removeAll()
+        cascade = RelationshipCascade()
         extensionStates.removeAll()
     }
 

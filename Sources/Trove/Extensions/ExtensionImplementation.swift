@@ -26,6 +26,15 @@ protocol ExtensionImplementation: Sendable {
     /// Follows the removal of every item of ``collection``; `rows` lists them when
     /// ``needsRemovedRows``.
     func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws
+
+    /// Whether the extension follows the writes of `collection`: ``collection`` by default; a
+    /// relationship follows the collections its edges point to as well (see
+    /// `ExtensionImplementation+Following.swift`).
+    func follows(_ collection: String) -> Bool
+    /// Follows the removal of every item of `collection` (`nil`: of every collection), which the
+    /// extension ``follows(_:)``; by default ``removeAll(rows:name:in:)``.
+    func removeAll(rows: [RemovedRow]?, ofCollection collection: String?, name: String, in context: ExtensionContext)
+        throws
 }
 
 /// What an extension's methods work with: the connection of the write transaction.

@@ -16,7 +16,7 @@ struct ExtensionRegistry {
 
     func watchers(of collection: String) -> CollectionWatchers {
         CollectionWatchers(
-            extensions: registered.values.filter { $0.collection == collection }.sorted { $0.name < $1.name },
+            extensions: registered.values.filter { $0.implementation.follows(collection) }.sorted { $0.name < $1.name },
             orphans: orphans.filter { $0.value == collection }.map(\.key).sorted())
     }
 }

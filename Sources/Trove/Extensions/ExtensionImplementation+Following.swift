@@ -1,0 +1,14 @@
+/// The defaults of the requirements that only some kinds of extension (relationships) need.
+extension ExtensionImplementation {
+    /// An extension follows its own collection.
+    func follows(_ collection: String) -> Bool {
+        collection == self.collection
+    }
+
+    /// The removal of a collection the extension follows is the removal of its own.
+    func removeAll(rows: [RemovedRow]?, ofCollection collection: String?, name: String, in context: ExtensionContext)
+        throws
+    {
+        try removeAll(rows: rows, name: name, in: context)
+    }
+}

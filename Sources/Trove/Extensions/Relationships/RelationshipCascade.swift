@@ -1,0 +1,48 @@
+/// The removals and notices that relationships' delete rules decided in the current write
+/// transaction and that have not run yet.
+///
+/// Rules only queue: the first removal that fires one runs the queue
+/// (``ConnectionCore/runCascade()``), and removals that the queued ones fire in turn join it.
+/// So a cascade runs as a loop at a bounded depth of calls, however long its chain, and no
+/// extension is in the middle of a statement while another write runs.
+struct RelationshipCascade {
+    /// Items to remove, in order; those before ``nextRemoval`` are done.
+    var removals: [ItemAddress] = []
+    var nextRemoval = 0
+    /// Notices to deliver once no removal is left; those before ``nextNotice`` are done.
+    var notices: [(RelationshipNotice, @Sendable (ReadWriteTransaction, RelationshipNotice) throws -> Void)] = []
+    var nextNotice = 0
+    /// Whether a ``ConnectionCore/runCascade()`` is running on the connection.
+    var isRunning = false
+}
+
+extension ConnectionCore {
+    /// Runs the queued removals through the write funnel, each an ordinary removal that reaches
+    /// every extension and the changeset, then delivers the queued notices, until both queues are
+    /// empty. Does nothing when called from inside the loop: the loop picks up what was queued.
+    ///
+    /// An item already gone is skipped: that is how a cycle ends.
+    func runCascade() throws {
+        guard !cascade.isRunning else { return }
+        cascade.isRunning = true
+        defer { cascade = RelationshipCascade() }
+        while true {
+            if cascade.nextRemoval < cascade.removals.count {
+                let address = cascade.removals[cascade.nextRemoval]
+                cascade.nextRemoval += 1
+                if try removeRow(key: address.key, collection: address.collection) {
+                    evict(key: address.key, collection: address.collection)
+                }
+            } else if cascade.nextNotice < cascade.notices.count {
+                let (notice, deliver) = cascade.notices[cascade.nextNotice]
+                cascade.nextNotice += 1
+                changes.recordRelationshipNotice(notice)
+                let transaction = ReadWriteTransaction(core: self)
+                defer { transaction.invalidate() }
+                try deliver(transaction, notice)
+            } else {
+                return
+            }
+        }
+    }
+}

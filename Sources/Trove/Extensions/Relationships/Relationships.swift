@@ -1,0 +1,273 @@
+/// Relationships: named edges from the items of one model to items of others, kept in the same
+/// file and transaction as the items, with delete rules that cascade inside the write
+/// transaction that removes an item (YapDatabase's Relationships extension).
+///
+/// Define the edges of a model once and register them with the database. trove-gen generates
+/// this from `// @relationship(...)` annotations:
+///
+/// ```swift
+/// let postEdges = Relationships<Post>("post_edges", edges: [
+///     .to("author", User.self, rules: .deleteSourceWhenDestinationDeleted) { $0.authorID },
+///     .to("tags", Tag.self, rules: .deleteDestinationWhenAllSourcesDeleted) { $0.tagIDs },
+/// ])
+/// let database = try Database(path: path, extensions: [postEdges.databaseExtension])
+///
+/// try connection.readWrite { tx in
+///     try tx.remove(User.self, key: ada.id)   // her posts go too, in this transaction
+/// }
+/// let posts = try connection.read { tx in
+///     try postEdges.sources(pointingTo: grace.id, edge: "author", in: tx)
+/// }
+/// ```
+///
+/// Every write of a `Post`, typed or untyped, recomputes its edges, so changing `authorID` moves
+/// the edge. Edges point at keys: an edge may point at an item that does not exist (yet).
+/// Removals that rules decide are ordinary removals: indexes, full-text search and the
+/// changeset see them, and they fire the rules of their own edges (a cycle ends: an item is
+/// removed once). See <doc:Relationships>.
+public struct Relationships<Source: Persistable>: Sendable {
+    /// The name of the extension, unique among the extensions of a file.
+    public let name: String
+    /// The version of the definition: a new version rebuilds the edges.
+    public let version: Int
+    /// The edges.
+    public let edges: [RelationshipEdge<Source>]
+    let implementation: RelationshipsImplementation<Source>
+
+    /// Defines the relationships of the items of `Source`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the extension: 1 to 64 ASCII letters, digits and underscores.
+    ///   - version: The version of the definition (default 1). Changing the edges rebuilds them
+    ///     at the same version too.
+    ///   - edges: The edges, with distinct names.
+    public init(_ name: String, version: Int = 1, edges: [RelationshipEdge<Source>]) {
+        self.name = name
+        self.version = version
+        self.edges = edges
+        implementation = RelationshipsImplementation(name: name, edges: edges)
+    }
+
+    /// The relationships as an extension to register (``Database/register(_:)-(DatabaseExtension)``).
+    public var databaseExtension: DatabaseExtension {
+        DatabaseExtension(name: name, version: version, implementation: implementation)
+    }
+
+    // MARK: Queries
+
+    /// The keys of the destinations of `source`'s edges named `edge`, sorted, whether the
+    /// destinations exist or not.
+    ///
+    /// - Parameters:
+    ///   - source: The key of the source.
+    ///   - edge: The name of the edge.
+    ///   - transaction: The transaction to read in.
+    /// - Returns: The destination keys.
+    /// - Throws: ``TroveError`` when the extension is not registered or SQLite fails.
+    public func destinationKeys(of source: Source.ID, edge: String, in transaction: ReadTransaction) throws
+        -> [String]
+    {
+        var keys: [String] = []
+        try query(implementation.selectDestinationKeysSQL, in: transaction) { statement in
+            try statement.bind(Source.collection, at: 1)
+            try statement.bind(source.itemKey, at: 2)
+            try statement.bind(edge, at: 3)
+        } row: {
+            keys.append($0.string(at: 0))
+        }
+        return keys
+    }
+
+    /// The destinations of `source`'s edges named `edge` that exist, in the order of their keys.
+    ///
+    /// - Parameters:
+    ///   - type: The model of the destinations.
+    ///   - source: The key of the source.
+    ///   - edge: The name of the edge.
+    ///   - transaction: The transaction to read in.
+    /// - Returns: The destinations.
+    /// - Throws: ``TroveError`` when the extension is not registered, an item cannot be decoded or
+    ///   SQLite fails.
+    public func destinations<Destination: Persistable>(
+        _ type: Destination.Type, of source: Source.ID, edge: String, in transaction: ReadTransaction
+    ) throws -> [Destination] {
+        let keys = try destinationKeys(of: source, edge: edge, in: transaction).compactMap { Destination.ID(itemKey: $0) }
+        return try transaction.read(Destination.self, keys: keys)
+    }
+
+    /// The number of distinct destinations of `source`'s edges named `edge`.
+    ///
+    /// - Parameters:
+    ///   - source: The key of the source.
+    ///   - edge: The name of the edge.
+    ///   - transaction: The transaction to read in.
+    /// - Returns: The number of destination keys.
+    /// - Throws: ``TroveError`` when the extension is not registered or SQLite fails.
+    public func destinationCount(of source: Source.ID, edge: String, in transaction: ReadTransaction) throws -> Int {
+        var count = 0
+        try query(implementation.countDestinationsSQL, in: transaction) { statement in
+            try statement.bind(Source.collection, at: 1)
+            try statement.bind(source.itemKey, at: 2)
+            try statement.bind(edge, at: 3)
+        } row: {
+            count = Int($0.int64(at: 0))
+        }
+        return count
+    }
+
+    /// The keys of the sources whose edges named `edge` point at `destination`, sorted by their
+    /// stored keys.
+    ///
+    /// - Parameters:
+    ///   - destination: The key of the destination.
+    ///   - edge: The name of the edge.
+    ///   - transaction: The transaction to read in.
+    /// - Returns: The source keys.
+    /// - Throws: ``TroveError`` when the extension is not registered or SQLite fails.
+    public func sourceKeys(pointingTo destination: some ItemKey, edge: String, in transaction: ReadTransaction)
+        throws -> [Source.ID]
+    {
+        var keys: [Source.ID] = []
+        try query(implementation.selectSourceKeysSQL, in: transaction) { statement in
+            try statement.bind(edge, at: 1)
+            try statement.bind(destination.itemKey, at: 2)
+        } row: {
+            if let key = Source.ID(itemKey: $0.string(at: 0)) { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// The sources whose edges named `edge` point at `destination` (a user's posts).
+    ///
+    /// - Parameters:
+    ///   - destination: The key of the destination.
+    ///   - edge: The name of the edge.
+    ///   - transaction: The transaction to read in.
+    /// - Returns: The sources, in the order of their stored keys.
+    /// - Throws: ``TroveError`` when the extension is not registered, an item cannot be decoded or
+    ///   SQLite fails.
+    public func sources(pointingTo destination: some ItemKey, edge: String, in transaction: ReadTransaction) throws
+        -> [Source]
+    {
+        try transaction.read(Source.self, keys: sourceKeys(pointingTo: destination, edge: edge, in: transaction))
+    }
+
+    /// The number of sources whose edges named `edge` point at `destination`.
+    ///
+    /// - Parameters:
+    ///   - destination: The key of the destination.
+    ///   - edge: The name of the edge.
+    ///   - transaction: The transaction to read in.
+    /// - Returns: The number of sources.
+    /// - Throws: ``TroveError`` when the extension is not registered or SQLite fails.
+    public func sourceCount(pointingTo destination: some ItemKey, edge: String, in transaction: ReadTransaction)
+        throws -> Int
+    {
+        var count = 0
+        try query("SELECT count(DISTINCT src) FROM \"\(implementation.table)\" WHERE edge = ?1 AND dst_key = ?2", in: transaction) {
+            statement in
+            try statement.bind(edge, at: 1)
+            try statement.bind(destination.itemKey, at: 2)
+        } row: {
+            count = Int($0.int64(at: 0))
+        }
+        return count
+    }
+
+    // MARK: Manual edges
+
+    /// Adds an edge named `edge`, declared with ``RelationshipEdge/manual(_:to:rules:)``, from
+    /// the stored item at `source` to the item at `destination` (which need not exist). The
+    /// source counts as updated in the changeset. Adding an edge that exists does nothing more.
+    ///
+    /// - Parameters:
+    ///   - edge: The name of a manual edge.
+    ///   - source: The key of the source, which must exist.
+    ///   - destination: The key of the destination.
+    ///   - transaction: The write transaction.
+    /// - Throws: ``TroveError`` when the edge is not a manual edge of this relationship, the
+    ///   source does not exist, the extension is not registered or SQLite fails.
+    public func addEdge(
+        _ edge: String, from source: Source.ID, to destination: some ItemKey, in transaction: ReadWriteTransaction
+    ) throws {
+        let rowID = try manualEdgeSource(edge, source, in: transaction)
+        let core = transaction.checkedCore
+        try implementation.insertEdge(
+            source: rowID, edge: edge, destination: destination.itemKey, manual: true, in: ExtensionContext(core: core))
+        _ = try core.touchRow(key: source.itemKey, collection: Source.collection)
+    }
+
+    /// Removes the manual edge named `edge` from `source` to `destination`, without applying any
+    /// rule (rules act on removals of items). The source counts as updated in the changeset.
+    ///
+    /// - Parameters:
+    ///   - edge: The name of a manual edge.
+    ///   - source: The key of the source.
+    ///   - destination: The key of the destination.
+    ///   - transaction: The write transaction.
+    /// - Returns: `true` when there was such an edge.
+    /// - Throws: ``TroveError`` when the edge is not a manual edge of this relationship, the
+    ///   source does not exist, the extension is not registered or SQLite fails.
+    @discardableResult
+    public func removeEdge(
+        _ edge: String, from source: Source.ID, to destination: some ItemKey, in transaction: ReadWriteTransaction
+    ) throws -> Bool {
+        let rowID = try manualEdgeSource(edge, source, in: transaction)
+        let core = transaction.checkedCore
+        let statement = try core.sqlite.cachedStatement(implementation.deleteSQL)
+        do {
+            defer { statement.reset() }
+            try statement.bind(rowID, at: 1)
+            try statement.bind(edge, at: 2)
+            try statement.bind(destination.itemKey, at: 3)
+            try statement.stepToEnd()
+        }
+        guard core.sqlite.changes > 0 else { return false }
+        _ = try core.touchRow(key: source.itemKey, collection: Source.collection)
+        return true
+    }
+
+    // MARK: Running
+
+    /// The row id of `source`, after checking that `edge` is a manual edge and the extension is
+    /// queryable.
+    private func manualEdgeSource(_ edge: String, _ source: Source.ID, in transaction: ReadWriteTransaction) throws
+        -> Int64
+    {
+        let core = transaction.checkedCore
+        try core.database.checkQueryable(name, fingerprint: implementation.fingerprint)
+        guard let offset = implementation.edgesByName[edge], edges[offset].isManual else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The relationship '\(name)' has no manual edge named '\(edge)': declare it with .manual(\"\(edge)\", to:) to add or remove edges of it by hand.",
+                collection: Source.collection, key: source.itemKey, extensionName: name)
+        }
+        let statement = try core.sqlite.cachedStatement(Schema.selectRowID)
+        defer { statement.reset() }
+        try statement.bind(Source.collection, at: 1)
+        try statement.bind(source.itemKey, at: 2)
+        guard try statement.step() else {
+            throw TroveError(
+                code: .extensionFailed,
+                message: "The relationship '\(name)' cannot add or remove an edge '\(edge)' of an item that does not exist.",
+                collection: Source.collection, key: source.itemKey, extensionName: name)
+        }
+        return statement.int64(at: 0)
+    }
+
+    private func query(
+        _ sql: String, in transaction: ReadTransaction, bind: (Statement) throws -> Void,
+        row: (Statement) throws -> Void
+    ) throws {
+        let core = transaction.checkedCore
+        transaction.recorder?.recordIndex(name, of: Source.collection)
+        try core.database.checkQueryable(name, fingerprint: implementation.fingerprint)
+        let statement = try core.sqlite.cachedStatement(sql)
+        defer { statement.reset() }
+        try bind(statement)
+        while try statement.step() {
+            try row(statement)
+        }
+    }
+}

@@ -1,0 +1,317 @@
+/// How a ``Relationships`` keeps its table of edges and applies its delete rules.
+///
+/// ## The table
+///
+/// `trove_ext_<name>` holds one row per edge, `(src, edge, dst_key, manual)`, without a rowid:
+///
+/// - `src`: the row id of the source in `trove_items`. Sources always exist: the removal of a
+///   source removes its edges in the same transaction.
+/// - `edge`: the edge's name, which gives its destination collection and its rules (both come
+///   from the definition, and are in its fingerprint: changing them rebuilds the table).
+/// - `dst_key`: the key of the destination in that collection. A key, not a row id: an edge may
+///   point at an item that does not exist yet, or any more, as the property that describes it
+///   does; the edge holds while the property holds.
+/// - `manual`: 1 for an edge added by hand, which writes of the source leave alone.
+///
+/// An index on `(edge, dst_key)` finds the sources of a destination.
+///
+/// ## The rules
+///
+/// The extension follows the source collection and every destination collection. A removal of
+/// a source removes its edges and applies the destination-side rules; a removal of a
+/// destination applies the source-side rules and leaves the edges (they mirror the sources'
+/// properties). The removals that rules decide are queued on the connection and run through the
+/// write funnel (``ConnectionCore/runCascade()``), so that each is an ordinary removal.
+struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation {
+    let name: String
+    let edges: [RelationshipEdge<Source>]
+    let table: String
+    let fingerprint: String
+    /// The edges by name.
+    let edgesByName: [String: Int]
+    /// The collections the destinations are in.
+    let destinationCollections: Set<String>
+
+    private let createSQL: String
+    let insertSQL: String
+    let deleteSQL: String
+    private let deletePropertyEdgesSQL: String
+    private let deleteAllSQL: String
+    private let selectEdgesOfSourceSQL: String
+    private let selectSourcesSQL: String
+    private let countSourcesSQL: String
+    private let selectLiveDestinationSQL: String
+    let selectDestinationKeysSQL: String
+    let selectSourceKeysSQL: String
+    let countDestinationsSQL: String
+
+    init(name: String, edges: [RelationshipEdge<Source>]) {
+        self.name = name
+        self.edges = edges
+        table = "trove_ext_\(name)"
+        fingerprint =
+            "relationships v1 \(Source.collection): "
+            + edges.map { "\($0.name) -> \($0.destinationCollection) \($0.rules.rawValue)\($0.isManual ? " manual" : "")" }
+            .joined(separator: ", ")
+        var byName: [String: Int] = [:]
+        for (offset, edge) in edges.enumerated() where byName[edge.name] == nil { byName[edge.name] = offset }
+        edgesByName = byName
+        destinationCollections = Set(edges.map(\.destinationCollection))
+        let quoted = "\"\(table)\""
+        createSQL = """
+            CREATE TABLE \(quoted) (
+                src INTEGER NOT NULL, edge TEXT NOT NULL, dst_key TEXT NOT NULL, manual INTEGER NOT NULL,
+                PRIMARY KEY (src, edge, dst_key, manual)) WITHOUT ROWID;
+            CREATE INDEX "\(table)_dst" ON \(quoted) (edge, dst_key);
+            """
+        insertSQL = "INSERT OR IGNORE INTO \(quoted) (src, edge, dst_key, manual) VALUES (?1, ?2, ?3, ?4)"
+        deleteSQL = "DELETE FROM \(quoted) WHERE src = ?1 AND edge = ?2 AND dst_key = ?3 AND manual = 1"
+        deletePropertyEdgesSQL = "DELETE FROM \(quoted) WHERE src = ?1 AND manual = 0"
+        deleteAllSQL = "DELETE FROM \(quoted)"
+        selectEdgesOfSourceSQL = "SELECT edge, dst_key FROM \(quoted) WHERE src = ?1"
+        selectSourcesSQL =
+            "SELECT DISTINCT e.src, t.key FROM \(quoted) AS e JOIN trove_items AS t ON t.rowid = e.src WHERE e.edge = ?1 AND e.dst_key = ?2"
+        countSourcesSQL = "SELECT count(DISTINCT src) FROM \(quoted) WHERE edge = ?1 AND dst_key = ?2"
+        selectLiveDestinationSQL =
+            "SELECT 1 FROM \(quoted) AS e JOIN trove_items AS t ON t.collection = ?3 AND t.key = e.dst_key WHERE e.src = ?1 AND e.edge = ?2 LIMIT 1"
+        selectDestinationKeysSQL =
+            "SELECT DISTINCT e.dst_key FROM \(quoted) AS e JOIN trove_items AS t ON t.rowid = e.src WHERE t.collection = ?1 AND t.key = ?2 AND e.edge = ?3 ORDER BY e.dst_key"
+        selectSourceKeysSQL =
+            "SELECT DISTINCT t.key FROM \(quoted) AS e JOIN trove_items AS t ON t.rowid = e.src WHERE e.edge = ?1 AND e.dst_key = ?2 ORDER BY t.key"
+        countDestinationsSQL =
+            "SELECT count(DISTINCT e.dst_key) FROM \(quoted) AS e JOIN trove_items AS t ON t.rowid = e.src WHERE t.collection = ?1 AND t.key = ?2 AND e.edge = ?3"
+    }
+
+    var kind: String { "relationships" }
+    var collection: String { Source.collection }
+    var needsRemovedRows: Bool { true }
+
+    func follows(_ collection: String) -> Bool {
+        collection == Source.collection || destinationCollections.contains(collection)
+    }
+
+    func tableNames(name: String) -> [String] {
+        [table]
+    }
+
+    func create(name: String, in context: ExtensionContext) throws {
+        try validate()
+        try context.sqlite.execute(createSQL)
+    }
+
+    func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
+        try ExtensionItems<Source>.forEachStored(in: context, progress: progress) { rowID, _, item in
+            try storeEdges(of: item, rowID: rowID, replacing: false, in: context)
+        }
+    }
+
+    func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
+        let isSource = event.collection == Source.collection
+        switch event.kind {
+        case .touched:
+            return
+        case .inserted, .dataUpdated, .metadataUpdated:
+            guard isSource else { return }
+            let item = try ExtensionItems<Source>.resolve(event, in: context)
+            try storeEdges(of: item, rowID: event.rowID, replacing: event.kind != .inserted, in: context)
+        case .removed:
+            if isSource {
+                try sourceRemoved(rowID: event.rowID, key: event.key, in: context)
+            }
+            if destinationCollections.contains(event.collection) {
+                try destinationRemoved(key: event.key, collection: event.collection, in: context)
+            }
+            try context.core.runCascade()
+        }
+    }
+
+    func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws {
+        try context.sqlite.executeCached(deleteAllSQL)
+    }
+
+    func removeAll(rows: [RemovedRow]?, ofCollection removed: String?, name: String, in context: ExtensionContext)
+        throws
+    {
+        // Everything went: nothing is left to cascade to or to notify.
+        guard let removed else { return try removeAll(rows: rows, name: name, in: context) }
+        if removed == Source.collection {
+            // Every source went: the destination-side rules of every edge apply.
+            var pending: [(edge: RelationshipEdge<Source>, source: String, destination: String)] = []
+            let statement = try context.sqlite.makeStatement(
+                "SELECT e.edge, e.dst_key, e.src FROM \"\(table)\" AS e")
+            while try statement.step() {
+                guard let offset = edgesByName[statement.string(at: 0)], edges[offset].rules.actOnSourceRemoval
+                else { continue }
+                pending.append((edges[offset], String(statement.int64(at: 2)), statement.string(at: 1)))
+            }
+            let keys = Dictionary(
+                (rows ?? []).map { (String($0.rowID), $0.key) }, uniquingKeysWith: { first, _ in first })
+            try context.sqlite.executeCached(deleteAllSQL)
+            for (edge, rowID, destination) in pending {
+                try destinationSideRules(
+                    edge, sourceKey: keys[rowID] ?? "", destinationKey: destination, sourcesLeft: 0, in: context)
+            }
+        }
+        if destinationCollections.contains(removed) {
+            for row in rows ?? [] {
+                try destinationRemoved(key: row.key, collection: removed, in: context)
+            }
+        }
+        try context.core.runCascade()
+    }
+
+    // MARK: Edges
+
+    /// Stores the property edges of `item` (after removing the old ones when `replacing`).
+    private func storeEdges(of item: Source, rowID: Int64, replacing: Bool, in context: ExtensionContext) throws {
+        if replacing {
+            let statement = try context.sqlite.cachedStatement(deletePropertyEdgesSQL)
+            defer { statement.reset() }
+            try statement.bind(rowID, at: 1)
+            try statement.stepToEnd()
+        }
+        var offset = 0
+        while offset < edges.count {
+            let edge = edges[offset]
+            offset += 1
+            guard let destinations = edge.destinations else { continue }
+            for key in destinations(item) {
+                try insertEdge(source: rowID, edge: edge.name, destination: key, manual: false, in: context)
+            }
+        }
+    }
+
+    func insertEdge(source: Int64, edge: String, destination: String, manual: Bool, in context: ExtensionContext)
+        throws
+    {
+        let statement = try context.sqlite.cachedStatement(insertSQL)
+        defer { statement.reset() }
+        try statement.bind(source, at: 1)
+        try statement.bind(edge, at: 2)
+        try statement.bind(destination, at: 3)
+        try statement.bind(Int64(manual ? 1 : 0), at: 4)
+        try statement.stepToEnd()
+    }
+
+    // MARK: Rules
+
+    /// A source went: its edges go, and the rules that act on a source's removal are queued.
+    private func sourceRemoved(rowID: Int64, key: String, in context: ExtensionContext) throws {
+        var removedEdges: [(edge: String, destination: String)] = []
+        do {
+            let statement = try context.sqlite.cachedStatement(selectEdgesOfSourceSQL)
+            defer { statement.reset() }
+            try statement.bind(rowID, at: 1)
+            while try statement.step() {
+                removedEdges.append((statement.string(at: 0), statement.string(at: 1)))
+            }
+        }
+        guard !removedEdges.isEmpty else { return }
+        do {
+            let statement = try context.sqlite.cachedStatement(
+                "DELETE FROM \"\(table)\" WHERE src = ?1")
+            defer { statement.reset() }
+            try statement.bind(rowID, at: 1)
+            try statement.stepToEnd()
+        }
+        for (name, destination) in removedEdges {
+            guard let offset = edgesByName[name], edges[offset].rules.actOnSourceRemoval else { continue }
+            let edge = edges[offset]
+            let left =
+                edge.rules.contains(.deleteDestinationWhenAllSourcesDeleted)
+                ? try countSources(edge: name, destination: destination, in: context) : 0
+            try destinationSideRules(edge, sourceKey: key, destinationKey: destination, sourcesLeft: left, in: context)
+        }
+    }
+
+    /// Queues what `edge`'s rules do to its destination once its source went.
+    private func destinationSideRules(
+        _ edge: RelationshipEdge<Source>, sourceKey: String, destinationKey: String, sourcesLeft: Int,
+        in context: ExtensionContext
+    ) throws {
+        let destination = ItemAddress(collection: edge.destinationCollection, key: destinationKey)
+        if edge.rules.contains(.deleteDestinationWhenSourceDeleted)
+            || (edge.rules.contains(.deleteDestinationWhenAllSourcesDeleted) && sourcesLeft == 0)
+        {
+            context.core.cascade.removals.append(destination)
+        }
+        if edge.rules.contains(.notifyDestinationWhenSourceDeleted) {
+            let notice = RelationshipNotice(
+                relationship: name, edge: edge.name, removed: .source,
+                source: ItemAddress(collection: Source.collection, key: sourceKey), destination: destination)
+            context.core.cascade.notices.append((notice, edge.notifyDestination))
+        }
+    }
+
+    /// A destination went: the rules that act on a destination's removal are queued for its
+    /// sources. The edges stay: they are the sources' properties.
+    private func destinationRemoved(key: String, collection: String, in context: ExtensionContext) throws {
+        var offset = 0
+        while offset < edges.count {
+            let edge = edges[offset]
+            offset += 1
+            guard edge.destinationCollection == collection, edge.rules.actOnDestinationRemoval else { continue }
+            var sources: [(rowID: Int64, key: String)] = []
+            do {
+                let statement = try context.sqlite.cachedStatement(selectSourcesSQL)
+                defer { statement.reset() }
+                try statement.bind(edge.name, at: 1)
+                try statement.bind(key, at: 2)
+                while try statement.step() {
+                    sources.append((statement.int64(at: 0), statement.string(at: 1)))
+                }
+            }
+            let destination = ItemAddress(collection: collection, key: key)
+            for source in sources {
+                let address = ItemAddress(collection: Source.collection, key: source.key)
+                if edge.rules.contains(.deleteSourceWhenDestinationDeleted) {
+                    context.core.cascade.removals.append(address)
+                } else if edge.rules.contains(.deleteSourceWhenAllDestinationsDeleted),
+                    try !hasLiveDestination(source: source.rowID, edge: edge, in: context)
+                {
+                    context.core.cascade.removals.append(address)
+                }
+                if edge.rules.contains(.notifySourceWhenDestinationDeleted) {
+                    let notice = RelationshipNotice(
+                        relationship: name, edge: edge.name, removed: .destination, source: address,
+                        destination: destination)
+                    context.core.cascade.notices.append((notice, edge.notifySource))
+                }
+            }
+        }
+    }
+
+    private func countSources(edge: String, destination: String, in context: ExtensionContext) throws -> Int {
+        let statement = try context.sqlite.cachedStatement(countSourcesSQL)
+        defer { statement.reset() }
+        try statement.bind(edge, at: 1)
+        try statement.bind(destination, at: 2)
+        return try statement.step() ? Int(statement.int64(at: 0)) : 0
+    }
+
+    /// Whether one destination of `source`'s edges named like `edge` still exists.
+    private func hasLiveDestination(source: Int64, edge: RelationshipEdge<Source>, in context: ExtensionContext) throws
+        -> Bool
+    {
+        let statement = try context.sqlite.cachedStatement(selectLiveDestinationSQL)
+        defer { statement.reset() }
+        try statement.bind(source, at: 1)
+        try statement.bind(edge.name, at: 2)
+        try statement.bind(edge.destinationCollection, at: 3)
+        return try statement.step()
+    }
+
+    /// Throws when the edges cannot be told apart.
+    func validate() throws {
+        var seen: Set<String> = []
+        for edge in edges {
+            guard !edge.name.isEmpty, seen.insert(edge.name).inserted else {
+                throw TroveError(
+                    code: .extensionFailed,
+                    message:
+                        "The relationship '\(name)' has \(edge.name.isEmpty ? "an edge without a name" : "two edges named '\(edge.name)'").",
+                    collection: Source.collection, extensionName: name)
+            }
+        }
+    }
+}
