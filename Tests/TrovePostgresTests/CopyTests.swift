@@ -9,7 +9,7 @@ struct CopyTests {
     @Test func copiesEveryItemAndMetadataIdempotently() async throws {
         let database = try Database.temporary(models: [User.self])
         let users = makeUsers(45)
-        let counters = (0..<7).map { Counter(id: "c\($0)", value: $0) }
+        let counters = (0..<7).map { Tally(id: "c\($0)", value: $0) }
         try await database.readWrite { tx in
             try tx.write(users)
             try tx.write(counters)
@@ -24,16 +24,16 @@ struct CopyTests {
 
         let sorted = users.sorted { $0.userID.itemKey < $1.userID.itemKey }
         #expect(try await store.read { tx in try await User.read(tx).all() } == sorted)
-        #expect(try await store.read { tx in try await tx.readAll(Counter.self) } == counters)
+        #expect(try await store.read { tx in try await tx.readAll(Tally.self) } == counters)
         // The index rows came along.
         let verified = try await store.read { tx in try await User.index.query(tx).filter(.isVerified(true)).count() }
         #expect(verified == users.filter(\.isVerified).count)
 
         // Again, after a change on the PostgreSQL side: the file's items win, nothing doubles.
-        try await store.readWrite { tx in try await tx.write(Counter(id: "c0", value: 1000)) }
+        try await store.readWrite { tx in try await tx.write(Tally(id: "c0", value: 1000)) }
         #expect(try await store.copy(from: database) == 52)
         #expect(try await store.read { tx in try await tx.count(of: User.self) } == 45)
-        #expect(try await store.read { tx in try await tx.read(Counter.self, key: "c0") } == counters[0])
+        #expect(try await store.read { tx in try await tx.read(Tally.self, key: "c0") } == counters[0])
         await TestServer.dispose(store)
     }
 }

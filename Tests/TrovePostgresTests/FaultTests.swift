@@ -90,11 +90,12 @@ struct FaultTests {
         #expect(store.cachedItemCount == 1)
 
         // A transaction in flight: it has read, and waits, while the server restarts.
+        let written = user
         let inFlight = Task {
             try await store.readWrite { tx in
-                _ = try await User.read(tx).byKey(user.userID)
+                _ = try await User.read(tx).byKey(written.userID)
                 try TestServer.shell([TestServer.script, "restart", folder])
-                var changed = user
+                var changed = written
                 changed.name = "never committed"
                 try await tx.write(changed)
             }

@@ -84,9 +84,9 @@ enum TestServer {
 }
 
 /// A counter: a hand-written model (Codable coder, no generator), for read-modify-write tests.
-struct Counter: Persistable, Codable, Equatable {
-    typealias Coder = CodableCoder<Counter>
-    static let collection = "counters"
+struct Tally: Persistable, Codable, Equatable {
+    typealias Coder = CodableCoder<Tally>
+    static let collection = "tallies"
     var id: String
     var value: Int
 }

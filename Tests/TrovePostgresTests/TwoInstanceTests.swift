@@ -64,7 +64,7 @@ struct TwoInstanceTests {
     /// Read-modify-write increments from both stores at once: every one counts.
     @Test func concurrentIncrementsFromBothLoseNothing() async throws {
         try await withTwoStores { first, second in
-            try await first.readWrite { tx in try await tx.write(Counter(id: "hits", value: 0)) }
+            try await first.readWrite { tx in try await tx.write(Tally(id: "hits", value: 0)) }
             let perTask = 15
             let tasksPerStore = 4
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -73,7 +73,7 @@ struct TwoInstanceTests {
                         group.addTask {
                             for _ in 0..<perTask {
                                 try await store.readWrite { tx in
-                                    var counter = try #require(try await tx.read(Counter.self, key: "hits"))
+                                    var counter = try #require(try await tx.read(Tally.self, key: "hits"))
                                     counter.value += 1
                                     try await tx.write(counter)
                                 }
@@ -84,8 +84,8 @@ struct TwoInstanceTests {
                 try await group.waitForAll()
             }
             let expected = 2 * tasksPerStore * perTask
-            #expect(try await first.read { tx in try await tx.read(Counter.self, key: "hits") }?.value == expected)
-            #expect(try await second.read { tx in try await tx.read(Counter.self, key: "hits") }?.value == expected)
+            #expect(try await first.read { tx in try await tx.read(Tally.self, key: "hits") }?.value == expected)
+            #expect(try await second.read { tx in try await tx.read(Tally.self, key: "hits") }?.value == expected)
         }
     }
 
@@ -124,14 +124,14 @@ struct TwoInstanceTests {
     @Test(arguments: [1, 3])
     func conflictsAreRetriedThenReported(attempts: Int) async throws {
         try await withTwoStores({ $0.maximumWriteAttempts = attempts }) { first, second in
-            try await first.readWrite { tx in try await tx.write(Counter(id: "c", value: 0)) }
+            try await first.readWrite { tx in try await tx.write(Tally(id: "c", value: 0)) }
             let runs = RunCounter()
             let increment: @Sendable () async throws -> Void = {
                 try await first.readWrite { tx in
-                    var counter = try #require(try await tx.read(Counter.self, key: "c"))
+                    var counter = try #require(try await tx.read(Tally.self, key: "c"))
                     if runs.next() == 1 {
                         // Another instance commits to the same item after this snapshot.
-                        try await second.readWrite { other in try await other.write(Counter(id: "c", value: 100)) }
+                        try await second.readWrite { other in try await other.write(Tally(id: "c", value: 100)) }
                     }
                     counter.value += 1
                     try await tx.write(counter)
@@ -140,11 +140,11 @@ struct TwoInstanceTests {
             if attempts == 1 {
                 let error = await #expect(throws: TroveError.self) { try await increment() }
                 #expect(error?.code == .writeConflict)
-                #expect(try await first.read { tx in try await tx.read(Counter.self, key: "c") }?.value == 100)
+                #expect(try await first.read { tx in try await tx.read(Tally.self, key: "c") }?.value == 100)
             } else {
                 try await increment()
                 #expect(runs.count == 2)
-                #expect(try await first.read { tx in try await tx.read(Counter.self, key: "c") }?.value == 101)
+                #expect(try await first.read { tx in try await tx.read(Tally.self, key: "c") }?.value == 101)
             }
         }
     }
