@@ -50,7 +50,7 @@ public final class PostgresStore: Sendable {
         public var maximumConnections: Int = 20
         /// How many times a read-write transaction runs when the server aborts it with a
         /// serialization failure or a deadlock, before ``Trove/TroveError/Code/writeConflict``.
-        public var maximumWriteAttempts: Int = 20
+        public var maximumWriteAttempts: Int = 50
         /// The most decoded items the store's cache holds; 0 turns the cache off.
         public var itemCacheLimit: Int = 10_000
         /// How long opening a connection may take before it fails.
@@ -154,7 +154,9 @@ public final class PostgresStore: Sendable {
     ///   the credentials (the message says which); ``Trove/TroveError/Code/unsupportedSchemaVersion``
     ///   when a newer Trove wrote the schema.
     public static func open(configuration: Configuration, indexes: [PostgresIndex] = []) async throws -> PostgresStore {
-        let logger = Logger(label: "trove.postgres")
+        var logger = Logger(label: "trove.postgres")
+        // postgres-nio warns of a lease before `run()` starts, which the pool then serves: not news.
+        logger.logLevel = .error
         // One connection first, on its own: a server that is down or refuses the credentials is
         // reported now, in one clear error, instead of by a pool that keeps retrying.
         let probe: PostgresConnection
@@ -295,7 +297,8 @@ public final class PostgresStore: Sendable {
                             underlyingError: error)
                     }
                     attempt += 1
-                    try await Task.sleep(for: .microseconds(Int.random(in: 100...(500 * min(attempt, 20)))))
+                    // Exponential backoff with jitter, at most 50 ms: contenders spread out.
+                    try await Task.sleep(for: .microseconds(Int.random(in: 0...min(50_000, 200 << min(attempt, 10)))))
                     continue
                 }
                 throw PostgresErrors.map(error, store: self, during: "a read-write transaction")
