@@ -18,11 +18,15 @@ let package = Package(
         .plugin(name: "TrovePlugin", targets: ["TrovePlugin"]),
         .plugin(name: "TroveCommandPlugin", targets: ["TroveCommandPlugin"]),
         .plugin(name: "TroveCheckPlugin", targets: ["TroveCheckPlugin"]),
+        // Trove on PostgreSQL (issue 18). A product of its own: an app that depends on `Trove` alone
+        // never builds postgres-nio (SwiftPM builds a dependency only for the products that use it).
+        .library(name: "TrovePostgres", targets: ["TrovePostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: Runtime
@@ -33,6 +37,16 @@ let package = Package(
         .target(
             name: "Trove",
             dependencies: ["TroveCSQLite"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: PostgreSQL backend (issue 18)
+        .target(
+            name: "TrovePostgres",
+            dependencies: [
+                "Trove",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -142,6 +156,17 @@ let package = Package(
             dependencies: ["Trove", "TroveTestSupport", "TroveCSQLite"],
             // Database files written by earlier versions, for the upgrade tests; found via #filePath.
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+
+        // The PostgreSQL backend's tests: they need a server, named by TROVE_POSTGRES_URL
+        // (Scripts/postgres-test-server.sh starts one); without it they skip, saying so.
+        .testTarget(
+            name: "TrovePostgresTests",
+            dependencies: [
+                "Trove", "TrovePostgres", "TroveTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strictSettings
         ),
 

@@ -107,6 +107,8 @@ extension TroveError {
             case cancelled
             case nestedUnknownFields
             case invalidSearchQuery
+            case server
+            case writeConflict
         }
 
         private let kind: Kind
@@ -155,6 +157,14 @@ extension TroveError {
         /// an operator without an operand, an unknown column filter). The message names the query
         /// and SQLite's explanation. Queries built with ``SearchQuery/prefixes(of:)`` never are.
         public static let invalidSearchQuery = Code(.invalidSearchQuery)
+        /// A database server (TrovePostgres) refused a statement, could not be reached, refused
+        /// the credentials, or lost the connection; the message says which, with the server's
+        /// SQLSTATE where it sent one.
+        public static let server = Code(.server)
+        /// A read-write transaction on a database server (TrovePostgres) kept conflicting with
+        /// concurrent transactions (serialization failures or deadlocks) and gave up after its
+        /// retries. Nothing of it was committed.
+        public static let writeConflict = Code(.writeConflict)
 
         /// The name of the code, such as `corruptData`.
         public var description: String { kind.rawValue }

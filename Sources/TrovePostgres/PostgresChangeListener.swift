@@ -1,0 +1,129 @@
+import Foundation
+import PostgresNIO
+import Synchronization
+import Trove
+
+/// Listens, on a connection of its own, for the notifications of every commit to the store's
+/// schema, from this instance or any other: evicts what each changed from the cache and hands it
+/// to ``PostgresStore/changes``. When the connection drops it flushes the cache (notifications may
+/// be missed), and connects again, waiting longer after each failure, until the store closes.
+final class PostgresChangeListener: Sendable {
+    private weak let store: PostgresStore?
+    private let configuration: PostgresStore.Configuration
+    private let channel: String
+    // A Mutex around the first-listen signal: set once by the listening task, read by `open`.
+    private let started = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+    private let startedOnce = Mutex(false)
+
+    init(store: PostgresStore) {
+        self.store = store
+        configuration = store.configuration
+        channel = store.names.channel
+    }
+
+    /// Returns once the first `LISTEN` is in place, so that no commit after `open` is missed.
+    func waitUntilListening() async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            let already = startedOnce.withLock { started in
+                started
+            }
+            if already {
+                continuation.resume()
+            } else {
+                self.started.withLock { $0 = continuation }
+                // The listening task may have started between the two locks.
+                if startedOnce.withLock({ $0 }) { signalStarted(nil) }
+            }
+        }
+    }
+
+    private func signalStarted(_ error: (any Error)?) {
+        startedOnce.withLock { $0 = true }
+        let continuation = started.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
+        }
+        if let error { continuation?.resume(throwing: error) } else { continuation?.resume() }
+    }
+
+    /// Listens until the task is cancelled.
+    func run() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: configuration.connectionConfiguration, id: 1, logger: store?.logger ?? .init(label: "trove"))
+                defer { Task { try? await connection.close() } }
+                try await withTaskCancellationHandler {
+                    try await connection.listen(on: channel) { notifications in
+                        failures = 0
+                        signalStarted(nil)
+                        for try await notification in notifications {
+                            await handle(notification.payload)
+                        }
+                    }
+                } onCancel: {
+                    connection.close().whenComplete { _ in }
+                }
+            } catch {
+                if !startedOnce.withLock({ $0 }) {
+                    signalStarted(error)
+                    return
+                }
+            }
+            guard let store, !Task.isCancelled else { return }
+            // The connection dropped: notifications may be lost from here until the next LISTEN.
+            store.cache.flush()
+            store.hub.publish(.flush)
+            failures += 1
+            try? await Task.sleep(for: .milliseconds(min(1000, 20 * (1 << min(failures, 6)))))
+        }
+    }
+
+    /// Applies one notification: `number` then ` {json}` with the keys, or ` *` when they did
+    /// not fit (read from the log then).
+    private func handle(_ payload: String) async {
+        guard let store else { return }
+        let parts = payload.split(separator: " ", maxSplits: 1)
+        guard let first = parts.first, let number = Int64(first) else {
+            store.cache.flush()
+            store.hub.publish(.flush)
+            return
+        }
+        var change = PostgresChange(number: number, items: [], clearedCollections: [], isFlush: false)
+        struct Body: Decodable {
+            var k: [[String]]
+            var c: [String]
+        }
+        if parts.count == 2, parts[1] != "*", let body = try? JSONDecoder().decode(Body.self, from: Data(parts[1].utf8)) {
+            change.items = Set(body.k.compactMap { $0.count == 2 ? PostgresItemAddress(collection: $0[0], key: $0[1]) : nil })
+            change.clearedCollections = Set(body.c)
+        } else if let logged = try? await readLog(number, store: store) {
+            change = logged
+        } else {
+            store.cache.flush()
+            store.hub.publish(.flush)
+            return
+        }
+        store.cache.apply(change)
+        store.hub.publish(change)
+    }
+
+    /// The change of `number`, from the log.
+    private func readLog(_ number: Int64, store: PostgresStore) async throws -> PostgresChange {
+        var bindings = PostgresBindings()
+        bindings.append(number)
+        var change = PostgresChange(number: number, items: [], clearedCollections: [], isFlush: false)
+        let rows = try await store.client.query(
+            PostgresQuery(unsafeSQL: "SELECT collection, key FROM \(store.names.changes) WHERE seq = $1", binds: bindings))
+        for try await (collection, key) in rows.decode((String?, String?).self) {
+            guard let collection else { continue }
+            if let key {
+                change.items.insert(PostgresItemAddress(collection: collection, key: key))
+            } else {
+                change.clearedCollections.insert(collection)
+            }
+        }
+        return change
+    }
+}

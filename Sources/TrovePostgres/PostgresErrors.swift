@@ -1,0 +1,155 @@
+import Foundation
+import PostgresNIO
+import Trove
+
+/// Turns postgres-nio's errors into ``Trove/TroveError``s that say what failed and where.
+enum PostgresErrors {
+    /// The SQLSTATE the server sent with `error`, looking through Trove's wrapping.
+    static func sqlState(of error: any Error) -> String? {
+        if let error = error as? PSQLError { return error.serverInfo?[.sqlState] }
+        if let error = error as? TroveError, let underlying = error.underlyingError { return sqlState(of: underlying) }
+        if let error = error as? PostgresTransactionError {
+            return error.closureError.flatMap(sqlState) ?? error.commitError.flatMap(sqlState)
+        }
+        return nil
+    }
+
+    /// Whether `error` is a serialization failure or a deadlock: the transaction can run again.
+    static func isRetryable(_ error: any Error) -> Bool {
+        switch sqlState(of: error) {
+        case "40001", "40P01": true
+        default: false
+        }
+    }
+
+    /// Whether `error` says that the connection failed or closed (rather than a statement).
+    static func isConnectionLoss(_ error: any Error) -> Bool {
+        if let error = error as? PSQLError {
+            return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed]
+                .contains(error.code)
+                || ["57P01", "57P02", "57P03"].contains(error.serverInfo?[.sqlState] ?? "")
+        }
+        if let error = error as? TroveError, let underlying = error.underlyingError { return isConnectionLoss(underlying) }
+        return false
+    }
+
+    /// The error of a failed first connection: server down, or credentials refused.
+    static func connectFailed(_ error: any Error, configuration: PostgresStore.Configuration) -> TroveError {
+        let state = sqlState(of: error)
+        let reason: String
+        switch state {
+        case "28P01", "28000": reason = "the server refused the user name or password"
+        case "3D000": reason = "the database does not exist"
+        default:
+            if let error = error as? PSQLError, error.code == .server {
+                reason = "the server refused the connection: \(error.serverInfo?[.message] ?? "\(error)")"
+            } else {
+                reason = "the server could not be reached (is it running, and listening on that host and port?)"
+            }
+        }
+        return TroveError(
+            code: .server,
+            message: "Cannot connect to PostgreSQL at \(configuration.location): \(reason)"
+                + (state.map { " (SQLSTATE \($0))" } ?? "") + ".",
+            underlyingError: error)
+    }
+
+    /// The error of a failed COMMIT: whether the transaction committed is unknown when the
+    /// connection was lost.
+    static func commitFailed(_ error: any Error) -> TroveError {
+        if isConnectionLoss(error) {
+            return TroveError(
+                code: .server,
+                message:
+                    "The connection to PostgreSQL was lost during COMMIT: whether the transaction committed is unknown.",
+                sql: "COMMIT", underlyingError: error)
+        }
+        return TroveError(
+            code: .server, message: "PostgreSQL refused to commit the transaction: \(describe(error)).", sql: "COMMIT",
+            underlyingError: error)
+    }
+
+    /// `error` as a ``TroveError``: Trove's own errors and cancellation pass through.
+    static func map(_ error: any Error, store: PostgresStore, during what: String) -> any Error {
+        if error is TroveError || error is CancellationError { return error }
+        if isConnectionLoss(error) {
+            return TroveError(
+                code: .server,
+                message:
+                    "The connection to PostgreSQL at \(store.configuration.location) was lost or could not be opened during \(what); it was rolled back (nothing of it was committed).",
+                underlyingError: error)
+        }
+        return TroveError(
+            code: .server, message: "PostgreSQL failed during \(what): \(describe(error)).", underlyingError: error)
+    }
+
+    /// The error of a statement: the server's message and SQLSTATE, the SQL, and the item.
+    static func statementFailed(
+        _ error: any Error, sql: String, collection: String? = nil, key: String? = nil
+    ) -> any Error {
+        if error is TroveError || error is CancellationError { return error }
+        if isConnectionLoss(error) {
+            return TroveError(
+                code: .server,
+                message: "The connection to PostgreSQL was lost during a statement; the transaction was not committed.",
+                collection: collection, key: key, sql: sql, underlyingError: error)
+        }
+        return TroveError(
+            code: .server, message: "PostgreSQL refused a statement: \(describe(error)).", collection: collection,
+            key: key, sql: sql, underlyingError: error)
+    }
+
+    /// The server's message and SQLSTATE, or the error itself.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError, let info = error.serverInfo {
+            return "\(info[.message] ?? "error") (SQLSTATE \(info[.sqlState] ?? "?"))"
+        }
+        return String(describing: error)
+    }
+}
+
+/// The quoted names of Trove's tables in one PostgreSQL schema.
+struct PostgresNames: Sendable {
+    let schema: String
+    let items: String
+    let changes: String
+    let changeSequence: String
+    let extensions: String
+    let version: String
+    /// The `LISTEN`/`NOTIFY` channel of the schema.
+    let channel: String
+    /// The key of the transaction-level advisory lock that orders commits in the change log.
+    let lockKey: Int64
+
+    init(schema: String) {
+        self.schema = schema
+        let quoted = Self.quote(schema)
+        items = "\(quoted).items"
+        changes = "\(quoted).changes"
+        changeSequence = "\(quoted).change_number"
+        extensions = "\(quoted).extensions"
+        version = "\(quoted).schema_version"
+        channel = "trove_" + String(Self.stableHash(schema), radix: 16)
+        lockKey = Int64(bitPattern: Self.stableHash("trove changes " + schema))
+    }
+
+    /// The table of the index named `name`.
+    func indexTable(_ name: String) -> String {
+        "\(Self.quote(schema)).\(Self.quote("index_" + name))"
+    }
+
+    /// `name` as a quoted SQL identifier.
+    static func quote(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// FNV-1a: the same number in every process (Swift's `hashValue` is seeded per process).
+    static func stableHash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,200 @@
+import Synchronization
+
+/// The address of an item: its collection and key.
+public struct PostgresItemAddress: Sendable, Hashable {
+    /// The collection of the item.
+    public var collection: String
+    /// The key of the item.
+    public var key: String
+
+    /// An address from its parts.
+    ///
+    /// - Parameters:
+    ///   - collection: The collection of the item.
+    ///   - key: The key of the item.
+    public init(collection: String, key: String) {
+        self.collection = collection
+        self.key = key
+    }
+}
+
+/// One commit to a ``PostgresStore``, as every instance on the same schema sees it: what it
+/// changed. Or a flush: this instance missed notifications, and anything may have changed.
+public struct PostgresChange: Sendable, Hashable {
+    /// The commit's number in the store's change log (commit order); 0 for a flush.
+    public var number: Int64
+    /// The items written or removed.
+    public var items: Set<PostgresItemAddress>
+    /// The collections emptied by `removeAll`.
+    public var clearedCollections: Set<String>
+    /// Whether this is a flush: this instance's listener connection dropped, so notifications
+    /// may have been missed; its cache was emptied.
+    public var isFlush: Bool
+
+    /// Whether this change may have changed the item at `key` of `collection`.
+    ///
+    /// - Parameters:
+    ///   - collection: The collection of the item.
+    ///   - key: The key of the item.
+    /// - Returns: `true` when the item was written or removed, its collection emptied, or this is a flush.
+    public func touches(collection: String, key: String) -> Bool {
+        isFlush || clearedCollections.contains(collection)
+            || items.contains(PostgresItemAddress(collection: collection, key: key))
+    }
+
+    /// A flush.
+    static let flush = PostgresChange(number: 0, items: [], clearedCollections: [], isFlush: true)
+}
+
+/// The decoded items of one store, valid at one number of the change log.
+///
+/// The cache holds, for each cached item, its value as of change number ``State/number``. A
+/// transaction whose snapshot has that same number may read and fill the cache; one whose
+/// snapshot is newer first brings the cache up to its number by evicting what the log says
+/// changed in between (``catchUp(from:to:evicting:clearing:)``); one whose snapshot is older
+/// bypasses the cache. Notifications advance the cache the same way, one number at a time. An
+/// empty cache has no number and takes the number of the next transaction that uses it.
+///
+/// Eviction when full is arbitrary (the first entry of the dictionary): cheap, and never wrong.
+final class PostgresItemCache: Sendable {
+    struct State {
+        var number: Int64?
+        var entries: [PostgresItemAddress: any Sendable] = [:]
+    }
+
+    /// What a transaction with a snapshot at some number may do with the cache.
+    enum Access: Equatable {
+        /// Read and fill it.
+        case ready
+        /// Bring it up from `from` first.
+        case behind(from: Int64)
+        /// Leave it alone: it is newer than the snapshot.
+        case ahead
+    }
+
+    let limit: Int
+    // A Mutex, not an actor: every use is a few dictionary operations, called from async
+    // transaction code that must not suspend for them.
+    private let state = Mutex(State())
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+
+    /// What a transaction whose snapshot is at `number` may do; an empty cache takes `number`.
+    func access(at number: Int64) -> Access {
+        guard limit > 0 else { return .ahead }
+        return state.withLock { state in
+            guard let current = state.number else {
+                state.number = number
+                return .ready
+            }
+            if current == number { return .ready }
+            return current < number ? .behind(from: current) : .ahead
+        }
+    }
+
+    /// Moves the cache from `from` to `to`, evicting what changed in between; does nothing when
+    /// the cache is no longer at `from` (the caller asks ``access(at:)`` again).
+    func catchUp(from: Int64, to: Int64, evicting keys: [PostgresItemAddress], clearing collections: Set<String>) {
+        state.withLock { state in
+            guard state.number == from else { return }
+            Self.evict(keys, clearing: collections, in: &state)
+            state.number = to
+        }
+    }
+
+    /// Applies one commit of the log: the next number advances the cache; a later one (a gap)
+    /// evicts its keys and leaves the number for a transaction to catch up from the log.
+    func apply(_ change: PostgresChange) {
+        state.withLock { state in
+            guard let current = state.number else { return }
+            if change.number == current + 1 {
+                Self.evict(Array(change.items), clearing: change.clearedCollections, in: &state)
+                state.number = change.number
+            } else if change.number > current + 1 {
+                Self.evict(Array(change.items), clearing: change.clearedCollections, in: &state)
+            }
+        }
+    }
+
+    /// Empties the cache.
+    func flush() {
+        state.withLock { state in
+            state.entries.removeAll()
+            state.number = nil
+        }
+    }
+
+    /// The item at `address`, when the cache is at `number`.
+    func value(at address: PostgresItemAddress, number: Int64) -> (any Sendable)? {
+        state.withLock { state in
+            state.number == number ? state.entries[address] : nil
+        }
+    }
+
+    /// Caches `value` at `address` when the cache is at `number`.
+    func insert(_ value: any Sendable, at address: PostgresItemAddress, number: Int64) {
+        guard limit > 0 else { return }
+        state.withLock { state in
+            guard state.number == number else { return }
+            if state.entries.count >= limit, state.entries[address] == nil, let first = state.entries.keys.first {
+                state.entries.removeValue(forKey: first)
+            }
+            state.entries[address] = value
+        }
+    }
+
+    private static func evict(_ keys: [PostgresItemAddress], clearing collections: Set<String>, in state: inout State) {
+        for key in keys { state.entries.removeValue(forKey: key) }
+        if !collections.isEmpty {
+            state.entries = state.entries.filter { !collections.contains($0.key.collection) }
+        }
+    }
+}
+
+/// Hands every change to every subscriber of ``PostgresStore/changes``.
+final class PostgresChangeHub: Sendable {
+    private struct State {
+        var nextID = 0
+        var subscribers: [Int: AsyncStream<PostgresChange>.Continuation] = [:]
+        var finished = false
+    }
+
+    // A Mutex: subscribing, publishing and unsubscribing are a few dictionary operations.
+    private let state = Mutex(State())
+
+    func subscribe() -> AsyncStream<PostgresChange> {
+        let (stream, continuation) = AsyncStream<PostgresChange>.makeStream(bufferingPolicy: .unbounded)
+        let id: Int? = state.withLock { state in
+            if state.finished { return nil }
+            defer { state.nextID += 1 }
+            state.subscribers[state.nextID] = continuation
+            return state.nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func publish(_ change: PostgresChange) {
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers { subscriber.yield(change) }
+    }
+
+    func finish() {
+        let subscribers = state.withLock { state in
+            state.finished = true
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+import Trove
+
+/// A Trove store on a PostgreSQL server: the same ``Trove/Persistable`` models and generated code as
+/// a Trove file, for apps that run on several machines against one database.
+///
+/// ```swift
+/// let store = try await PostgresStore.open(
+///     url: "postgres://app:secret@db.internal:5432/app", indexes: [PostgresIndex(User.index)])
+/// try await store.readWrite { tx in try await tx.write(user) }
+/// let same = try await store.read { tx in try await User.read(tx).byKey(user.userID) }
+/// ```
+///
+/// - Reads run at `REPEATABLE READ`: every statement of a ``read(_:)`` body sees one snapshot.
+/// - Read-write transactions run at `SERIALIZABLE`: PostgreSQL aborts one of two transactions
+///   whose outcome no serial order would give (a read-modify-write of the same item from two
+///   instances among them), and the store runs an aborted body again, up to
+///   ``Configuration-swift.struct/maximumWriteAttempts`` times, before throwing
+///   ``Trove/TroveError/Code/writeConflict``. No acknowledged update is lost. A body may run more
+///   than once: keep side effects outside it.
+/// - Each store caches decoded items. Every commit that changes something takes the next number
+///   of a change log (commit order, under a transaction-level advisory lock), records its keys and
+///   announces them with `NOTIFY`; every store `LISTEN`s and evicts exactly those keys. A read
+///   transaction also checks the log's newest number in its snapshot and catches up from the log
+///   first, so a cached item is never older than the snapshot, even before the notification
+///   arrives. A dropped listener connection flushes the cache.
+///
+/// Call ``close()`` when done: it stops the connection pool and the listener.
+public final class PostgresStore: Sendable {
+    /// How to reach the server and how the store behaves.
+    public struct Configuration: Sendable {
+        /// The server's host name or address.
+        public var host: String
+        /// The server's port.
+        public var port: Int
+        /// The user to log in as.
+        public var username: String
+        /// The user's password, if the server asks for one.
+        public var password: String?
+        /// The database to use.
+        public var database: String
+        /// The PostgreSQL schema (namespace) that holds Trove's tables; created when missing.
+        /// Two stores with the same server, database and schema share their items.
+        public var schema: String = "trove"
+        /// The most connections the pool opens to the server.
+        public var maximumConnections: Int = 20
+        /// How many times a read-write transaction runs when the server aborts it with a
+        /// serialization failure or a deadlock, before ``Trove/TroveError/Code/writeConflict``.
+        public var maximumWriteAttempts: Int = 50
+        /// The most decoded items the store's cache holds; 0 turns the cache off.
+        public var itemCacheLimit: Int = 10_000
+        /// How long opening a connection may take before it fails.
+        public var connectTimeout: Duration = .seconds(10)
+
+        /// A configuration from its parts.
+        ///
+        /// - Parameters:
+        ///   - host: The server's host name or address.
+        ///   - port: The server's port.
+        ///   - username: The user to log in as.
+        ///   - password: The user's password.
+        ///   - database: The database to use.
+        public init(host: String, port: Int = 5432, username: String, password: String?, database: String) {
+            self.host = host
+            self.port = port
+            self.username = username
+            self.password = password
+            self.database = database
+        }
+
+        /// A configuration from a URL such as `postgres://user:password@host:5432/database`.
+        ///
+        /// - Parameter url: The URL of the database.
+        /// - Throws: ``Trove/TroveError/Code/misuse`` when the URL is not a `postgres://` or
+        ///   `postgresql://` URL with a user.
+        public init(url: String) throws {
+            guard let components = URLComponents(string: url),
+                components.scheme == "postgres" || components.scheme == "postgresql",
+                let host = components.host, !host.isEmpty, let user = components.user
+            else {
+                throw TroveError(
+                    code: .misuse,
+                    message: "\"\(Self.redacted(url))\" is not a PostgreSQL URL of the form postgres://user:password@host:port/database.")
+            }
+            let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+            self.init(
+                host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
+                password: components.password.map { $0.removingPercentEncoding ?? $0 },
+                database: path.isEmpty ? user : path)
+        }
+
+        /// `url` with its password hidden, for error messages.
+        static func redacted(_ url: String) -> String {
+            guard var components = URLComponents(string: url), components.password != nil else { return url }
+            components.password = "***"
+            return components.string ?? "(a URL)"
+        }
+
+        var connectionConfiguration: PostgresConnection.Configuration {
+            var configuration = PostgresConnection.Configuration(
+                host: host, port: port, username: username, password: password, database: database, tls: .disable)
+            configuration.options.connectTimeout = TimeAmount.nanoseconds(
+                connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000)
+            return configuration
+        }
+
+        var clientConfiguration: PostgresClient.Configuration {
+            var configuration = PostgresClient.Configuration(
+                host: host, port: port, username: username, password: password, database: database, tls: .disable)
+            configuration.options.maximumConnections = maximumConnections
+            configuration.options.connectTimeout = connectTimeout
+            return configuration
+        }
+
+        /// Where the server is, for messages (never the password).
+        var location: String { "\(username)@\(host):\(port)/\(database) (schema \(schema))" }
+    }
+
+    /// The configuration the store was opened with.
+    public let configuration: Configuration
+    let client: PostgresClient
+    let names: PostgresNames
+    let indexes: [String: [PostgresIndex]]
+    let cache: PostgresItemCache
+    let hub: PostgresChangeHub
+    let logger: Logger
+    private let tasks: Mutex<[Task<Void, Never>]>
+
+    private init(
+        configuration: Configuration, client: PostgresClient, indexes: [PostgresIndex], logger: Logger
+    ) {
+        self.configuration = configuration
+        self.client = client
+        names = PostgresNames(schema: configuration.schema)
+        self.indexes = Dictionary(grouping: indexes, by: \.collection)
+        cache = PostgresItemCache(limit: configuration.itemCacheLimit)
+        hub = PostgresChangeHub()
+        self.logger = logger
+        tasks = Mutex([])
+    }
+
+    /// Connects to the server, creates or upgrades Trove's schema, builds the indexes whose
+    /// version changed, and starts listening for other instances' changes.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where the server is and how the store behaves.
+    ///   - indexes: The secondary indexes to keep, such as `PostgresIndex(User.index)`.
+    /// - Returns: An open store.
+    /// - Throws: ``Trove/TroveError/Code/server`` when the server cannot be reached or refuses
+    ///   the credentials (the message says which); ``Trove/TroveError/Code/unsupportedSchemaVersion``
+    ///   when a newer Trove wrote the schema.
+    public static func open(configuration: Configuration, indexes: [PostgresIndex] = []) async throws -> PostgresStore {
+        var logger = Logger(label: "trove.postgres")
+        // postgres-nio warns of a lease before `run()` starts, which the pool then serves: not news.
+        logger.logLevel = .error
+        // One connection first, on its own: a server that is down or refuses the credentials is
+        // reported now, in one clear error, instead of by a pool that keeps retrying.
+        let probe: PostgresConnection
+        do {
+            probe = try await PostgresConnection.connect(
+                configuration: configuration.connectionConfiguration, id: 0, logger: logger)
+        } catch {
+            throw PostgresErrors.connectFailed(error, configuration: configuration)
+        }
+        try? await probe.close()
+
+        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+        let store = PostgresStore(configuration: configuration, client: client, indexes: indexes, logger: logger)
+        store.tasks.withLock { $0.append(Task { await client.run() }) }
+        do {
+            try await PostgresSchema.migrate(store)
+            try await PostgresIndexBuilder.prepare(indexes, in: store)
+        } catch {
+            store.close()
+            throw error
+        }
+        let listener = PostgresChangeListener(store: store)
+        store.tasks.withLock { $0.append(Task { await listener.run() }) }
+        try await listener.waitUntilListening()
+        return store
+    }
+
+    /// Opens a store from a URL such as `postgres://user:password@host:5432/database`.
+    ///
+    /// - Parameters:
+    ///   - url: The URL of the database.
+    ///   - schema: The PostgreSQL schema that holds Trove's tables.
+    ///   - indexes: The secondary indexes to keep.
+    /// - Returns: An open store.
+    /// - Throws: As ``open(configuration:indexes:)``, and ``Trove/TroveError/Code/misuse`` for a
+    ///   malformed URL.
+    public static func open(url: String, schema: String = "trove", indexes: [PostgresIndex] = []) async throws
+        -> PostgresStore
+    {
+        var configuration = try Configuration(url: url)
+        configuration.schema = schema
+        return try await open(configuration: configuration, indexes: indexes)
+    }
+
+    /// Stops the listener and the connection pool. Transactions started afterwards fail.
+    public func close() {
+        let running = tasks.withLock { tasks in
+            defer { tasks.removeAll() }
+            return tasks
+        }
+        for task in running { task.cancel() }
+        hub.finish()
+    }
+
+    deinit {
+        close()
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a read-only transaction at `REPEATABLE READ`: every read sees one snapshot.
+    ///
+    /// - Parameter body: The reads. The transaction is valid only inside it.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws; ``Trove/TroveError/Code/server`` when the server fails or the
+    ///   connection is lost.
+    public func read<T: Sendable>(_ body: (PostgresReadTransaction) async throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                do {
+                    let transaction = PostgresReadTransaction(store: self, connection: connection)
+                    try await transaction.start()
+                    let value = try await body(transaction)
+                    try await commit(on: connection)
+                    return value
+                } catch {
+                    await rollBack(on: connection)
+                    throw error
+                }
+            }
+        } catch {
+            throw PostgresErrors.map(error, store: self, during: "a read transaction")
+        }
+    }
+
+    /// Runs `body` in a read-write transaction at `SERIALIZABLE`, and commits it.
+    ///
+    /// When the server aborts the transaction because it conflicts with a concurrent one
+    /// (SQLSTATE 40001 or 40P01), `body` runs again in a new transaction, up to
+    /// ``Configuration-swift.struct/maximumWriteAttempts`` times in all.
+    ///
+    /// - Parameter body: The reads and writes. It may run more than once.
+    /// - Returns: What `body` returns in the attempt that committed.
+    /// - Throws: What `body` throws (nothing is committed then);
+    ///   ``Trove/TroveError/Code/writeConflict`` after the last attempt conflicted;
+    ///   ``Trove/TroveError/Code/server`` when the server fails or the connection is lost (when
+    ///   lost during the commit, whether it committed is unknown: the message says so).
+    public func readWrite<T: Sendable>(_ body: (PostgresReadWriteTransaction) async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            try Task.checkCancellation()
+            do {
+                let (value, committed) = try await client.withConnection { connection in
+                    let transaction = PostgresReadWriteTransaction(store: self, connection: connection)
+                    try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+                    do {
+                        let value = try await body(transaction)
+                        try await transaction.announce()
+                        try await commit(on: connection)
+                        return (value, transaction.committedChange)
+                    } catch {
+                        await rollBack(on: connection)
+                        throw error
+                    }
+                }
+                if let (change, written) = committed {
+                    // Own commits advance the cache now; the notification, when it comes, finds
+                    // it applied. Subscribers of `changes` hear of it from the notification, in
+                    // commit order with everyone else's.
+                    cache.apply(change)
+                    for (address, item) in written {
+                        cache.insert(item, at: address, number: change.number)
+                    }
+                    if change.number % PostgresSchema.pruneInterval == 0 {
+                        await pruneChangeLog(through: change.number - PostgresSchema.retainedChanges)
+                    }
+                }
+                return value
+            } catch {
+                if PostgresErrors.isRetryable(error) {
+                    if attempt >= configuration.maximumWriteAttempts {
+                        throw TroveError(
+                            code: .writeConflict,
+                            message:
+                                "The read-write transaction conflicted with concurrent transactions \(attempt) times in a row (serialization failure or deadlock) and was given up; nothing of it was committed.",
+                            underlyingError: error)
+                    }
+                    attempt += 1
+                    // Exponential backoff with jitter, at most 50 ms: contenders spread out.
+                    try await Task.sleep(for: .microseconds(Int.random(in: 0...min(50_000, 200 << min(attempt, 10)))))
+                    continue
+                }
+                throw PostgresErrors.map(error, store: self, during: "a read-write transaction")
+            }
+        }
+    }
+
+    /// Commits the transaction open on `connection`.
+    private func commit(on connection: PostgresConnection) async throws {
+        do {
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            // A serialization failure at COMMIT is a conflict like any other: the caller retries.
+            if PostgresErrors.isRetryable(error) { throw error }
+            throw PostgresErrors.commitFailed(error)
+        }
+    }
+
+    /// Rolls back the transaction open on `connection`; a failed connection cannot, and the
+    /// server rolls back when it sees it close.
+    private func rollBack(on connection: PostgresConnection) async {
+        _ = try? await connection.query("ROLLBACK", logger: logger)
+    }
+
+    /// Deletes the change log's entries up to `number`, outside any transaction (in a
+    /// serializable one, its range read would make concurrent writers conflict). A failure only
+    /// leaves the log longer.
+    private func pruneChangeLog(through number: Int64) async {
+        guard number > 0 else { return }
+        _ = try? await client.query(
+            PostgresQuery(unsafeSQL: "DELETE FROM \(names.changes) WHERE seq <= $1", binds: {
+                var bindings = PostgresBindings()
+                bindings.append(number)
+                return bindings
+            }()), logger: logger)
+    }
+
+    // MARK: Changes
+
+    /// The changes committed to the store, by this instance or by any other on the same schema,
+    /// in commit order as far as they reach this instance. A `flushed` change means that this
+    /// instance missed notifications (its listener connection dropped): anything may have changed.
+    ///
+    /// Each call returns a new stream that starts with the next change.
+    public var changes: AsyncStream<PostgresChange> {
+        hub.subscribe()
+    }
+
+    /// The number of items in the store's cache (for tests and monitoring).
+    public var cachedItemCount: Int { cache.count }
+}

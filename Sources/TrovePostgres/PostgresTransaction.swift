@@ -1,0 +1,303 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import Trove
+
+/// A read-only transaction of a ``PostgresStore``, at `REPEATABLE READ`: valid only inside the
+/// body of ``PostgresStore/read(_:)`` (or, as its subclass, ``PostgresStore/readWrite(_:)``).
+///
+/// Its typed calls have the names and shapes of a Trove file's `ReadTransaction`, made `async`:
+/// `try await tx.read(User.self, key: id)`, `try await User.read(tx).byKey(id)`.
+public class PostgresReadTransaction {
+    let store: PostgresStore
+    let connection: PostgresConnection
+    /// The change log's newest number in this transaction's snapshot.
+    var snapshotNumber: Int64 = 0
+    /// Whether this transaction reads and fills the store's cache.
+    var usesCache = false
+
+    init(store: PostgresStore, connection: PostgresConnection) {
+        self.store = store
+        self.connection = connection
+    }
+
+    var names: PostgresNames { store.names }
+
+    /// Takes the snapshot (its first statement) and brings the cache up to it.
+    func start() async throws {
+        let sql = "SELECT coalesce(max(seq), 0), coalesce(min(seq), 0) FROM \(names.changes)"
+        var newest: Int64 = 0
+        var oldest: Int64 = 0
+        for try await (maximum, minimum) in try await query(sql).decode((Int64, Int64).self) {
+            newest = maximum
+            oldest = minimum
+        }
+        snapshotNumber = newest
+        while true {
+            switch store.cache.access(at: newest) {
+            case .ready:
+                usesCache = true
+                return
+            case .ahead:
+                usesCache = false
+                return
+            case .behind(let from):
+                if oldest == 0 || from + 1 < oldest {
+                    // The log no longer holds every change since the cache's number.
+                    store.cache.flush()
+                    continue
+                }
+                var keys: [PostgresItemAddress] = []
+                var cleared: Set<String> = []
+                let changed = "SELECT collection, key FROM \(names.changes) WHERE seq > $1 AND seq <= $2"
+                for try await (collection, key) in try await query(changed, from, newest).decode(
+                    (String?, String?).self)
+                {
+                    guard let collection else {
+                        store.cache.flush()
+                        continue
+                    }
+                    if let key {
+                        keys.append(PostgresItemAddress(collection: collection, key: key))
+                    } else {
+                        cleared.insert(collection)
+                    }
+                }
+                store.cache.catchUp(from: from, to: newest, evicting: keys, clearing: cleared)
+            }
+        }
+    }
+
+    // MARK: Statements
+
+    /// Runs `sql` with `values` bound to `$1`, `$2`…; failures become ``Trove/TroveError``s
+    /// naming the SQL and the item.
+    func query(
+        _ sql: String, _ values: (any PostgresThrowingDynamicTypeEncodable)?..., collection: String? = nil,
+        key: String? = nil
+    ) async throws -> PostgresRowSequence {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            if let value { try bindings.append(value) } else { bindings.appendNull() }
+        }
+        return try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), collection: collection, key: key)
+    }
+
+    /// Runs `query`; failures become ``Trove/TroveError``s naming the SQL and the item.
+    func run(_ query: PostgresQuery, collection: String? = nil, key: String? = nil) async throws
+        -> PostgresRowSequence
+    {
+        do {
+            return try await connection.query(query, logger: store.logger)
+        } catch {
+            throw PostgresErrors.statementFailed(error, sql: query.sql, collection: collection, key: key)
+        }
+    }
+
+    /// Runs `query` and counts its rows; failures as ``run(_:collection:key:)``.
+    func count(_ query: PostgresQuery, collection: String? = nil, key: String? = nil) async throws -> Int {
+        var count = 0
+        do {
+            for try await _ in try await run(query, collection: collection, key: key) { count += 1 }
+        } catch {
+            throw PostgresErrors.statementFailed(error, sql: query.sql, collection: collection, key: key)
+        }
+        return count
+    }
+
+    // MARK: Rows
+
+    /// The data and metadata of the item at `key` of `collection`.
+    func row(collection: String, key: String) async throws -> (data: ByteBuffer, metadata: ByteBuffer?)? {
+        let sql = "SELECT data, metadata FROM \(names.items) WHERE collection = $1 AND key = $2"
+        var found: (ByteBuffer, ByteBuffer?)?
+        do {
+            for try await row in try await query(sql, collection, key, collection: collection, key: key).decode(
+                (ByteBuffer, ByteBuffer?).self)
+            {
+                found = row
+            }
+        } catch {
+            throw PostgresErrors.statementFailed(error, sql: sql, collection: collection, key: key)
+        }
+        return found
+    }
+
+    /// Decodes a stored value, naming the item when it cannot.
+    func decode<Coder: ValueCoder>(
+        _ coder: Coder.Type, from buffer: ByteBuffer, collection: String, key: String
+    ) throws -> Coder.Value {
+        do {
+            return try buffer.withUnsafeReadableBytes { bytes in
+                var reader = BinaryReader(bytes)
+                return try Coder.decode(from: &reader)
+            }
+        } catch let error as TroveError {
+            throw error.locating(collection: collection, key: key)
+        }
+    }
+
+    /// Decodes an item and its metadata.
+    func decodeItem<Item: Persistable>(
+        _ type: Item.Type, data: ByteBuffer, metadata: ByteBuffer?, key: String
+    ) throws -> Item {
+        var item = try decode(Item.Coder.self, from: data, collection: Item.collection, key: key)
+        if let metadata, Item.Metadata.self != NoMetadata.self {
+            item.metadata = try decode(Item.MetadataCoder.self, from: metadata, collection: Item.collection, key: key)
+        }
+        return item
+    }
+
+    // MARK: Raw reads
+
+    /// The keys of `collection`, in order (byte order of their UTF-8, as in a Trove file).
+    ///
+    /// - Parameter collection: The collection.
+    /// - Returns: The keys.
+    /// - Throws: ``Trove/TroveError/Code/server`` when the server fails.
+    public func keys(in collection: String) async throws -> [String] {
+        let sql = "SELECT key FROM \(names.items) WHERE collection = $1 ORDER BY key"
+        var keys: [String] = []
+        for try await (key) in try await query(sql, collection, collection: collection).decode(String.self) {
+            keys.append(key)
+        }
+        return keys
+    }
+
+    /// The number of items of `collection`.
+    ///
+    /// - Parameter collection: The collection.
+    /// - Returns: The number of items.
+    /// - Throws: ``Trove/TroveError/Code/server`` when the server fails.
+    public func count(in collection: String) async throws -> Int {
+        let sql = "SELECT count(*) FROM \(names.items) WHERE collection = $1"
+        var count: Int64 = 0
+        for try await (value) in try await query(sql, collection, collection: collection).decode(Int64.self) {
+            count = value
+        }
+        return Int(count)
+    }
+
+    /// Whether an item is stored at `key` of `collection`.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - collection: The collection.
+    /// - Returns: `true` when there is one.
+    /// - Throws: ``Trove/TroveError/Code/server`` when the server fails.
+    public func hasItem(forKey key: String, in collection: String) async throws -> Bool {
+        let sql = "SELECT 1 FROM \(names.items) WHERE collection = $1 AND key = $2"
+        let found = try await count(
+            PostgresQuery(unsafeSQL: sql, binds: try Self.bind(collection, key)), collection: collection, key: key)
+        return found > 0
+    }
+
+    /// The names of the collections that hold items, in order.
+    ///
+    /// - Returns: The collections.
+    /// - Throws: ``Trove/TroveError/Code/server`` when the server fails.
+    public func collections() async throws -> [String] {
+        let sql = "SELECT DISTINCT collection FROM \(names.items) ORDER BY collection"
+        var collections: [String] = []
+        for try await (collection) in try await query(sql).decode(String.self) {
+            collections.append(collection)
+        }
+        return collections
+    }
+
+    static func bind(_ values: String...) throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values { bindings.append(value) }
+        return bindings
+    }
+}
+
+// Explicit non-conformance to Sendable: a transaction is valid only inside its body, on its
+// connection.
+@available(*, unavailable)
+extension PostgresReadTransaction: Sendable {}
+
+/// A read-write transaction of a ``PostgresStore``, at `SERIALIZABLE`: valid only inside the body
+/// of ``PostgresStore/readWrite(_:)``.
+///
+/// Its reads go to the server (not the store's cache), so that PostgreSQL sees every read and
+/// aborts a transaction that would lose an update; its writes keep the secondary indexes.
+public final class PostgresReadWriteTransaction: PostgresReadTransaction {
+    var changedItems: Set<PostgresItemAddress> = []
+    var clearedCollections: Set<String> = []
+    /// The items written, to cache once committed.
+    var writtenItems: [PostgresItemAddress: any Sendable] = [:]
+    /// The change this transaction announced, once ``announce()`` ran.
+    var committedChange: (PostgresChange, [PostgresItemAddress: any Sendable])?
+
+    /// Notes that the item at `address` changed; `item` is its new value, or `nil` when removed.
+    func noteChange(_ address: PostgresItemAddress, item: (any Sendable)?) {
+        changedItems.insert(address)
+        writtenItems[address] = item
+    }
+
+    /// Notes that `collection` was emptied.
+    func noteCleared(_ collection: String) {
+        clearedCollections.insert(collection)
+        changedItems = changedItems.filter { $0.collection != collection }
+        writtenItems = writtenItems.filter { $0.key.collection != collection }
+    }
+
+    /// Records what changed in the change log under the next number and announces it with
+    /// `NOTIFY`, as the last statements before `COMMIT`.
+    ///
+    /// The transaction-level advisory lock is held until the commit: a number is taken only once
+    /// the previous one is committed, so the log's numbers are in commit order, and a snapshot
+    /// that holds a number holds every lower one.
+    func announce() async throws {
+        guard !changedItems.isEmpty || !clearedCollections.isEmpty else { return }
+        var collections: [String] = []
+        var keys: [String] = []
+        var whole: [Bool] = []
+        for address in changedItems {
+            collections.append(address.collection)
+            keys.append(address.key)
+            whole.append(false)
+        }
+        for collection in clearedCollections {
+            collections.append(collection)
+            keys.append("")
+            whole.append(true)
+        }
+        let payload = Self.payload(items: changedItems, cleared: clearedCollections)
+        let sql = """
+            WITH locked AS (SELECT pg_advisory_xact_lock($1)),
+            numbered AS (SELECT nextval('\(names.changeSequence)') AS seq FROM locked),
+            logged AS (
+                INSERT INTO \(names.changes) (seq, collection, key)
+                SELECT numbered.seq, c, CASE WHEN w THEN NULL ELSE k END
+                FROM numbered, unnest($2::text[], $3::text[], $4::bool[]) AS u(c, k, w)
+            )
+            SELECT seq, pg_notify($5, seq::text || $6) FROM numbered
+            """
+        var number: Int64 = 0
+        for try await (seq, _) in try await query(
+            sql, names.lockKey, collections, keys, whole, names.channel, payload
+        ).decode((Int64, String).self) {
+            number = seq
+        }
+        committedChange = (
+            PostgresChange(number: number, items: changedItems, clearedCollections: clearedCollections, isFlush: false),
+            writtenItems.compactMapValues { $0 }
+        )
+    }
+
+    /// The rest of a notification after its number: the changed keys, or `*` when they do not
+    /// fit (PostgreSQL's payloads stop at 8000 bytes; listeners then read the log).
+    static func payload(items: Set<PostgresItemAddress>, cleared: Set<String>) -> String {
+        struct Body: Encodable {
+            var k: [[String]]
+            var c: [String]
+        }
+        let body = Body(k: items.map { [$0.collection, $0.key] }, c: Array(cleared))
+        guard let json = try? JSONEncoder().encode(body), json.count < 7000,
+            let text = String(data: json, encoding: .utf8)
+        else { return " *" }
+        return " " + text
+    }
+}
