@@ -52,16 +52,17 @@ struct SearchSuite {
     }
 
     /// Query repetitions per kind and run.
-    var repetitions: Int { options.isSmoke ? 5 : 200 }
+    var repetitions: Int { options.isSmoke ? 5 : 100 }
 
-    /// The queries of each kind: words of middle rank, so that each hits a realistic share of
-    /// the documents (a few percent), and phrases of two frequent words.
+    /// The queries of each kind: words of middle rank, each in a few percent of the documents
+    /// (a realistic number of rows to rank, not all or none), prefixes of three letters of such
+    /// words, and phrases of two frequent words, each pair in a few percent of the documents.
     var queries: [Kind: [SearchQuery]] {
         let words = corpus.vocabulary
         return [
-            .word: (0..<10).map { .allWords(of: words[40 + $0 * 7]) },
-            .prefix: (0..<10).map { .prefixes(of: String(words[60 + $0 * 5].prefix(3))) },
-            .phrase: (0..<10).map { .phrase(words[$0] + " " + words[$0 + 1]) },
+            .word: (0..<10).map { .allWords(of: words[300 + $0 * 50]) },
+            .prefix: (0..<10).map { .prefixes(of: String(words[200 + $0 * 20].prefix(3))) },
+            .phrase: (0..<10).map { .phrase(words[10 + $0] + " " + words[11 + $0]) },
         ]
     }
 
@@ -196,12 +197,12 @@ protocol SearchStore {
 
 /// Trove: the generated `Document.fullTextSearch`, registered at open with `Database(path:models:)`.
 final class TroveSearchStore: SearchStore {
-    let database: Database
+    let database: Trove.Database
     let writer: Trove.Connection
     let reader: Trove.Connection
 
     init(directory: String) throws {
-        database = try Database(path: directory + "/documents.trove", models: [Document.self])
+        database = try Trove.Database(path: directory + "/documents.trove", models: [Document.self])
         writer = try database.newConnection()
         reader = try database.newConnection()
     }
