@@ -42,6 +42,8 @@ struct SearchSuite {
     private(set) var indexing: [Engine: Samples] = [:]
     /// Every query latency per engine and kind, elapsed seconds.
     private(set) var latencies: [Engine: [Kind: [Double]]] = [:]
+    /// Every query's CPU time per engine and kind, seconds.
+    private(set) var cpuTimes: [Engine: [Kind: [Double]]] = [:]
     /// Hits of the first query of each kind, per engine: the three must agree.
     private(set) var hitCounts: [Engine: [Kind: Int]] = [:]
 
@@ -102,7 +104,9 @@ struct SearchSuite {
                 let query = list[repetition % list.count]
                 let start = Stopwatch()
                 let hits = try store.search(query.expression ?? "", limit: Self.limit)
-                latencies[engine, default: [:]][kind, default: []].append(start.elapsed().wall)
+                let elapsed = start.elapsed()
+                latencies[engine, default: [:]][kind, default: []].append(elapsed.wall)
+                cpuTimes[engine, default: [:]][kind, default: []].append(elapsed.cpu)
                 if repetition == 0 {
                     hitCounts[engine, default: [:]][kind] = hits.count
                     guard !hits.isEmpty else {
@@ -157,10 +161,11 @@ struct SearchSuite {
         lines.append("")
         lines.append(
             "Query latency: top \(Self.limit) by `bm25(t, 10, 1)` with a snippet of the body, items decoded; "
-                + "elapsed time of each query, \(repetitions) per kind and run (10 different queries), median / p90 of \(runs).")
+                + "elapsed time of each query, \(repetitions) per kind and run (10 different queries), median / p90 of \(runs); "
+                + "the CPU ratios are of the median CPU time of a query (the process's, all threads).")
         lines.append("")
-        lines.append("| Query | Trove | raw SQLite | GRDB | Trove / raw | Trove / GRDB |")
-        lines.append("|---|---:|---:|---:|---:|---:|")
+        lines.append("| Query | Trove | raw SQLite | GRDB | Trove / raw | Trove / GRDB | CPU: Trove / raw | CPU: Trove / GRDB |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
         for kind in Kind.allCases {
             func cell(_ engine: Engine) -> (median: Double, p90: Double) {
                 let values = latencies[engine]?[kind] ?? []
@@ -172,9 +177,11 @@ struct SearchSuite {
             func pair(_ value: (median: Double, p90: Double)) -> String {
                 "\(formatDuration(value.median)) / \(formatDuration(value.p90))"
             }
+            func cpu(_ engine: Engine) -> Double { Self.percentile(cpuTimes[engine]?[kind] ?? [], 0.5) }
             lines.append(
                 "| \(kind.rawValue) | \(pair(trove)) | \(pair(raw)) | \(pair(grdb)) | "
-                    + "\(formatRatio(trove.median / raw.median)) | \(formatRatio(trove.median / grdb.median)) |")
+                    + "\(formatRatio(trove.median / raw.median)) | \(formatRatio(trove.median / grdb.median)) | "
+                    + "\(formatRatio(cpu(.trove) / cpu(.raw))) | \(formatRatio(cpu(.trove) / cpu(.grdb))) |")
         }
         return lines
     }
