@@ -65,6 +65,12 @@ enum TroveBenchmarks {
             try suite.run()
             observation = suite
         }
+        var search: SearchSuite?
+        if options.includeSearch && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var suite = SearchSuite(options: options)
+            try suite.run()
+            search = suite
+        }
         Report(
             options: options, fixtures: fixtures, database: database, coders: coders, memory: memory,
             observation: observation
@@ -74,6 +80,9 @@ enum TroveBenchmarks {
         }
         if let concurrency {
             print(concurrency.table().joined(separator: "\n"))
+        }
+        if let search {
+            print(search.table().joined(separator: "\n"))
         }
         log("done in \(formatDuration(start.duration(to: .now).seconds))")
     }

@@ -11,6 +11,8 @@ struct Options {
     /// Whether the server concurrency workloads run (issue 13).
     var includeConcurrency = true
     var includeObservation = true
+    /// Whether the full-text search suite runs (issue 14).
+    var includeSearch = true
     var warmUp = true
     var isSmoke = false
     var directory = NSTemporaryDirectory()
@@ -56,6 +58,8 @@ struct Options {
                                     and a 90/10 mix, Trove's pool against GRDB's DatabasePool).
           --no-observation          Skip the observation benchmark (commit cost of 100 idle observations,
                                     latency from commit to observed value).
+          --no-search               Skip the full-text search benchmark (indexing N documents, one-word, prefix and
+                                    phrase queries, Trove against raw SQLite FTS5 and GRDB; a smoke run indexes 300).
           --no-warm-up              Skip the small untimed pass before the timed runs.
           --directory <path>        Where the databases are created (default: the temporary folder).
           --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
@@ -110,6 +114,7 @@ struct Options {
             case "--no-memory": includeMemory = false
             case "--no-concurrency": includeConcurrency = false
             case "--no-observation": includeObservation = false
+            case "--no-search": includeSearch = false
             case "--no-warm-up": warmUp = false
             case "--directory": directory = try value(for: argument)
             case "--clock":
