@@ -4,6 +4,7 @@ import PostgresNIO
 import Testing
 import Trove
 import TrovePostgres
+import TroveTestSupport
 
 /// The server the PostgreSQL tests use: `TROVE_POSTGRES_URL`, as printed by
 /// `Scripts/postgres-test-server.sh start`. Without it the tests that need a server skip, saying
@@ -91,21 +92,9 @@ struct Tally: Persistable, Codable, Equatable {
     var value: Int
 }
 
-/// A deterministic pseudo-random generator, so that a failure can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Users for the tests: generated model (the showcase `User`), with metadata on most.
 func makeUsers(_ count: Int, seed: UInt64 = 42) -> [User] {
-    var random = SplitMix(state: seed)
+    var random = SeededGenerator(seed: seed)
     let nicknames: [String?] = [nil, "ace", "bee", "cat", nil, "dot"]
     return (0..<count).map { number in
         var user = User(

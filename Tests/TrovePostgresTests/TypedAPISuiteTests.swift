@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Trove
 import TrovePostgres
+import TroveTestSupport
 
 /// Reports, as a skipped test with its reason, that the PostgreSQL half of the suites is not run.
 @Test(.enabled(if: !TestServer.isConfigured, "a PostgreSQL server is configured: the suites run against it"))
@@ -79,7 +80,7 @@ struct TypedAPISuiteTests {
     @Test(arguments: Backend.available)
     func randomOperationsMatchTheModel(_ backend: Backend) async throws {
         try await with(backend) { store in
-            var random = SplitMix(state: 7)
+            var random = SeededGenerator(seed: 7)
             let pool = makeUsers(12, seed: 3)
             var model: [UUID: User] = [:]
             for step in 0..<80 {
