@@ -34,6 +34,21 @@ extension ModelBuilder {
         parsedTypes[typeName] ?? parsedTypes.first { typeName.hasSuffix(".\($0.key)") }?.value
     }
 
+    /// The stored fields of `type` (neither static, computed, lazy, constant, `@transient` nor
+    /// `@metadata`) that carry the annotation `name`, each with that annotation.
+    func storedFields(of type: ParsedType, annotated name: AnnotationName) -> [(ParsedProperty, Annotation)] {
+        type.properties.compactMap { property in
+            guard !property.isStatic, !property.isComputed, !property.isLazy,
+                !(property.isLet && property.defaultValue != nil),
+                !property.annotations.contains(where: {
+                    $0.name == AnnotationName.transient.rawValue || $0.name == AnnotationName.metadata.rawValue
+                }),
+                let annotation = property.annotations.first(where: { $0.name == name.rawValue })
+            else { return nil }
+            return (property, annotation)
+        }
+    }
+
     /// Reports an `@indexed` property whose type an index cannot store.
     mutating func checkIndexedType(
         of property: ParsedProperty, shape: TypeShape, annotation: Annotation, in owner: String
@@ -83,14 +98,7 @@ extension ModelBuilder {
     private func indexColumns(of type: ParsedType, isMetadata: Bool)
         -> [(column: IndexColumnDescription, location: SourceLocation)]
     {
-        type.properties.compactMap { property in
-            guard !property.isStatic, !property.isComputed, !property.isLazy,
-                !(property.isLet && property.defaultValue != nil),
-                !property.annotations.contains(where: {
-                    $0.name == AnnotationName.transient.rawValue || $0.name == AnnotationName.metadata.rawValue
-                }),
-                let annotation = property.annotations.first(where: { $0.name == AnnotationName.indexed.rawValue })
-            else { return nil }
+        storedFields(of: type, annotated: .indexed).compactMap { property, annotation in
             let (written, isOptional): (String, Bool)
             switch property.shape {
             case .value(let type): (written, isOptional) = (type, false)

@@ -71,15 +71,8 @@ extension ModelBuilder {
     private func searchColumns(of type: ParsedType, isMetadata: Bool)
         -> [(column: SearchColumnDescription, location: SourceLocation)]
     {
-        type.properties.compactMap { property in
-            guard !property.isStatic, !property.isComputed, !property.isLazy,
-                !(property.isLet && property.defaultValue != nil),
-                !property.annotations.contains(where: {
-                    $0.name == AnnotationName.transient.rawValue || $0.name == AnnotationName.metadata.rawValue
-                }),
-                let annotation = property.annotations.first(where: { $0.name == AnnotationName.searchable.rawValue }),
-                let shape = property.shape, let kind = Self.searchColumnKind(of: shape)
-            else { return nil }
+        storedFields(of: type, annotated: .searchable).compactMap { property, annotation in
+            guard let shape = property.shape, let kind = Self.searchColumnKind(of: shape) else { return nil }
             var weight: String?
             if case .number(let literal) = annotation.argument("weight")?.value { weight = literal }
             let description = SearchColumnDescription(
