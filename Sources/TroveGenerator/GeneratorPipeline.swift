@@ -86,43 +86,191 @@ package struct GeneratorPipeline: Sendable {
     ///   - includeUnannotated: Whether inputs without annotations get a header-only file.
     /// - Returns: The files, or no files and the diagnostics when an input is wrong.
     package func run(_ inputs: [SourceInput], includeUnannotated: Bool = false) -> GeneratorResult {
-        var parsed: [ParsedFile] = []
-        var diagnostics: [Diagnostic] = []
-        for input in inputs where AnnotationPrefilter.mayContainAnnotations(input.contents) {
-            let tree = Parser.parse(source: input.contents)
-            var file = DeclarationCollector.collect(tree, path: input.path)
-            diagnostics += file.diagnostics
-            file.diagnostics = []
-            parsed.append(file)
-        }
-        let (model, modelDiagnostics) = ModelBuilder.build(parsed)
-        diagnostics += modelDiagnostics
-
-        var files: [GeneratedFile] = []
-        var producers: [String: String] = [:]
-        let descriptions = Dictionary(model.files.map { ($0.sourcePath, $0) }, uniquingKeysWith: { first, _ in first })
-        for input in inputs {
-            let description = descriptions[input.path]
-            guard description != nil || includeUnannotated else { continue }
-            let name = OutputNaming.outputName(forInput: input.relativePath)
-            if let other = producers[name] {
-                diagnostics.append(
-                    .error(
-                        "'\(input.relativePath)' and '\(other)' would both generate '\(name)'; rename one of them",
-                        at: SourceLocation(path: input.path, line: 1, column: 1)))
-                continue
-            }
-            producers[name] = input.relativePath
-            files.append(GeneratedFile(name: name, contents: renderer.render(description, sourcePath: input.relativePath)))
-        }
-        diagnostics.sort { ($0.location, $0.message) < ($1.location, $1.message) }
-        let hasErrors = diagnostics.contains { $0.severity == .error }
+        let run = generate(inputs, includeUnannotated: includeUnannotated, cache: nil)
         // The model speaks in relative paths, as the generated headers do.
         let relative = Dictionary(inputs.map { ($0.path, $0.relativePath) }, uniquingKeysWith: { first, _ in first })
-        var relativeModel = model
-        for index in relativeModel.files.indices {
-            relativeModel.files[index].sourcePath = relative[relativeModel.files[index].sourcePath] ?? ""
+        var model = ModelDescription(files: run.descriptions)
+        for index in model.files.indices {
+            model.files[index].sourcePath = relative[model.files[index].sourcePath] ?? ""
         }
-        return GeneratorResult(files: hasErrors ? [] : files, diagnostics: diagnostics, model: relativeModel)
+        return GeneratorResult(files: run.files, diagnostics: run.diagnostics, model: model)
+    }
+
+    /// Generates the files of `inputs` like ``run(_:includeUnannotated:)``, reusing what `cache`
+    /// holds for every input whose output cannot have changed.
+    ///
+    /// An input's output is reused when the input's text is byte-for-byte the one cached, and
+    /// every question its description asked about other inputs (a ``Lookup``) has the same answer
+    /// now, and the inputs whose declarations it read are unchanged. Every other input is parsed
+    /// and generated again, so the files and diagnostics are exactly those of a cold run.
+    ///
+    /// - Parameters:
+    ///   - inputs: Every source file of the target.
+    ///   - includeUnannotated: Whether inputs without annotations get a header-only file.
+    ///   - cache: The cache of an earlier run of this generator with the same `includeUnannotated`,
+    ///     or `nil` for a cold run.
+    ///   - generatorIdentity: Names this generator in the cache it returns.
+    /// - Returns: The files and diagnostics, the cache for the next run (`nil` when there are
+    ///   errors), and how many inputs were generated again.
+    package func runIncrementally(
+        _ inputs: [SourceInput], includeUnannotated: Bool, cache: GeneratorCache?, generatorIdentity: String
+    ) -> IncrementalResult {
+        let usable = cache.flatMap { $0.includeUnannotated == includeUnannotated ? $0 : nil }
+        let run = generate(inputs, includeUnannotated: includeUnannotated, cache: usable)
+        let hasErrors = run.diagnostics.contains { $0.severity == .error }
+        let unchanged = run.regenerated == 0 && usable.map { $0.entries.map(\.path) == inputs.map(\.path) } == true
+        return IncrementalResult(
+            files: run.files, diagnostics: run.diagnostics,
+            cache: hasErrors
+                ? nil
+                : GeneratorCache(
+                    generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated, entries: run.entries),
+            cacheIsUnchanged: unchanged && !hasErrors, regenerated: run.regenerated)
+    }
+
+    /// What ``generate(_:includeUnannotated:cache:)`` produced.
+    private struct Run {
+        var files: [GeneratedFile] = []
+        var diagnostics: [Diagnostic] = []
+        /// The descriptions of the inputs described in this run (all of them when nothing was reused).
+        var descriptions: [FileDescription] = []
+        /// The cache entry of every input.
+        var entries: [GeneratorCache.Entry] = []
+        /// How many inputs were changed or had to be described again.
+        var regenerated = 0
+    }
+
+    /// The one implementation of a run, cold (without `cache`) or incremental.
+    private func generate(_ inputs: [SourceInput], includeUnannotated: Bool, cache: GeneratorCache?) -> Run {
+        var run = Run()
+        let previous = cache.map { cache in
+            Dictionary(cache.entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let parsed = ParsedFiles(inputs)
+        // 1. What each input tells the others: from the cache when its text is unchanged.
+        var cached: [GeneratorCache.Entry?] = []
+        var facts: [FileFacts?] = []
+        var changedPaths: Set<String> = []
+        var factsChanged = previous == nil
+        for input in inputs {
+            if let entry = previous?[input.path], entry.relativePath == input.relativePath,
+                sameBytes(entry.contents, input.contents)
+            {
+                cached.append(entry)
+                facts.append(entry.facts)
+                continue
+            }
+            cached.append(nil)
+            changedPaths.insert(input.path)
+            guard AnnotationPrefilter.mayContainAnnotations(input.contents) else {
+                facts.append(nil)
+                if previous?[input.path]?.facts != nil { factsChanged = true }
+                continue
+            }
+            let file = parsed.file(at: input.path)
+            run.diagnostics += file?.diagnostics ?? []
+            let inputFacts = file.map { FileFacts($0) }
+            if previous?[input.path]?.facts != inputFacts { factsChanged = true }
+            facts.append(inputFacts)
+        }
+        // The table is the cached run's when the inputs are the same, in the same order, with the same facts.
+        if let cache, !factsChanged {
+            factsChanged = cache.entries.count != inputs.count || zip(cache.entries, inputs).contains { $0.path != $1.path }
+        }
+        let table = TypeTable(zip(inputs, facts).compactMap { input, facts in facts.map { (input.path, $0) } })
+
+        // 2. Each input's description and output: reused when nothing it depends on changed.
+        var producers: [String: String] = [:]
+        for (index, input) in inputs.enumerated() {
+            var entry = GeneratorCache.Entry(
+                path: input.path, relativePath: input.relativePath, contents: input.contents, facts: facts[index],
+                lookups: [], output: nil)
+            var reused: GeneratorCache.Entry?
+            if let old = cached[index], isStillValid(old, table: table, factsChanged: factsChanged, changed: changedPaths)
+            {
+                reused = old
+            } else {
+                run.regenerated += 1
+            }
+            var description: FileDescription?
+            if facts[index] != nil, reused == nil, let file = parsed.file(at: input.path) {
+                let described = ModelBuilder.describe(file, table: table, parsedFile: parsed.file(at:))
+                run.diagnostics += described.diagnostics
+                entry.lookups = described.lookups
+                description = described.description
+                if let description { run.descriptions.append(description) }
+            }
+            if let reused { entry.lookups = reused.lookups }
+            let hasOutput = reused.map { $0.output != nil } ?? (description != nil || includeUnannotated)
+            if hasOutput {
+                let name = OutputNaming.outputName(forInput: input.relativePath)
+                if let other = producers[name] {
+                    run.diagnostics.append(
+                        .error(
+                            "'\(input.relativePath)' and '\(other)' would both generate '\(name)'; rename one of them",
+                            at: SourceLocation(path: input.path, line: 1, column: 1)))
+                } else {
+                    producers[name] = input.relativePath
+                    let output =
+                        reused?.output
+                        ?? GeneratedFile(name: name, contents: renderer.render(description, sourcePath: input.relativePath))
+                    entry.output = output
+                    run.files.append(output)
+                }
+            }
+            run.entries.append(entry)
+        }
+        run.diagnostics.sort { ($0.location, $0.message) < ($1.location, $1.message) }
+        if run.diagnostics.contains(where: { $0.severity == .error }) { run.files = [] }
+        return run
+    }
+
+    /// Whether the cached output of an unchanged input is still what generating it would give.
+    private func isStillValid(
+        _ entry: GeneratorCache.Entry, table: TypeTable, factsChanged: Bool, changed: Set<String>
+    ) -> Bool {
+        for lookup in entry.lookups {
+            if lookup.kind == .declaringFile, changed.contains(lookup.answer) { return false }
+            if factsChanged, table.answer(lookup.kind, lookup.argument, lookup.owner) != lookup.answer { return false }
+        }
+        return true
+    }
+}
+
+/// What ``GeneratorPipeline/runIncrementally(_:includeUnannotated:cache:generatorIdentity:)`` produced.
+package struct IncrementalResult: Sendable {
+    /// The generated files, in input order; empty when there are errors.
+    package var files: [GeneratedFile]
+    /// Every diagnostic, sorted by location.
+    package var diagnostics: [Diagnostic]
+    /// The cache for the next run, or `nil` when there are errors.
+    package var cache: GeneratorCache?
+    /// Whether ``cache`` is the cache the run was given, so that it need not be written again.
+    package var cacheIsUnchanged: Bool
+    /// How many inputs were changed or had to be generated again.
+    package var regenerated: Int
+
+    /// Whether a diagnostic is an error, in which case ``files`` is empty.
+    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// The parsed inputs of one run, each parsed when first asked for.
+///
+/// Not `Sendable`: one run uses it on one thread.
+private final class ParsedFiles {
+    private let inputs: [String: SourceInput]
+    private var files: [String: ParsedFile] = [:]
+
+    init(_ inputs: [SourceInput]) {
+        self.inputs = Dictionary(inputs.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The input at `path`, parsed; `nil` when there is no such input.
+    func file(at path: String) -> ParsedFile? {
+        if let file = files[path] { return file }
+        guard let input = inputs[path] else { return nil }
+        let file = DeclarationCollector.collect(Parser.parse(source: input.contents), path: path)
+        files[path] = file
+        return file
     }
 }

@@ -41,6 +41,14 @@ struct GenerateCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "Keep what this run generated in this file, and regenerate only what changed since the run that wrote "
+                + "it (build plugins: a file in the plugin work directory; safe to delete).",
+            valueName: "file"))
+    var cache: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "The command that --check names to regenerate stale files (the plugins name the one for the target).",
             valueName: "command"))
     var fixCommand: String = Self.defaultFixCommand
@@ -60,22 +68,26 @@ struct GenerateCommand: ParsableCommand {
         let root = URL(fileURLWithPath: sourceRoot ?? ".", relativeTo: currentDirectory).standardizedFileURL
         let sources = try loadInputs(root: root)
 
-        let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
-        for diagnostic in result.diagnostics {
-            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
-        }
-        if result.hasErrors { throw ExitCode(1) }
-
         if dumpModel {
+            let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
+            try report(result.diagnostics)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(result.model), as: UTF8.self))
             return
         }
+        let files: [GeneratedFile]
+        if let cache {
+            files = try generateIncrementally(sources, cacheURL: URL(fileURLWithPath: cache, relativeTo: currentDirectory))
+        } else {
+            let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
+            try report(result.diagnostics)
+            files = result.files
+        }
 
         let outputDirectory = URL(fileURLWithPath: outputDir, relativeTo: currentDirectory).standardizedFileURL
         let plan = try OutputPlan.make(
-            files: result.files, in: outputDirectory, deletingExtras: !allOutputs, displayPrefix: outputDir)
+            files: files, in: outputDirectory, deletingExtras: !allOutputs, displayPrefix: outputDir)
 
         if check {
             guard plan.isUpToDate else {
@@ -85,7 +97,7 @@ struct GenerateCommand: ParsableCommand {
                 FileHandle.standardError.write(Data(report.utf8))
                 throw ExitCode(2)
             }
-            try writeStamp(files: result.files)
+            try writeStamp(files: files)
             return
         }
         if dryRun {
@@ -94,7 +106,34 @@ struct GenerateCommand: ParsableCommand {
             return
         }
         try plan.apply()
-        try writeStamp(files: result.files)
+        try writeStamp(files: files)
+    }
+
+    /// Prints the diagnostics; throws exit status 1 when one is an error.
+    private func report(_ diagnostics: [Diagnostic]) throws {
+        for diagnostic in diagnostics {
+            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+    }
+
+    /// Generates with the cache at `cacheURL`: an unreadable, damaged or foreign cache means a cold run; the
+    /// cache is replaced after a run without errors that changed anything, and left alone after one with errors.
+    private func generateIncrementally(_ sources: [SourceInput], cacheURL: URL) throws -> [GeneratedFile] {
+        let identity = GeneratorIdentity.current
+        let previous = (try? Data(contentsOf: cacheURL)).flatMap {
+            GeneratorCache(serialized: [UInt8]($0), generatorIdentity: identity, includeUnannotated: allOutputs)
+        }
+        let result = try GeneratorPipeline().runIncrementally(
+            sources, includeUnannotated: allOutputs, cache: previous, generatorIdentity: identity)
+        try report(result.diagnostics)
+        if let cache = result.cache, !result.cacheIsUnchanged {
+            // A cache that cannot be written costs the next run its speed, not its correctness.
+            try? FileManager.default.createDirectory(
+                at: cacheURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? Data(cache.serialized()).write(to: cacheURL, options: .atomic)
+        }
+        return result.files
     }
 
     /// Reads every input, expanding `@file` response files and skipping generated files.

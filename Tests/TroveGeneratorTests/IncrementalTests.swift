@@ -1,0 +1,172 @@
+import Testing
+import TroveGenerator
+
+/// Incremental generation gives exactly what a cold run gives: the files and the diagnostics, after
+/// every kind of change, including changes to a type that another file's output depends on.
+struct IncrementalTests {
+    /// The variants of each input file of the walk; `nil` is a file that is not an input.
+    ///
+    /// The files depend on each other: `Item` indexes `Kind` (valid only while `Kind` is a raw-value
+    /// enum) and has `Meta` as metadata (whose `@indexed`/`@searchable` fields become index and search
+    /// columns of `Item`, and whose coder is generated only while `Meta` is annotated); `Library.Book`
+    /// names `Author`, which is `Library.Author` only while `Author.swift` declares it in an
+    /// extension of `Library`; `Second.swift` may declare a second `Meta`, the one `Item` uses when
+    /// `Meta.swift` has none.
+    static let variants: [(name: String, texts: [String?])] = [
+        (
+            "Kind.swift",
+            [
+                "// @coded\nenum Kind: String { case a, b }\n",
+                "// @coded\nenum Kind { case a, b(Int) }\n",
+                "// @coded\nenum Kind: String { case a, b }\n// An edit that changes no declaration.\n",
+                "// @coded\nenum Kind: Int { case a = 1, b = 2 }\n",
+            ]
+        ),
+        (
+            "Meta.swift",
+            [
+                "// @coded\nstruct Meta {\n    var visits: Int\n    // @indexed\n    var level: Int\n"
+                    + "    // @searchable\n    var note: String\n}\n",
+                "// @coded\nstruct Meta {\n    var visits: Int\n    var level: Int\n    // @searchable\n"
+                    + "    var note: String\n}\n",
+                "struct Meta {\n    var visits: Int\n}\n",
+                "// @coded\nstruct Meta {\n    var visits: Int\n    // @indexed(unique: true)\n    var rank: Int\n}\n",
+                nil,
+            ]
+        ),
+        (
+            "Item.swift",
+            [
+                "// @persistable(collection: \"items\")\nstruct Item {\n    var id: String\n    // @indexed\n"
+                    + "    var kind: Kind\n    // @metadata\n    var metadata: Meta?\n}\n",
+                "// @persistable(collection: \"items\")\nstruct Item {\n    var id: String\n    var kind: Kind\n"
+                    + "    // @metadata\n    var metadata: Meta?\n}\n",
+                "// @persistable(collection: \"things\")\nstruct Item {\n    var id: String\n    // @indexed\n"
+                    + "    var kind: Kind\n    // @metadata\n    var metadata: Meta?\n    func f() {}\n}\n",
+            ]
+        ),
+        (
+            "Library.swift",
+            [
+                "// @coded\nstruct Library {\n    var name: String\n    // @coded\n    struct Book {\n"
+                    + "        var author: Author\n        var title: String\n    }\n}\n",
+                "// @coded\nstruct Library {\n    var name: String\n    // @coded\n    struct Book {\n"
+                    + "        var author: Author?\n    }\n}\n",
+            ]
+        ),
+        (
+            "Author.swift",
+            [
+                "extension Library {\n    // @coded\n    struct Author {\n        var name: String\n    }\n}\n",
+                "// @coded\nstruct Author {\n    var name: String\n}\n",
+                "// @coded\nstruct Author {\n    var name: String\n}\nextension Library {\n    struct Author {}\n}\n",
+                nil,
+            ]
+        ),
+        (
+            "Second.swift",
+            [
+                "struct Plain {}\n",
+                "// @coded\nstruct Meta {\n    // @indexed\n    var other: String\n}\n",
+                "struct Plain {\n    var count = 1\n}\n",
+                nil,
+            ]
+        ),
+    ]
+
+    static func inputs(_ state: [Int]) -> [SourceInput] {
+        zip(variants, state).compactMap { file, variant in
+            file.texts[variant].map { SourceInput(path: "/p/" + file.name, relativePath: file.name, contents: $0) }
+        }
+    }
+
+    /// Writes and reads back the cache, as the tool does between runs.
+    static func roundTrip(_ cache: GeneratorCache?, identity: String, includeUnannotated: Bool) -> GeneratorCache? {
+        cache.flatMap {
+            GeneratorCache(
+                serialized: $0.serialized(), generatorIdentity: identity, includeUnannotated: includeUnannotated)
+        }
+    }
+
+    /// A walk through many states, one file changed at a time (and a few files added and removed):
+    /// after every step the incremental run equals a cold run of the same inputs.
+    @Test(arguments: [false, true])
+    func everyStepEqualsAColdRun(includeUnannotated: Bool) throws {
+        let pipeline = try GeneratorPipeline()
+        var state = Array(repeating: 0, count: Self.variants.count)
+        var cache: GeneratorCache?
+        var reusedSome = false
+        var sawErrors = false
+        let counts = Self.variants.map(\.texts.count)
+        let steps = 3 * counts.reduce(0, +)
+        for step in 0..<steps {
+            if step > 0 {
+                let file = (step * 5) % counts.count
+                state[file] = (state[file] + 1 + step / counts.count) % counts[file]
+            }
+            let inputs = Self.inputs(state)
+            let warm = pipeline.runIncrementally(
+                inputs, includeUnannotated: includeUnannotated,
+                cache: Self.roundTrip(cache, identity: "test", includeUnannotated: includeUnannotated),
+                generatorIdentity: "test")
+            let cold = pipeline.run(inputs, includeUnannotated: includeUnannotated)
+            #expect(warm.files == cold.files, "step \(step), state \(state)")
+            #expect(warm.diagnostics == cold.diagnostics, "step \(step), state \(state)")
+            if warm.regenerated < inputs.count { reusedSome = true }
+            if cold.hasErrors { sawErrors = true }
+            // Like trove-gen: a run with errors leaves the cache of the last good run in place.
+            cache = warm.cache ?? cache
+        }
+        #expect(reusedSome && sawErrors, "the walk must reuse outputs and pass through errors")
+    }
+
+    /// The typical build: a body edit in one of many files regenerates that file alone; a change to
+    /// a type another file uses regenerates both; nothing changed regenerates nothing.
+    @Test func onlyWhatChangedIsGeneratedAgain() throws {
+        let pipeline = try GeneratorPipeline()
+        var texts = (0..<20).map { "// @coded\nstruct Model\($0) {\n    var value: Int\n}\n" }
+        texts[0] = "// @persistable(collection: \"users\")\nstruct User {\n    var id: String\n    // @metadata\n"
+            + "    var metadata: Model1?\n}\n"
+        func inputs() -> [SourceInput] {
+            texts.enumerated().map { SourceInput(path: "M\($0).swift", relativePath: "M\($0).swift", contents: $1) }
+        }
+        func run(_ cache: GeneratorCache?) -> IncrementalResult {
+            let result = pipeline.runIncrementally(
+                inputs(), includeUnannotated: false,
+                cache: Self.roundTrip(cache, identity: "test", includeUnannotated: false), generatorIdentity: "test")
+            #expect(result.files == pipeline.run(inputs()).files)
+            return result
+        }
+        let cold = run(nil)
+        #expect(cold.regenerated == 20)
+        let same = run(cold.cache)
+        #expect(same.regenerated == 0 && same.cacheIsUnchanged)
+        texts[7] += "// A comment.\n"
+        let oneFile = run(same.cache)
+        #expect(oneFile.regenerated == 1 && !oneFile.cacheIsUnchanged)
+        texts[1] = "// @coded\nstruct Model1 {\n    var value: Int\n    // @searchable\n    var name: String\n}\n"
+        let dependent = run(oneFile.cache)
+        #expect(dependent.regenerated == 2, "Model1 changed, and User whose metadata it is")
+        #expect(dependent.files[0].contents.contains("\"name\""), "User's search now has Model1's field")
+    }
+
+    @Test func aDamagedForeignOrOtherModeCacheIsNotRead() throws {
+        let inputs = Self.inputs(Array(repeating: 0, count: Self.variants.count))
+        let result = try GeneratorPipeline().runIncrementally(
+            inputs, includeUnannotated: true, cache: nil, generatorIdentity: "one")
+        let bytes = try #require(result.cache).serialized()
+        #expect(GeneratorCache(serialized: bytes, generatorIdentity: "one", includeUnannotated: true) != nil)
+        #expect(GeneratorCache(serialized: bytes, generatorIdentity: "two", includeUnannotated: true) == nil)
+        #expect(GeneratorCache(serialized: bytes, generatorIdentity: "one", includeUnannotated: false) == nil)
+        #expect(GeneratorCache(serialized: Array(bytes.dropLast()), generatorIdentity: "one", includeUnannotated: true) == nil)
+        #expect(GeneratorCache(serialized: [], generatorIdentity: "one", includeUnannotated: true) == nil)
+        // Every single damaged byte is noticed (the checksum), wherever it is.
+        for offset in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
+            var damaged = bytes
+            damaged[offset] ^= 0x20
+            #expect(
+                GeneratorCache(serialized: damaged, generatorIdentity: "one", includeUnannotated: true) == nil,
+                "byte \(offset) of \(bytes.count)")
+        }
+    }
+}
