@@ -62,6 +62,9 @@ struct ViewSuite {
     private(set) var closureCallsAcross: [Int] = []
     /// What each commit wrote to the view's tables (first run).
     private(set) var pageWrites: [ViewPageObserver.Writes] = []
+    /// The scaling probe: per conversation size, the mean sort-closure calls, view pages
+    /// written and WAL frames per update (Trove + view, untimed).
+    private(set) var scaling: [(groupSize: Int, calls: Double, pages: Double, frames: Double)] = []
     /// Changes found by the hand diffs (insertions + removals; a move is one of each), per engine, first run.
     private(set) var diffChanges: [Engine: Int] = [:]
 
@@ -86,6 +89,50 @@ struct ViewSuite {
                 defer { try? FileManager.default.removeItem(atPath: directory) }
                 try measure(engine, directory: directory, firstRun: run == 0)
             }
+        }
+        try probeScaling()
+    }
+
+    /// The same updates with the view only, untimed, on conversations of 100, 1,000 and 10,000
+    /// rows (the same number of messages in fewer conversations): how the comparisons and the
+    /// writes of one update grow with the size of its conversation.
+    private mutating func probeScaling() throws {
+        let count = fixtures.messages.count
+        for size in [100, 1_000, 10_000] where size <= count {
+            let groups = count / size
+            log("views: scaling probe, \(groups) conversation\(groups == 1 ? "" : "s") of \(Workload.format(size))")
+            let probeFixtures = ViewFixtures(
+                count: count, groupCount: groups, updateCount: options.isSmoke ? 50 : 300, readCount: 0)
+            let directory = try makeDirectory(in: options.directory, prefix: "views-scaling")
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let counter = CallCounter()
+            let store = try TroveViewStore(directory: directory, counter: counter)
+            var offset = 0
+            while offset < count {
+                let end = min(offset + 10_000, count)
+                try store.insert(probeFixtures.messages[offset..<end])
+                offset = end
+            }
+            try store.finishSetup()
+            try checkpointTruncating(store.path)
+            let observer = try ViewPageObserver(databasePath: store.path, viewName: TroveViewStore.viewName)
+            let probe = try WALProbe(databasePath: store.path)
+            var calls: [Int] = []
+            var pages: [Int] = []
+            var frames: [Int] = []
+            for message in probeFixtures.updates {
+                let before = counter.value
+                try store.update(message)
+                calls.append(counter.value - before)
+                pages.append(try observer.writesSinceLastCall().pagesWritten)
+                frames.append(try probe.framesSinceLastCall())
+            }
+            for group in probeFixtures.groups {
+                guard try store.keys(in: group) == probeFixtures.finalKeys[group] ?? [] else {
+                    throw BenchmarkError("views: scaling probe: the keys of \(group) are not the model's")
+                }
+            }
+            scaling.append((size, Self.mean(calls), Self.mean(pages), Self.mean(frames)))
         }
     }
 
@@ -313,6 +360,21 @@ struct ViewSuite {
         lines.append(row("database pages written (WAL frames), Trove + view", walFrames[.troveView] ?? []))
         lines.append(row("database pages written (WAL frames), Trove, no view", walFrames[.trove] ?? []))
         lines.append("")
+        if !scaling.isEmpty {
+            lines.append("")
+            lines.append(
+                "Scaling: the same kind of updates with the view alone (untimed, \(options.isSmoke ? 50 : 300) updates each), "
+                    + "\(Workload.format(fixtures.messages.count)) messages in conversations of growing size; means per update.")
+            lines.append("")
+            lines.append("| Conversation size | log2(size) | sort-closure calls | view pages written | database pages (WAL frames) |")
+            lines.append("|---:|---:|---:|---:|---:|")
+            for probe in scaling {
+                lines.append(
+                    "| \(Workload.format(probe.groupSize)) | \(String(format2: log2(Double(probe.groupSize)))) | "
+                        + "\(String(format2: probe.calls)) | \(String(format2: probe.pages)) | \(String(format2: probe.frames)) |")
+            }
+            lines.append("")
+        }
         lines.append("View pages written per commit, how many commits wrote each number: \(Self.distribution(pageWrites.map(\.pagesWritten))).")
         let diffs = [Engine.raw, .grdb].compactMap { engine in diffChanges[engine].map { "\(engine.rawValue) \($0)" } }
         lines.append(
