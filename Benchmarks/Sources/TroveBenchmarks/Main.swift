@@ -71,6 +71,18 @@ enum TroveBenchmarks {
             try suite.run()
             search = suite
         }
+        var views: ViewSuite?
+        if options.includeViews && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var suite = ViewSuite(options: options)
+            try suite.run()
+            views = suite
+        }
+        var relationships: RelationshipSuite?
+        if options.includeRelationships && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var suite = RelationshipSuite(options: options)
+            try suite.run()
+            relationships = suite
+        }
         Report(
             options: options, fixtures: fixtures, database: database, coders: coders, memory: memory,
             observation: observation
@@ -83,6 +95,12 @@ enum TroveBenchmarks {
         }
         if let search {
             print(search.table().joined(separator: "\n"))
+        }
+        if let views {
+            print(views.table().joined(separator: "\n"))
+        }
+        if let relationships {
+            print(relationships.table().joined(separator: "\n"))
         }
         log("done in \(formatDuration(start.duration(to: .now).seconds))")
     }
