@@ -104,7 +104,8 @@ struct ExtensionCrashTests {
             if survivor == 0 {
                 // Nothing of the registration is in the file.
                 #expect(database.orphanedExtensions.isEmpty, "round \(round)")
-                let tables = try RawDatabase(path: path).rows("SELECT name FROM sqlite_master WHERE name GLOB 'trove_ext_*'")
+                let tables = try RawDatabase(path: path)
+                    .rows("SELECT name FROM sqlite_master WHERE name GLOB 'trove_ext_*'")
                 #expect(tables.isEmpty, "round \(round): \(tables)")
             } else {
                 // The surviving version opens without work and reads exactly its contents.
@@ -123,8 +124,11 @@ struct ExtensionCrashTests {
             // The next round starts from version 1 again.
             _ = try database.register(CrashView.view(version: 1).databaseExtension)
         }
-        #expect(killedMidway >= 2, "the child finished before it was killed in \(rounds.count - killedMidway) of \(rounds.count) rounds")
-        Soak.report("view crash: \(killedMidway) of \(rounds.count) view builds killed over \(count) items, none half-built")
+        #expect(
+            killedMidway >= 2,
+            "the child finished before it was killed in \(rounds.count - killedMidway) of \(rounds.count) rounds")
+        Soak.report(
+            "view crash: \(killedMidway) of \(rounds.count) view builds killed over \(count) items, none half-built")
     }
 
     private func contents(of version: Int, in database: Database) throws -> ViewContents {

@@ -29,7 +29,8 @@ import TroveTestSupport
 struct CrashWriter {
     static func main() {
         let arguments = CommandLine.arguments
-        guard arguments.count == 3 || (arguments.count == 4 && ["shared", "insert", "view"].contains(arguments[1])) else {
+        let takesAThirdArgument = ["shared", "insert", "view"].contains(arguments.count == 4 ? arguments[1] : "")
+        guard arguments.count == 3 || takesAThirdArgument else {
             fail(
                 "usage: trove-crash-writer small|bulk|long|index <database path> | shared <database path> <name>"
                     + " | insert <database path> <n> | view <database path> <version>"
