@@ -67,7 +67,7 @@ struct ExtensionCrashTests {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/view.trove"
-        let count = 20_000
+        let count = 12_000
         do {
             let connection = try Database(path: path).newConnection()
             try connection.readWrite { tx in
