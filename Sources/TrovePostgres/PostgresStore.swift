@@ -215,6 +215,15 @@ public final class PostgresStore: Sendable {
         close()
     }
 
+    /// Stops the listener alone, leaving the store open, so that no notification evicts
+    /// anything: for tests, which then show that a read is never stale through the change log
+    /// alone (the catch-up of ``PostgresReadTransaction`` at the start of every read).
+    package func stopListening() {
+        // The listener's task is the second one `open` starts, after the pool's.
+        let listener = tasks.withLock { $0.count > 1 ? $0.remove(at: 1) : nil }
+        listener?.cancel()
+    }
+
     // MARK: Transactions
 
     /// Runs `body` in a read-only transaction at `REPEATABLE READ`: every read sees one snapshot.

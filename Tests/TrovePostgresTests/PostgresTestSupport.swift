@@ -68,10 +68,9 @@ enum TestServer {
 
     /// Runs a command, returning its standard output; throws when it fails.
     ///
-    /// With `posix_spawn` and `waitpid`, not Foundation's `Process`: in this test process,
-    /// `Process.waitUntilExit()` never returned for `postgres-test-server.sh start` (its child, a
-    /// zombie, was never reaped: the first cause of this suite's hang), and it spins a run loop
-    /// on a thread of the cooperative pool.
+    /// With `posix_spawn` and `waitpid`, not Foundation's `Process`, whose `waitUntilExit()`
+    /// spins a run loop on a thread of the cooperative pool (while this suite hung, a finished
+    /// `postgres-test-server.sh` child was seen left unreaped, a zombie).
     @discardableResult
     static func shell(_ arguments: [String]) throws -> String {
         var fds: [Int32] = [0, 0]
