@@ -102,6 +102,10 @@ enum TroveBenchmarks {
         if let relationships {
             print(relationships.table().joined(separator: "\n"))
         }
+        #if Postgres
+            // The PostgreSQL suite (issue 18): only with the package trait `Postgres`.
+            try PostgresSuite.runIfConfigured(options: options, fixtures: fixtures)
+        #endif
         log("done in \(formatDuration(start.duration(to: .now).seconds))")
     }
 }
