@@ -63,10 +63,12 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
+        var clock = PhaseClock()
         let fileSystem = FileManager.default
         let currentDirectory = URL(fileURLWithPath: fileSystem.currentDirectoryPath)
         let root = URL(fileURLWithPath: sourceRoot ?? ".", relativeTo: currentDirectory).standardizedFileURL
         let sources = try loadInputs(root: root)
+        clock.lap("read \(sources.count) inputs")
 
         if dumpModel {
             let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
@@ -78,16 +80,19 @@ struct GenerateCommand: ParsableCommand {
         }
         let files: [GeneratedFile]
         if let cache {
-            files = try generateIncrementally(sources, cacheURL: URL(fileURLWithPath: cache, relativeTo: currentDirectory))
+            files = try generateIncrementally(
+                sources, cacheURL: URL(fileURLWithPath: cache, relativeTo: currentDirectory), clock: &clock)
         } else {
             let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
             try report(result.diagnostics)
             files = result.files
+            clock.lap("generate")
         }
 
         let outputDirectory = URL(fileURLWithPath: outputDir, relativeTo: currentDirectory).standardizedFileURL
         let plan = try OutputPlan.make(
             files: files, in: outputDirectory, deletingExtras: !allOutputs, displayPrefix: outputDir)
+        clock.lap("compare \(files.count) outputs")
 
         if check {
             guard plan.isUpToDate else {
@@ -107,6 +112,7 @@ struct GenerateCommand: ParsableCommand {
         }
         try plan.apply()
         try writeStamp(files: files)
+        clock.lap("write \(plan.writes.count) outputs, delete \(plan.deletions.count)")
     }
 
     /// Prints the diagnostics; throws exit status 1 when one is an error.
@@ -119,19 +125,28 @@ struct GenerateCommand: ParsableCommand {
 
     /// Generates with the cache at `cacheURL`: an unreadable, damaged or foreign cache means a cold run; the
     /// cache is replaced after a run without errors that changed anything, and left alone after one with errors.
-    private func generateIncrementally(_ sources: [SourceInput], cacheURL: URL) throws -> [GeneratedFile] {
+    private func generateIncrementally(_ sources: [SourceInput], cacheURL: URL, clock: inout PhaseClock) throws
+        -> [GeneratedFile]
+    {
         let identity = GeneratorIdentity.current
-        let previous = (try? Data(contentsOf: cacheURL)).flatMap {
+        let bytes = try? Data(contentsOf: cacheURL)
+        let previous = bytes.flatMap {
             GeneratorCache(serialized: [UInt8]($0), generatorIdentity: identity, includeUnannotated: allOutputs)
         }
+        clock.lap("read the cache")
         let result = try GeneratorPipeline().runIncrementally(
             sources, includeUnannotated: allOutputs, cache: previous, generatorIdentity: identity)
+        clock.lap("generate")
+        PhaseClock.note(
+            "cache " + (previous != nil ? "read" : bytes == nil ? "absent" : "not read")
+                + ", \(result.regenerated) of \(sources.count) inputs generated again")
         try report(result.diagnostics)
         if let cache = result.cache, !result.cacheIsUnchanged {
             // A cache that cannot be written costs the next run its speed, not its correctness.
             try? FileManager.default.createDirectory(
                 at: cacheURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try? Data(cache.serialized()).write(to: cacheURL, options: .atomic)
+            clock.lap("write the cache")
         }
         return result.files
     }

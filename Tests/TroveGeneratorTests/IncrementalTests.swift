@@ -20,6 +20,8 @@ struct IncrementalTests {
                 "// @coded\nenum Kind { case a, b(Int) }\n",
                 "// @coded\nenum Kind: String { case a, b }\n// An edit that changes no declaration.\n",
                 "// @coded\nenum Kind: Int { case a = 1, b = 2 }\n",
+                // Renamed: `Item`'s `kind: Kind` now names no annotated type.
+                "// @coded\nenum Category: String { case a, b }\n",
             ]
         ),
         (
@@ -31,6 +33,8 @@ struct IncrementalTests {
                     + "    var note: String\n}\n",
                 "struct Meta {\n    var visits: Int\n}\n",
                 "// @coded\nstruct Meta {\n    var visits: Int\n    // @indexed(unique: true)\n    var rank: Int\n}\n",
+                // Renamed: `Item`'s metadata is then the `Meta` of `Second.swift`, or none.
+                "// @coded\nstruct Stats {\n    var visits: Int\n    // @indexed\n    var level: Int\n}\n",
                 nil,
             ]
         ),
@@ -60,6 +64,8 @@ struct IncrementalTests {
                 "extension Library {\n    // @coded\n    struct Author {\n        var name: String\n    }\n}\n",
                 "// @coded\nstruct Author {\n    var name: String\n}\n",
                 "// @coded\nstruct Author {\n    var name: String\n}\nextension Library {\n    struct Author {}\n}\n",
+                // Renamed: `Library.Book`'s `Author` is then the top-level one, or none.
+                "extension Library {\n    // @coded\n    struct Writer {\n        var name: String\n    }\n}\n",
                 nil,
             ]
         ),
@@ -97,13 +103,22 @@ struct IncrementalTests {
         var cache: GeneratorCache?
         var reusedSome = false
         var sawErrors = false
+        // Steps where an input that did not change got another output, because a type of another
+        // input it uses changed: the cross-file dependencies the cache must follow.
+        var dependentChanges = 0
+        var visited: Set<[Int]> = []
+        var previousInputs: [String: String] = [:]
+        var previousOutputs: [String: String] = [:]
         let counts = Self.variants.map(\.texts.count)
-        let steps = 3 * counts.reduce(0, +)
+        let steps = 4 * counts.reduce(0, +)
         for step in 0..<steps {
             if step > 0 {
+                // Each file in turn moves to its next variant (every variant is visited in the first
+                // half), then two variants on, so that the files meet in other combinations.
                 let file = (step * 5) % counts.count
-                state[file] = (state[file] + 1 + step / counts.count) % counts[file]
+                state[file] = (state[file] + (step < steps / 2 ? 1 : 2)) % counts[file]
             }
+            for (file, variant) in state.enumerated() { visited.insert([file, variant]) }
             let inputs = Self.inputs(state)
             let warm = pipeline.runIncrementally(
                 inputs, includeUnannotated: includeUnannotated,
@@ -114,10 +129,22 @@ struct IncrementalTests {
             #expect(warm.diagnostics == cold.diagnostics, "step \(step), state \(state)")
             if warm.regenerated < inputs.count { reusedSome = true }
             if cold.hasErrors { sawErrors = true }
+            let outputs = Dictionary(uniqueKeysWithValues: cold.files.map { ($0.name, $0.contents) })
+            for input in inputs where previousInputs[input.path] == input.contents {
+                let name = OutputNaming.outputName(forInput: input.relativePath)
+                if let before = previousOutputs[name], let now = outputs[name], before != now { dependentChanges += 1 }
+            }
+            previousInputs = Dictionary(uniqueKeysWithValues: inputs.map { ($0.path, $0.contents) })
+            if !cold.hasErrors { previousOutputs = outputs }
             // Like trove-gen: a run with errors leaves the cache of the last good run in place.
             cache = warm.cache ?? cache
         }
         #expect(reusedSome && sawErrors, "the walk must reuse outputs and pass through errors")
+        #expect(dependentChanges >= 5, "the walk must change outputs of unchanged inputs: \(dependentChanges)")
+        let unvisited = zip(counts.indices, counts).flatMap { file, count in
+            (0..<count).filter { !visited.contains([file, $0]) }.map { "\(Self.variants[file].name) #\($0)" }
+        }
+        #expect(unvisited.isEmpty, "every variant (deletions and renames too) is an input of some step")
     }
 
     /// The typical build: a body edit in one of many files regenerates that file alone; a change to
@@ -148,6 +175,36 @@ struct IncrementalTests {
         let dependent = run(oneFile.cache)
         #expect(dependent.regenerated == 2, "Model1 changed, and User whose metadata it is")
         #expect(dependent.files[0].contents.contains("\"name\""), "User's search now has Model1's field")
+    }
+
+    /// A cache whose outputs were replaced is reused as it is by the generator that made it (so a reused
+    /// output is seen), and not at all when damaged or read by another generator: those runs are cold.
+    @Test func aDamagedOrForeignCacheGivesAColdRun() throws {
+        let pipeline = try GeneratorPipeline()
+        let inputs = Self.inputs(Array(repeating: 0, count: Self.variants.count))
+        let cold = pipeline.run(inputs, includeUnannotated: true)
+        var poisoned = try #require(
+            pipeline.runIncrementally(inputs, includeUnannotated: true, cache: nil, generatorIdentity: "one").cache)
+        for index in poisoned.entries.indices {
+            poisoned.entries[index].output?.contents = "// poisoned \(index)\n"
+        }
+        let bytes = poisoned.serialized()
+        func run(_ bytes: [UInt8], identity: String) -> IncrementalResult {
+            pipeline.runIncrementally(
+                inputs, includeUnannotated: true,
+                cache: GeneratorCache(serialized: bytes, generatorIdentity: identity, includeUnannotated: true),
+                generatorIdentity: identity)
+        }
+        let reused = run(bytes, identity: "one")
+        #expect(reused.regenerated == 0 && reused.files.allSatisfy { $0.contents.hasPrefix("// poisoned") })
+        let foreign = run(bytes, identity: "two")
+        #expect(foreign.regenerated == inputs.count && foreign.files == cold.files)
+        var damaged = bytes
+        damaged[damaged.count / 2] ^= 1
+        let afterDamage = run(damaged, identity: "one")
+        #expect(afterDamage.regenerated == inputs.count && afterDamage.files == cold.files)
+        let truncated = run(Array(bytes.prefix(bytes.count - 1)), identity: "one")
+        #expect(truncated.regenerated == inputs.count && truncated.files == cold.files)
     }
 
     @Test func aDamagedForeignOrOtherModeCacheIsNotRead() throws {
