@@ -78,10 +78,13 @@ struct GenerateCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(result.model), as: UTF8.self))
             return
         }
+        let outputDirectory = URL(fileURLWithPath: outputDir, relativeTo: currentDirectory).standardizedFileURL
         let files: [GeneratedFile]
+        var existing: [String: [UInt8]] = [:]
         if let cache {
-            files = try generateIncrementally(
-                sources, cacheURL: URL(fileURLWithPath: cache, relativeTo: currentDirectory), clock: &clock)
+            (files, existing) = try generateIncrementally(
+                sources, cacheURL: URL(fileURLWithPath: cache, relativeTo: currentDirectory),
+                outputDirectory: outputDirectory, clock: &clock)
         } else {
             let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
             try report(result.diagnostics)
@@ -89,9 +92,9 @@ struct GenerateCommand: ParsableCommand {
             clock.lap("generate")
         }
 
-        let outputDirectory = URL(fileURLWithPath: outputDir, relativeTo: currentDirectory).standardizedFileURL
         let plan = try OutputPlan.make(
-            files: files, in: outputDirectory, deletingExtras: !allOutputs, displayPrefix: outputDir)
+            files: files, in: outputDirectory, existing: existing, deletingExtras: !allOutputs,
+            displayPrefix: outputDir)
         clock.lap("compare \(files.count) outputs")
 
         if check {
@@ -125,15 +128,26 @@ struct GenerateCommand: ParsableCommand {
 
     /// Generates with the cache at `cacheURL`: an unreadable, damaged or foreign cache means a cold run; the
     /// cache is replaced after a run without errors that changed anything, and left alone after one with errors.
-    private func generateIncrementally(_ sources: [SourceInput], cacheURL: URL, clock: inout PhaseClock) throws
-        -> [GeneratedFile]
-    {
+    ///
+    /// A cached output is reused only when `outputDirectory` holds exactly its bytes (otherwise its input is
+    /// generated again); the bytes read there are returned, by file name, so that they are not read twice.
+    private func generateIncrementally(
+        _ sources: [SourceInput], cacheURL: URL, outputDirectory: URL, clock: inout PhaseClock
+    ) throws -> (files: [GeneratedFile], existing: [String: [UInt8]]) {
         let identity = GeneratorIdentity.current
-        let bytes = try? Data(contentsOf: cacheURL)
-        let previous = bytes.flatMap {
-            GeneratorCache(serialized: [UInt8]($0), generatorIdentity: identity, includeUnannotated: allOutputs)
+        let bytes = FileBytes.read(cacheURL.path)
+        var previous = bytes.flatMap {
+            GeneratorCache(serialized: $0, generatorIdentity: identity, includeUnannotated: allOutputs)
         }
         clock.lap("read the cache")
+        var existing: [String: [UInt8]] = [:]
+        let folder = outputDirectory.path.hasSuffix("/") ? outputDirectory.path : outputDirectory.path + "/"
+        previous = previous?.keepingOutputs { name in
+            let bytes = FileBytes.read(folder + name)
+            existing[name] = bytes
+            return bytes
+        }
+        clock.lap("read \(existing.count) outputs")
         let result = try GeneratorPipeline().runIncrementally(
             sources, includeUnannotated: allOutputs, cache: previous, generatorIdentity: identity)
         clock.lap("generate")
@@ -148,7 +162,7 @@ struct GenerateCommand: ParsableCommand {
             try? Data(cache.serialized()).write(to: cacheURL, options: .atomic)
             clock.lap("write the cache")
         }
-        return result.files
+        return (result.files, existing)
     }
 
     /// Reads every input, expanding `@file` response files and skipping generated files.
@@ -165,26 +179,38 @@ struct GenerateCommand: ParsableCommand {
         }
         var sources: [SourceInput] = []
         var seen: Set<String> = []
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
         for path in paths {
-            let url = URL(fileURLWithPath: path).standardizedFileURL
-            guard seen.insert(url.path).inserted else { continue }
-            let contents: String
-            do {
-                contents = try String(contentsOf: url, encoding: .utf8)
-            } catch {
-                throw ValidationError("cannot read input '\(path)': \(error.localizedDescription)")
+            let absolute = Self.standardizedPath(path, in: currentDirectory)
+            guard seen.insert(absolute).inserted else { continue }
+            guard let bytes = FileBytes.read(absolute) else {
+                throw ValidationError("cannot read input '\(path)': \(FileBytes.lastError)")
+            }
+            guard let contents = String(validating: bytes, as: UTF8.self) else {
+                throw ValidationError("cannot read input '\(path)': it is not UTF-8 text")
             }
             if GeneratedHeader.isGenerated(contents) { continue }
-            sources.append(SourceInput(path: path, relativePath: relativePath(of: url, to: root), contents: contents))
+            let relativePath =
+                absolute.hasPrefix(rootPath)
+                ? String(absolute.dropFirst(rootPath.count))
+                : String(absolute[(absolute.lastIndex(of: "/").map { absolute.index(after: $0) } ?? absolute.startIndex)...])
+            sources.append(SourceInput(path: path, relativePath: relativePath, contents: contents))
         }
         return sources
     }
 
-    /// `url`'s path relative to `root`, or its last component when it is outside `root`.
-    private func relativePath(of url: URL, to root: URL) -> String {
-        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
-        if url.path.hasPrefix(rootPath) { return String(url.path.dropFirst(rootPath.count)) }
-        return url.lastPathComponent
+    /// `path` made absolute against `directory`, with `.` and `..` components and repeated slashes
+    /// removed, as `URL.standardizedFileURL` gives it (which is used when there is any to remove).
+    static func standardizedPath(_ path: String, in directory: String) -> String {
+        let absolute =
+            path.hasPrefix("/") ? path : (directory.hasSuffix("/") ? directory + path : directory + "/" + path)
+        if absolute.contains("/./") || absolute.contains("/../") || absolute.contains("//")
+            || absolute.hasSuffix("/.") || absolute.hasSuffix("/..") || (absolute.count > 1 && absolute.hasSuffix("/"))
+        {
+            return URL(fileURLWithPath: absolute).standardizedFileURL.path
+        }
+        return absolute
     }
 
     private func writeStamp(files: [GeneratedFile]) throws {

@@ -199,8 +199,17 @@ struct IncrementalTests {
         #expect(reused.regenerated == 0 && reused.files.allSatisfy { $0.contents.hasPrefix("// poisoned") })
         let foreign = run(bytes, identity: "two")
         #expect(foreign.regenerated == inputs.count && foreign.files == cold.files)
+        // Checked against an output folder that holds what a cold run wrote, nothing poisoned is reused.
+        let folder = Dictionary(uniqueKeysWithValues: cold.files.map { ($0.name, Array($0.contents.utf8)) })
+        let checked = pipeline.runIncrementally(
+            inputs, includeUnannotated: true,
+            cache: GeneratorCache(serialized: bytes, generatorIdentity: "one", includeUnannotated: true)?
+                .keepingOutputs { folder[$0] },
+            generatorIdentity: "one")
+        #expect(checked.regenerated == inputs.count && checked.files == cold.files)
+        // A damaged byte of the checksummed part (the first input's path).
         var damaged = bytes
-        damaged[damaged.count / 2] ^= 1
+        damaged[30] ^= 1
         let afterDamage = run(damaged, identity: "one")
         #expect(afterDamage.regenerated == inputs.count && afterDamage.files == cold.files)
         let truncated = run(Array(bytes.prefix(bytes.count - 1)), identity: "one")
@@ -217,13 +226,24 @@ struct IncrementalTests {
         #expect(GeneratorCache(serialized: bytes, generatorIdentity: "one", includeUnannotated: false) == nil)
         #expect(GeneratorCache(serialized: Array(bytes.dropLast()), generatorIdentity: "one", includeUnannotated: true) == nil)
         #expect(GeneratorCache(serialized: [], generatorIdentity: "one", includeUnannotated: true) == nil)
-        // Every single damaged byte is noticed (the checksum), wherever it is.
+        // Every single damaged byte is noticed, wherever it is: by the checksum, or (in a generated text,
+        // which is not checksummed) because the output folder does not hold that text, so that its input is
+        // generated again.
+        let good = try #require(GeneratorCache(serialized: bytes, generatorIdentity: "one", includeUnannotated: true))
+        let folder = Dictionary(uniqueKeysWithValues: result.files.map { ($0.name, Array($0.contents.utf8)) })
+        #expect(good.keepingOutputs { folder[$0] } .entries == good.entries)
+        var damagedTexts = 0
         for offset in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
             var damaged = bytes
             damaged[offset] ^= 0x20
+            guard let read = GeneratorCache(serialized: damaged, generatorIdentity: "one", includeUnannotated: true)
+            else { continue }
+            damagedTexts += 1
+            let kept = read.keepingOutputs { folder[$0] }.entries
             #expect(
-                GeneratorCache(serialized: damaged, generatorIdentity: "one", includeUnannotated: true) == nil,
+                kept.count == good.entries.count - 1 && kept.allSatisfy(good.entries.contains),
                 "byte \(offset) of \(bytes.count)")
         }
+        #expect(damagedTexts > 0)
     }
 }

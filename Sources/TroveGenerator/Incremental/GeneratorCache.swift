@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What a generator run leaves for the next one, so that the next run regenerates only the
 /// outputs whose inputs changed.
 ///
@@ -13,7 +21,7 @@
 /// and the run is a cold one.
 package struct GeneratorCache: Sendable {
     /// The version of the serialized format; a cache of another version is not read.
-    package static let formatVersion: UInt32 = 1
+    package static let formatVersion: UInt32 = 2
 
     /// What the cache holds about one input.
     package struct Entry: Sendable, Hashable {
@@ -54,7 +62,13 @@ package struct GeneratorCache: Sendable {
 
     private static let magic = Array("trove-gen cache\n".utf8)
 
-    /// The cache as bytes: a header, the entries, and a checksum of everything before it.
+    /// The cache as bytes: a header, the entries without their generated texts, a checksum of
+    /// everything before it, then the generated texts.
+    ///
+    /// The generated texts are not checksummed (checksumming megabytes of them would cost a debug
+    /// build of the tool most of a run): whoever reuses a cached output first checks that the
+    /// output folder holds exactly its bytes (see ``GeneratorCache/keepingOutputs(matching:)``), so a
+    /// damaged text is never written, it only makes its input generated again.
     package func serialized() -> [UInt8] {
         var writer = ByteWriter()
         writer.bytes.append(contentsOf: Self.magic)
@@ -88,13 +102,15 @@ package struct GeneratorCache: Sendable {
             if let output = entry.output {
                 writer.u8(1)
                 writer.string(output.name)
-                writer.string(output.contents)
             } else {
                 writer.u8(0)
             }
         }
         let checksum = writer.bytes.withUnsafeBytes(Checksum.of)
         writer.u64(checksum)
+        for entry in entries {
+            if let output = entry.output { writer.string(output.contents) }
+        }
         return writer.bytes
     }
 
@@ -109,18 +125,12 @@ package struct GeneratorCache: Sendable {
     ///   or of a run with other options.
     package init?(serialized bytes: [UInt8], generatorIdentity: String, includeUnannotated: Bool) {
         guard bytes.count >= Self.magic.count + 8, bytes.starts(with: Self.magic) else { return nil }
-        let body = bytes.count - 8
-        let valid = bytes.withUnsafeBytes { buffer in
-            Checksum.of(UnsafeRawBufferPointer(rebasing: buffer[..<body]))
-                == buffer.loadUnaligned(fromByteOffset: body, as: UInt64.self).littleEndian
-        }
-        guard valid else { return nil }
-        var reader = ByteReader(bytes: bytes, offset: Self.magic.count, end: body)
+        var reader = ByteReader(bytes: bytes, offset: Self.magic.count, end: bytes.count)
         guard reader.u32() == Self.formatVersion, reader.string() == generatorIdentity,
             reader.u8() == (includeUnannotated ? 1 : 0), let count = reader.u32()
         else { return nil }
         var entries: [Entry] = []
-        entries.reserveCapacity(Int(count))
+        entries.reserveCapacity(min(Int(count), bytes.count))
         for _ in 0..<count {
             guard let path = reader.string(), let relativePath = reader.string(), let contents = reader.string(),
                 let hasFacts = reader.u8()
@@ -151,16 +161,48 @@ package struct GeneratorCache: Sendable {
             guard let hasOutput = reader.u8() else { return nil }
             var output: GeneratedFile?
             if hasOutput == 1 {
-                guard let name = reader.string(), let text = reader.string() else { return nil }
-                output = GeneratedFile(name: name, contents: text)
+                guard let name = reader.string() else { return nil }
+                output = GeneratedFile(name: name, contents: "")
             }
             entries.append(
                 Entry(
                     path: path, relativePath: relativePath, contents: contents, facts: facts, lookups: lookups,
                     output: output))
         }
+        let body = reader.offset
+        guard bytes.count - body >= 8 else { return nil }
+        let valid = bytes.withUnsafeBytes { buffer in
+            Checksum.of(UnsafeRawBufferPointer(rebasing: buffer[..<body]))
+                == UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: body, as: UInt64.self))
+        }
+        guard valid else { return nil }
+        reader.offset += 8
+        for index in entries.indices where entries[index].output != nil {
+            guard let text = reader.string() else { return nil }
+            entries[index].output?.contents = text
+        }
         guard reader.isAtEnd else { return nil }
         self.init(generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated, entries: entries)
+    }
+
+    /// The cache without the entries whose generated file is not exactly `existing(name)`: those
+    /// inputs are generated again.
+    ///
+    /// Run this before reusing a cache whose outputs were written to a folder: the cached texts are
+    /// not checksummed (see ``serialized()``), the folder's files may have been deleted or edited, and
+    /// an output is only ever reused when the folder already holds its exact bytes.
+    ///
+    /// - Parameter existing: The bytes of the generated file of that name now in the output folder,
+    ///   or `nil` when there is none.
+    /// - Returns: The cache with every entry whose output is not in the folder removed.
+    package func keepingOutputs(matching existing: (String) -> [UInt8]?) -> GeneratorCache {
+        var kept = self
+        kept.entries.removeAll { entry in
+            guard let output = entry.output else { return false }
+            guard let bytes = existing(output.name) else { return true }
+            return !bytes.withUnsafeBytes { sameBytes(output.contents, $0) }
+        }
+        return kept
     }
 }
 
@@ -253,30 +295,17 @@ enum Checksum {
     }
 }
 
+/// Whether `text`'s UTF-8 is exactly `bytes`.
+func sameBytes(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    var text = text
+    return text.withUTF8 { utf8 in
+        utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
+    }
+}
+
 /// Whether two strings hold the same bytes (not merely canonically equivalent text, as `==`
 /// tells): a generated file embeds its input's bytes, so only identical bytes may reuse it.
 func sameBytes(_ first: String, _ second: String) -> Bool {
-    var first = first
     var second = second
-    return first.withUTF8 { a in
-        second.withUTF8 { b in
-            guard a.count == b.count else { return false }
-            let left = UnsafeRawBufferPointer(a)
-            let right = UnsafeRawBufferPointer(b)
-            var offset = 0
-            while a.count - offset >= 8 {
-                if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                {
-                    return false
-                }
-                offset += 8
-            }
-            while offset < a.count {
-                if a[offset] != b[offset] { return false }
-                offset += 1
-            }
-            return true
-        }
-    }
+    return second.withUTF8 { sameBytes(first, UnsafeRawBufferPointer($0)) }
 }
