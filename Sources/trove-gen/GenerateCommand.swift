@@ -64,10 +64,17 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         var clock = PhaseClock()
+        let started = FileStamps.now()
         let fileSystem = FileManager.default
         let currentDirectory = URL(fileURLWithPath: fileSystem.currentDirectoryPath)
         let root = URL(fileURLWithPath: sourceRoot ?? ".", relativeTo: currentDirectory).standardizedFileURL
-        let sources = try loadInputs(root: root)
+        let session = (dumpModel ? nil : cache).map {
+            IncrementalSession(
+                cacheURL: URL(fileURLWithPath: $0, relativeTo: currentDirectory), includeUnannotated: allOutputs,
+                started: started)
+        }
+        clock.lap("read the cache")
+        let sources = try loadInputs(root: root, session: session)
         clock.lap("read \(sources.count) inputs")
 
         if dumpModel {
@@ -79,12 +86,23 @@ struct GenerateCommand: ParsableCommand {
             return
         }
         let outputDirectory = URL(fileURLWithPath: outputDir, relativeTo: currentDirectory).standardizedFileURL
+        let folder = outputDirectory.path.hasSuffix("/") ? outputDirectory.path : outputDirectory.path + "/"
         let files: [GeneratedFile]
-        var existing: [String: [UInt8]] = [:]
-        if let cache {
-            (files, existing) = try generateIncrementally(
-                sources, cacheURL: URL(fileURLWithPath: cache, relativeTo: currentDirectory),
-                outputDirectory: outputDirectory, clock: &clock)
+        var incremental: IncrementalResult?
+        if let session {
+            session.keepOutputs(in: folder)
+            clock.lap("check \(session.outputsInFolder.count) cached outputs, \(session.outputsRead.count) read")
+            let result = try GeneratorPipeline().runIncrementally(
+                sources, includeUnannotated: allOutputs, cache: session.previous,
+                generatorIdentity: GeneratorIdentity.current)
+            clock.lap("generate")
+            PhaseClock.note(
+                "cache " + (session.previous != nil ? "read" : session.cacheExisted ? "not read" : "absent")
+                    + ", \(result.regenerated) of \(sources.count) inputs generated again, \(session.inputsRead) inputs and "
+                    + "\(session.outputsRead.count) outputs read")
+            try report(result.diagnostics)
+            files = result.files
+            incremental = result
         } else {
             let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
             try report(result.diagnostics)
@@ -93,9 +111,17 @@ struct GenerateCommand: ParsableCommand {
         }
 
         let plan = try OutputPlan.make(
-            files: files, in: outputDirectory, existing: existing, deletingExtras: !allOutputs,
-            displayPrefix: outputDir)
+            files: files, in: outputDirectory, existing: session?.outputsRead ?? [:],
+            inFolder: session?.outputsInFolder ?? [:], deletingExtras: !allOutputs, displayPrefix: outputDir)
         clock.lap("compare \(files.count) outputs")
+        // The cache (and the stamps, which only a run that writes its outputs takes) once the outputs are known.
+        func finishSession(wroteOutputs: Bool) {
+            guard let session, let incremental, let cache = incremental.cache else { return }
+            session.finish(
+                cache: cache, cacheIsUnchanged: incremental.cacheIsUnchanged,
+                outputs: wroteOutputs ? files.map(\.name) : nil, written: plan.writes.count, folder: folder)
+            clock.lap("write the cache and stamps")
+        }
 
         if check {
             guard plan.isUpToDate else {
@@ -103,12 +129,15 @@ struct GenerateCommand: ParsableCommand {
                 for line in plan.changeLines() { report += "  \(line)\n" }
                 report += "Run `\(fixCommand)` to regenerate them.\n"
                 FileHandle.standardError.write(Data(report.utf8))
+                finishSession(wroteOutputs: false)
                 throw ExitCode(2)
             }
+            finishSession(wroteOutputs: false)
             try writeStamp(files: files)
             return
         }
         if dryRun {
+            finishSession(wroteOutputs: false)
             let lines = plan.changeLines()
             print(lines.isEmpty ? "Generated Trove sources are up to date." : lines.joined(separator: "\n"))
             return
@@ -116,6 +145,7 @@ struct GenerateCommand: ParsableCommand {
         try plan.apply()
         try writeStamp(files: files)
         clock.lap("write \(plan.writes.count) outputs, delete \(plan.deletions.count)")
+        finishSession(wroteOutputs: true)
     }
 
     /// Prints the diagnostics; throws exit status 1 when one is an error.
@@ -126,53 +156,15 @@ struct GenerateCommand: ParsableCommand {
         if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
     }
 
-    /// Generates with the cache at `cacheURL`: an unreadable, damaged or foreign cache means a cold run; the
-    /// cache is replaced after a run without errors that changed anything, and left alone after one with errors.
-    ///
-    /// A cached output is reused only when `outputDirectory` holds exactly its bytes (otherwise its input is
-    /// generated again); the bytes read there are returned, by file name, so that they are not read twice.
-    private func generateIncrementally(
-        _ sources: [SourceInput], cacheURL: URL, outputDirectory: URL, clock: inout PhaseClock
-    ) throws -> (files: [GeneratedFile], existing: [String: [UInt8]]) {
-        let identity = GeneratorIdentity.current
-        let bytes = FileBytes.read(cacheURL.path)
-        var previous = bytes.flatMap {
-            GeneratorCache(serialized: $0, generatorIdentity: identity, includeUnannotated: allOutputs)
-        }
-        clock.lap("read the cache")
-        var existing: [String: [UInt8]] = [:]
-        let folder = outputDirectory.path.hasSuffix("/") ? outputDirectory.path : outputDirectory.path + "/"
-        previous = previous?.keepingOutputs { name in
-            let bytes = FileBytes.read(folder + name)
-            existing[name] = bytes
-            return bytes
-        }
-        clock.lap("read \(existing.count) outputs")
-        let result = try GeneratorPipeline().runIncrementally(
-            sources, includeUnannotated: allOutputs, cache: previous, generatorIdentity: identity)
-        clock.lap("generate")
-        PhaseClock.note(
-            "cache " + (previous != nil ? "read" : bytes == nil ? "absent" : "not read")
-                + ", \(result.regenerated) of \(sources.count) inputs generated again")
-        try report(result.diagnostics)
-        if let cache = result.cache, !result.cacheIsUnchanged {
-            // A cache that cannot be written costs the next run its speed, not its correctness.
-            try? FileManager.default.createDirectory(
-                at: cacheURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? Data(cache.serialized()).write(to: cacheURL, options: .atomic)
-            clock.lap("write the cache")
-        }
-        return (result.files, existing)
-    }
-
     /// Reads every input, expanding `@file` response files and skipping generated files.
-    private func loadInputs(root: URL) throws -> [SourceInput] {
+    private func loadInputs(root: URL, session: IncrementalSession?) throws -> [SourceInput] {
         var paths: [String] = []
         for input in inputs {
             if input.hasPrefix("@") {
-                let list = try String(contentsOfFile: String(input.dropFirst()), encoding: .utf8)
-                paths += list.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.isEmpty }
+                guard let list = FileBytes.read(String(input.dropFirst())) else {
+                    throw ValidationError("cannot read response file '\(input.dropFirst())': \(FileBytes.lastError)")
+                }
+                paths += Self.lines(of: list)
             } else {
                 paths.append(input)
             }
@@ -184,11 +176,17 @@ struct GenerateCommand: ParsableCommand {
         for path in paths {
             let absolute = Self.standardizedPath(path, in: currentDirectory)
             guard seen.insert(absolute).inserted else { continue }
-            guard let bytes = FileBytes.read(absolute) else {
-                throw ValidationError("cannot read input '\(path)': \(FileBytes.lastError)")
-            }
-            guard let contents = String(validating: bytes, as: UTF8.self) else {
-                throw ValidationError("cannot read input '\(path)': it is not UTF-8 text")
+            let contents: String
+            if let unchanged = session?.unchangedContents(of: path, absolute: absolute) {
+                contents = unchanged
+            } else {
+                guard let bytes = FileBytes.read(absolute) else {
+                    throw ValidationError("cannot read input '\(path)': \(FileBytes.lastError)")
+                }
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw ValidationError("cannot read input '\(path)': it is not UTF-8 text")
+                }
+                contents = text
             }
             if GeneratedHeader.isGenerated(contents) { continue }
             let relativePath =
@@ -198,6 +196,29 @@ struct GenerateCommand: ParsableCommand {
             sources.append(SourceInput(path: path, relativePath: relativePath, contents: contents))
         }
         return sources
+    }
+
+    /// The lines of a response file, without the spaces and tabs around them, the empty ones left out.
+    static func lines(of bytes: [UInt8]) -> [String] {
+        var lines: [String] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            func addLine(endingAt end: Int) {
+                var first = start
+                var last = end
+                while first < last, buffer[first] == 0x20 || buffer[first] == 0x09 { first += 1 }
+                while last > first, buffer[last - 1] == 0x20 || buffer[last - 1] == 0x09 { last -= 1 }
+                if first < last {
+                    lines.append(String(decoding: UnsafeBufferPointer(rebasing: buffer[first..<last]), as: UTF8.self))
+                }
+            }
+            for index in 0..<buffer.count where buffer[index] == 0x0A || buffer[index] == 0x0D {
+                addLine(endingAt: index)
+                start = index + 1
+            }
+            addLine(endingAt: buffer.count)
+        }
+        return lines
     }
 
     /// `path` made absolute against `directory`, with `.` and `..` components and repeated slashes

@@ -30,12 +30,13 @@ struct OutputPlan {
     ///   - files: The generated files.
     ///   - directory: The output directory.
     ///   - existing: The bytes of files of `directory` already read, by name; the others are read here.
+    ///   - inFolder: Texts `directory` is known to hold, by file name (not read again).
     ///   - deletingExtras: Whether files with the generated header that are not produced any
     ///     more are deleted (committed mode).
     ///   - displayPrefix: How the directory is named in messages.
     static func make(
-        files: [GeneratedFile], in directory: URL, existing known: [String: [UInt8]] = [:], deletingExtras: Bool,
-        displayPrefix: String
+        files: [GeneratedFile], in directory: URL, existing known: [String: [UInt8]] = [:],
+        inFolder: [String: String] = [:], deletingExtras: Bool, displayPrefix: String
     ) throws -> OutputPlan {
         func display(_ name: String) -> String {
             displayPrefix.hasSuffix("/") ? displayPrefix + name : displayPrefix + "/" + name
@@ -43,6 +44,7 @@ struct OutputPlan {
         var writes: [Write] = []
         let folder = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
         for file in files {
+            if let text = inFolder[file.name], GeneratorCache.isText(file.contents, sameAs: text) { continue }
             let existing = known[file.name] ?? FileBytes.read(folder + file.name)
             var contents = file.contents
             let unchanged = contents.withUTF8 { utf8 in

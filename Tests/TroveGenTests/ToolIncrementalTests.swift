@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `trove-gen generate --cache`, run as the build plugin runs it: after every change (a type another
 /// file's output uses, a renamed type, a deleted input, a damaged cache, a cache of another
 /// `trove-gen`) the output folder holds exactly what a cold run without a cache writes.
@@ -35,6 +41,10 @@ struct ToolIncrementalTests {
         let workspace: Workspace
         let allOutputs: Bool
         var inputs = ["Models/User.swift", "Models/Stats.swift", "Models/Kind.swift", "Models/Plain.swift"]
+        /// More environment of the cached runs.
+        var environment: [String: String] = [:]
+        /// How many inputs and outputs the last cached run read.
+        var reads: (inputs: Int, outputs: Int) = (-1, -1)
 
         init(allOutputs: Bool) throws {
             workspace = try Workspace()
@@ -70,7 +80,8 @@ struct ToolIncrementalTests {
             binary: URL = TroveGenTests.binary, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation
         ) throws -> CacheUse? {
             let warm = try workspace.run(
-                arguments(output: "Out", cache: true), binary: binary, environment: ["TROVE_GEN_PROFILE": "1"])
+                arguments(output: "Out", cache: true), binary: binary,
+                environment: environment.merging(["TROVE_GEN_PROFILE": "1"]) { $1 })
             try? FileManager.default.removeItem(at: workspace.root.appendingPathComponent("Cold"))
             let cold = try workspace.run(arguments(output: "Cold", cache: false))
             let warmErrors = warm.stderr.split(separator: "\n").filter { !$0.hasPrefix("trove-gen: ") }
@@ -91,11 +102,14 @@ struct ToolIncrementalTests {
             }
             guard
                 let line = warm.stderr.split(separator: "\n").first(where: { $0.hasPrefix("trove-gen: cache ") }),
-                let match = line.wholeMatch(of: /trove-gen: cache (absent|read|not read), (\d+) of \d+ inputs .*/)
+                let match = line.wholeMatch(
+                    of: /trove-gen: cache (absent|read|not read), (\d+) of \d+ inputs generated again, (\d+) inputs and (\d+) outputs read/
+                )
             else {
                 Issue.record("\(comment): no cache line in \(warm.stderr)", sourceLocation: sourceLocation)
                 return nil
             }
+            reads = (Int(match.3) ?? -1, Int(match.4) ?? -1)
             return CacheUse(cache: String(match.1), regenerated: Int(match.2) ?? -1)
         }
     }
@@ -147,5 +161,67 @@ struct ToolIncrementalTests {
         #expect(try session.generate(binary: other, "another trove-gen") == CacheUse(cache: "not read", regenerated: 3))
         #expect(try session.generate("back to the first trove-gen") == CacheUse(cache: "not read", regenerated: 3))
         #expect(try session.generate("and again") == CacheUse(cache: "read", regenerated: 0))
+    }
+
+    /// The stamps beside the cache spare reading unchanged inputs and outputs, and never hide a change: not
+    /// one of the same size whose modification time was set back (the status change time tells).
+    @Test func stampsSpareReadsButNeverHideAChange() throws {
+        let session = try Session(allOutputs: true)
+        let workspace = session.workspace
+        // Vouch for files written any time before a run began (3 s in use), so as not to wait.
+        session.environment = ["TROVE_GEN_RACY_MARGIN_MS": "0"]
+        #expect(try session.generate("first run") == CacheUse(cache: "absent", regenerated: 4))
+        try session.generate("outputs written by the first run are read once")
+        #expect(session.reads == (0, 4))
+        #expect(try session.generate("nothing read") == CacheUse(cache: "read", regenerated: 0))
+        #expect(session.reads == (0, 0))
+
+        try workspace.write("Models/Stats.swift", "// @coded\nstruct Stats {\n    var visits: Int\n    var more: Int\n}\n")
+        #expect(try session.generate("an input changed") == CacheUse(cache: "read", regenerated: 2))
+        #expect(session.reads.inputs == 1)
+
+        // Same size, same file (inode), the modification time set back: read all the same, and generated again.
+        let kind = "Models/Kind.swift"
+        let kindDate = try Self.modificationTime(of: workspace.root.appendingPathComponent(kind).path)
+        try Self.overwrite(workspace.root.appendingPathComponent(kind), Self.kind.replacingOccurrences(of: "case a, b", with: "case x, y"))
+        try Self.setModificationTime(kindDate, of: workspace.root.appendingPathComponent(kind).path)
+        #expect(try session.generate("an input changed under its old date") == CacheUse(cache: "read", regenerated: 1))
+        #expect(session.reads.inputs == 1)
+
+        // An output edited (same size, old date): read, found wrong, and generated again.
+        try session.generate("stamps of the new outputs")
+        let output = "Out/User+Trove.swift"
+        let text = try #require(workspace.read(output))
+        let outputDate = try Self.modificationTime(of: workspace.root.appendingPathComponent(output).path)
+        try Self.overwrite(workspace.root.appendingPathComponent(output), text.replacingOccurrences(of: "Generated", with: "Xenerated"))
+        try Self.setModificationTime(outputDate, of: workspace.root.appendingPathComponent(output).path)
+        #expect(try session.generate("an output edited") == CacheUse(cache: "read", regenerated: 1))
+        #expect(workspace.read(output) == text)
+    }
+
+    /// Writes `text` over the file at `url`, in place: the file keeps its inode.
+    static func overwrite(_ url: URL, _ text: String) throws {
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    /// A file's modification time, to the nanosecond.
+    static func modificationTime(of path: String) throws -> timespec {
+        var status = stat()
+        try #require(stat(path, &status) == 0)
+        #if canImport(Darwin)
+            return status.st_mtimespec
+        #else
+            return status.st_mtim
+        #endif
+    }
+
+    /// Sets a file's modification time, to the nanosecond (as `touch -r` and `cp -p` do).
+    static func setModificationTime(_ time: timespec, of path: String) throws {
+        var times = [time, time]  // access and modification
+        try #require(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect(try modificationTime(of: path).tv_nsec == time.tv_nsec)
     }
 }

@@ -185,24 +185,32 @@ package struct GeneratorCache: Sendable {
         self.init(generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated, entries: entries)
     }
 
-    /// The cache without the entries whose generated file is not exactly `existing(name)`: those
-    /// inputs are generated again.
+    /// The cache without the entries whose generated file is not in the output folder: those inputs are
+    /// generated again.
     ///
     /// Run this before reusing a cache whose outputs were written to a folder: the cached texts are
     /// not checksummed (see ``serialized()``), the folder's files may have been deleted or edited, and
     /// an output is only ever reused when the folder already holds its exact bytes.
     ///
-    /// - Parameter existing: The bytes of the generated file of that name now in the output folder,
-    ///   or `nil` when there is none.
+    /// - Parameter isInFolder: Whether the output folder holds exactly this file (its name and text).
     /// - Returns: The cache with every entry whose output is not in the folder removed.
-    package func keepingOutputs(matching existing: (String) -> [UInt8]?) -> GeneratorCache {
+    package func keepingOutputs(where isInFolder: (GeneratedFile) -> Bool) -> GeneratorCache {
         var kept = self
         kept.entries.removeAll { entry in
             guard let output = entry.output else { return false }
-            guard let bytes = existing(output.name) else { return true }
-            return !bytes.withUnsafeBytes { sameBytes(output.contents, $0) }
+            return !isInFolder(output)
         }
         return kept
+    }
+
+    /// Whether `text`'s UTF-8 is exactly `bytes`.
+    package static func isText(_ text: String, exactly bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { sameBytes(text, $0) }
+    }
+
+    /// Whether two texts have the same UTF-8 bytes (not merely canonically equivalent, as `==` tells).
+    package static func isText(_ text: String, sameAs other: String) -> Bool {
+        sameBytes(text, other)
     }
 }
 
@@ -276,8 +284,9 @@ private struct ByteReader {
 
 /// A fast checksum of bytes (64-bit, word at a time), to tell a damaged cache from a good one.
 /// Not cryptographic: it guards against accidents, not against someone forging a cache.
-enum Checksum {
-    static func of(_ buffer: UnsafeRawBufferPointer) -> UInt64 {
+package enum Checksum {
+    /// The checksum of `buffer`.
+    package static func of(_ buffer: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(buffer.count)
         let words = buffer.count / 8
         var offset = 0
