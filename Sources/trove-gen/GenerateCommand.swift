@@ -42,7 +42,8 @@ struct GenerateCommand: ParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "Keep what this run generated in this file, and regenerate only what changed since the run that wrote "
-                + "it (build plugins: a file in the plugin work directory; safe to delete).",
+                + "it (build plugins: a file in the plugin work directory; safe to delete, like the FILE.stamps "
+                + "beside it).",
             valueName: "file"))
     var cache: String?
 
