@@ -76,7 +76,8 @@ public struct ViewContents: Sendable, Hashable {
                     defer { stayedOffset += 1 }
                     if kept.contains(stayedOffset) {
                         if !changed.isEmpty {
-                            rows.append(ViewRowChange(kind: .updated, key: key, from: from, to: to, changedParts: changed))
+                            rows.append(
+                                ViewRowChange(kind: .updated, key: key, from: from, to: to, changedParts: changed))
                         }
                         continue
                     }

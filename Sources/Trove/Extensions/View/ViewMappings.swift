@@ -42,7 +42,8 @@ public struct ViewMappings: Sendable, Hashable {
     ///   - rows: How the rows of a group are shown (default: all, in the view's order).
     ///   - rowsByGroup: How the rows of particular groups are shown, overriding `rows`.
     ///   - showsEmptyGroups: Whether a group of a fixed list with no row is an empty section.
-    public init(groups: Groups, rows: Rows = Rows(), rowsByGroup: [String: Rows] = [:], showsEmptyGroups: Bool = false) {
+    public init(groups: Groups, rows: Rows = Rows(), rowsByGroup: [String: Rows] = [:], showsEmptyGroups: Bool = false)
+    {
         self.groups = groups
         self.rows = rows
         self.rowsByGroup = rowsByGroup
@@ -62,7 +63,8 @@ public struct ViewMappings: Sendable, Hashable {
         enum Kind: Sendable {
             case fixed([String])
             case dynamic(
-                id: String, filter: @Sendable (String) -> Bool, areInIncreasingOrder: @Sendable (String, String) -> Bool)
+                id: String, filter: @Sendable (String) -> Bool, areInIncreasingOrder: @Sendable (String, String) -> Bool
+            )
         }
 
         let kind: Kind

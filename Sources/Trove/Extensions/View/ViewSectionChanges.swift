@@ -216,23 +216,30 @@ extension ViewSections {
     ///   ``contents``.
     /// - Complexity: O(n log n) in the number of rows shown.
     public func changes(since old: ViewSections) -> ViewSectionChanges {
-        let oldSectionOfGroup = Dictionary(old.sections.enumerated().map { ($1.group, $0) }, uniquingKeysWith: { a, _ in a })
-        let newSectionOfGroup = Dictionary(sections.enumerated().map { ($1.group, $0) }, uniquingKeysWith: { a, _ in a })
+        let oldSectionOfGroup = Dictionary(
+            old.sections.enumerated().map { ($1.group, $0) }, uniquingKeysWith: { a, _ in a })
+        let newSectionOfGroup = Dictionary(
+            sections.enumerated().map { ($1.group, $0) }, uniquingKeysWith: { a, _ in a })
         var sectionChanges: [ViewSectionChange] = []
         for (index, section) in old.sections.enumerated() where newSectionOfGroup[section.group] == nil {
             sectionChanges.append(ViewSectionChange(kind: .removed, index: index, group: section.group))
         }
         for (index, section) in sections.enumerated() where oldSectionOfGroup[section.group] == nil {
-            sectionChanges.append(ViewSectionChange(kind: .inserted, index: index, group: section.group, keys: section.keys))
+            sectionChanges.append(
+                ViewSectionChange(kind: .inserted, index: index, group: section.group, keys: section.keys))
         }
 
         var oldPaths: [String: ViewSectionIndexPath] = [:]
         for (section, content) in old.sections.enumerated() {
-            for (row, key) in content.keys.enumerated() { oldPaths[key] = ViewSectionIndexPath(section: section, row: row) }
+            for (row, key) in content.keys.enumerated() {
+                oldPaths[key] = ViewSectionIndexPath(section: section, row: row)
+            }
         }
         var newPaths: [String: ViewSectionIndexPath] = [:]
         for (section, content) in sections.enumerated() {
-            for (row, key) in content.keys.enumerated() { newPaths[key] = ViewSectionIndexPath(section: section, row: row) }
+            for (row, key) in content.keys.enumerated() {
+                newPaths[key] = ViewSectionIndexPath(section: section, row: row)
+            }
         }
         /// Whether the section of `path` in `old` is kept.
         func isKept(old path: ViewSectionIndexPath) -> Bool {
@@ -271,7 +278,8 @@ extension ViewSections {
                     if kept.contains(stayedOffset) {
                         if !changed.isEmpty {
                             rows.append(
-                                ViewSectionRowChange(kind: .updated, key: key, from: from, to: to, changedParts: changed))
+                                ViewSectionRowChange(
+                                    kind: .updated, key: key, from: from, to: to, changedParts: changed))
                         }
                         continue
                     }

@@ -309,7 +309,8 @@ public struct ViewSectionsObservation: AsyncSequence, Sendable {
         /// - Parameter actor: The actor of the iterating context.
         /// - Returns: The update, or `nil` when the iterating task is cancelled.
         /// - Throws: A ``TroveError`` when reading fails.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> ViewSectionsUpdate? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> ViewSectionsUpdate?
+        {
             guard let sections = try await values.next(isolation: actor) else { return nil }
             defer { previous = sections }
             return ViewSectionsUpdate(sections: sections, changes: previous.map { sections.changes(since: $0) })

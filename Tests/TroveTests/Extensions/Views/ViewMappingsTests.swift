@@ -163,6 +163,8 @@ struct ViewMappingsTests {
                 #expect(
                     reported == expectedUpdates,
                     "run \(run), mappings \(offset): updates reported \(reported), expected \(expectedUpdates)")
+                // One failing run is enough to read: stop there.
+                if new.contents != expected || replayed != new.contents || reported != expectedUpdates { return }
                 for change in changes.rowChanges {
                     if change.kind == .updated { updatesSeen += 1 }
                     if change.kind == .moved { movesSeen += 1 }
@@ -245,7 +247,10 @@ struct ViewMappingsTests {
         // Reversed, first 2: the same rows seen from the other end.
         let reversed = ViewMappings(groups: .all, rows: .init(reversed: true, range: .first(2)))
         let shown = try await connection.read { tx in try view.read(tx).sections(reversed) }
-        #expect(shown.contents == [ViewSectionContent(group: "a", keys: ["t", "s"]), ViewSectionContent(group: "b", keys: ["u"])])
+        #expect(
+            shown.contents == [
+                ViewSectionContent(group: "a", keys: ["t", "s"]), ViewSectionContent(group: "b", keys: ["u"]),
+            ])
         #expect(shown.sections[0].groupIndex(ofRow: 0) == 4 && shown.sections[0].groupRange == 3..<5)
     }
 
