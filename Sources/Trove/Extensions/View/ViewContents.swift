@@ -25,6 +25,22 @@ public struct ViewContents: Sendable, Hashable {
         self.keysByGroup = keysByGroup.filter { !$0.value.isEmpty }
     }
 
+    /// Equal when the keys of every group are: contents read at two snapshots can be equal while
+    /// the items of some rows changed (``changes(since:)`` reports those as updates).
+    public static func == (lhs: ViewContents, rhs: ViewContents) -> Bool {
+        lhs.keysByGroup == rhs.keysByGroup
+    }
+
+    /// Hashes the keys of every group.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(keysByGroup)
+    }
+
+    /// Whether the keys, and the stored item and metadata of every row, are the same.
+    func isIdentical(to other: ViewContents) -> Bool {
+        keysByGroup == other.keysByGroup && fingerprints == other.fingerprints
+    }
+
     /// The groups, sorted.
     public var groups: [String] {
         keysByGroup.keys.sorted()
@@ -151,6 +167,6 @@ extension Database {
     public func observe<Item: Persistable>(_ view: View<Item>, groups: [String]? = nil)
         -> DatabaseObservation<ViewContents>
     {
-        observe { tx in try view.read(tx).contents(of: groups) }.removingDuplicates()
+        observe { tx in try view.read(tx).contents(of: groups) }.removingDuplicates { $0.isIdentical(to: $1) }
     }
 }

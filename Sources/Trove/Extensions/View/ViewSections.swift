@@ -29,6 +29,23 @@ public struct ViewSections: Sendable, Hashable {
         self.fingerprints = fingerprints
     }
 
+    /// Equal when the mappings and the sections are: sections read at two snapshots can be equal
+    /// while the items of some rows changed (``changes(since:)`` reports those as updates).
+    public static func == (lhs: ViewSections, rhs: ViewSections) -> Bool {
+        lhs.mappings == rhs.mappings && lhs.sections == rhs.sections
+    }
+
+    /// Hashes the mappings and the sections.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(mappings)
+        hasher.combine(sections)
+    }
+
+    /// Whether the sections, and the stored item and metadata of every row shown, are the same.
+    func isIdentical(to other: ViewSections) -> Bool {
+        self == other && fingerprints == other.fingerprints
+    }
+
     /// The number of sections.
     public var count: Int {
         sections.count
@@ -245,7 +262,7 @@ extension Database {
     /// - Returns: The observation.
     public func observe<Item: Persistable>(_ view: View<Item>, mappings: ViewMappings) -> ViewSectionsObservation {
         ViewSectionsObservation(
-            values: observe { tx in try view.read(tx).sections(mappings) }.removingDuplicates())
+            values: observe { tx in try view.read(tx).sections(mappings) }.removingDuplicates { $0.isIdentical(to: $1) })
     }
 }
 

@@ -343,5 +343,15 @@ struct ViewMappingsTests {
                     kind: .updated, key: "x", from: .init(group: "a", index: 0), to: .init(group: "a", index: 0),
                     changedParts: .item)
             ])
+        // Equality is about keys: contents read from the view equal the same keys built by hand.
+        #expect(after == ViewContents(keysByGroup: after.keysByGroup))
+        #expect(after == before)
+
+        // The observation still yields after an update that changes no key.
+        var iterator = database.observe(view).makeAsyncIterator()
+        let first = try #require(try await iterator.next())
+        try await connection.write(Member(id: "y", age: 3, city: "a", score: 2))
+        let second = try #require(try await iterator.next())
+        #expect(second.changes(since: first).rowChanges.map(\.key) == ["y"])
     }
 }
