@@ -262,7 +262,8 @@ extension Database {
     /// - Returns: The observation.
     public func observe<Item: Persistable>(_ view: View<Item>, mappings: ViewMappings) -> ViewSectionsObservation {
         ViewSectionsObservation(
-            values: observe { tx in try view.read(tx).sections(mappings) }.removingDuplicates { $0.isIdentical(to: $1) })
+            values: observe { tx in try view.read(tx).sections(mappings) }.removingDuplicates { $0.isIdentical(to: $1) }
+        )
     }
 }
 

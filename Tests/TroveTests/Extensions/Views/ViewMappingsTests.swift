@@ -88,6 +88,8 @@ struct ViewMappingsTests {
     /// - every row shown in both whose item or metadata changed is reported updated (or moved
     ///   with changed parts), with the right parts, and no other row is;
     /// - each reported position holds its key, and each shown row maps to its index in the group.
+    ///
+    /// 500 runs (about 1,500 commits) here; `TROVE_VIEW_SOAK=5000` runs 5,000 (about a minute).
     @Test func randomRunsOfCommitsMatchModel() async throws {
         let soak = ProcessInfo.processInfo.environment["TROVE_VIEW_SOAK"].flatMap { Int($0) }
         try await runModel(seed: 0x0015_3A95, runs: soak ?? 500, maxRun: 5)
