@@ -17,26 +17,19 @@ extension Database {
     /// - Parameter models: The models, usually `@persistable` types.
     /// - Throws: ``TroveError`` when SQLite fails.
     public func recordSchemas(of models: [any SchemaDescribing.Type]) throws {
-        let records = try models.map { model in
-            let schema = Self.resolvedSchema(of: model)
-            let json = try Self.schemaJSON(schema)
-            return (name: "\(schema.typeName) \(Self.fingerprint(json))", json: json)
-        }
+        let records = try models.map(Self.schemaRecord(of:))
         let missing = try newConnection().read { tx in
             try records.filter { try tx.registryValue(extension: Self.schemaRegistryExtension, name: $0.name) == nil }
         }
-        guard !missing.isEmpty else { return }
-        try newConnection().changeExtensions { core in
-            for record in missing {
-                let statement = try core.sqlite.cachedStatement(Self.insertSchemaSQL)
-                defer { statement.reset() }
-                try statement.bind(Self.schemaRegistryExtension, at: 1)
-                try statement.bind(record.name, at: 2)
-                try statement.bind(record.json, at: 3)
-                try statement.stepToEnd()
+        if !missing.isEmpty {
+            try newConnection().changeExtensions { core in
+                for record in missing {
+                    try Self.insertSchema(record, into: core.sqlite)
+                }
+                return ((), {})
             }
-            return ((), {})
         }
+        recordedSchemaTypes.insert(models.map { ObjectIdentifier($0) })
     }
 
     /// Every schema recorded in the file, sorted by type name, then in the order recorded.
@@ -61,6 +54,25 @@ extension Database {
     static let schemaRegistryExtension = "schema"
     private static let insertSchemaSQL =
         "INSERT OR IGNORE INTO trove_registry (extension, name, value) VALUES (?1, ?2, ?3)"
+
+    /// The row of the file's registry that records the schema of `model`: its name is the type
+    /// name and the fingerprint of the JSON, so that each schema version has a row of its own.
+    static func schemaRecord(of model: any SchemaDescribing.Type) throws -> (name: String, json: String) {
+        let schema = resolvedSchema(of: model)
+        let json = try schemaJSON(schema)
+        return (name: "\(schema.typeName) \(fingerprint(json))", json: json)
+    }
+
+    /// Inserts `record` in the registry of the file, in the write transaction under way on
+    /// `sqlite`, unless the file holds it already.
+    static func insertSchema(_ record: (name: String, json: String), into sqlite: SQLiteConnection) throws {
+        let statement = try sqlite.cachedStatement(insertSchemaSQL)
+        defer { statement.reset() }
+        try statement.bind(schemaRegistryExtension, at: 1)
+        try statement.bind(record.name, at: 2)
+        try statement.bind(record.json, at: 3)
+        try statement.stepToEnd()
+    }
 
     /// The schema of `model` with the schemas of every describing type it refers to, directly or
     /// not, in ``ModelSchema/types``.

@@ -69,6 +69,46 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
         }
     }
 
+    /// A database opened read-only (as `trove` and inspection tools open one) observes the
+    /// commits of the instance that writes: `changes` reports them as external, observations run
+    /// again, and its connections' caches lose what they held.
+    @Test func aReadOnlyDatabaseSeesAnotherInstancesCommits() async throws {
+        try await withWatchdog {
+            let folder = try makeTemporaryFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let writer = try Self.open(folder + "/db.trove", interval: nil)
+            try syncReadWrite(writer.newConnection()) { tx in try tx.write(Note(id: "a", text: "first")) }
+            var configuration = Configuration()
+            configuration.externalChangePollingInterval = .seconds(3_600)
+            configuration.isReadOnly = true
+            let database = try Database(path: folder + "/db.trove", configuration: configuration)
+            let reader = try database.newConnection()
+            #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == "first")
+
+            var changes = database.changes.makeAsyncIterator()
+            var observation = database.observe { tx in try Note.read(tx).byKey("a")?.text }.makeAsyncIterator()
+            #expect(try await observation.next() == "first")
+            #expect(database.changeHub.isPolling)
+            #expect(database.changeHub.pollNow())
+            #expect(changes.bufferedCount == 0, "nothing changed yet")
+
+            for text in ["second", "third"] {
+                try syncReadWrite(writer.newConnection()) { tx in try tx.write(Note(id: "a", text: text)) }
+                #expect(database.changeHub.pollNow())
+                try #require(changes.bufferedCount == 1)
+                let changeset = try #require(await changes.next())
+                #expect(changeset.reloadReason == .externalChange)
+                #expect(try await observation.next() == text)
+                // The connection had cached the item: it reads the writer's value.
+                #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == text)
+                #expect(try await database.read { try Note.read($0).byKey("a")?.text } == text)
+            }
+            #expect(throws: TroveError.self) {
+                try syncReadWrite(reader) { tx in try tx.write(Note(id: "b", text: "refused")) }
+            }
+        }
+    }
+
     /// The other instance commits, then this one, before the poller checks: this instance's
     /// commit does not hide the other's.
     @Test func anOwnCommitAfterAnExternalOneDoesNotHideIt() async throws {
