@@ -54,6 +54,8 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
             var observation = database.observe { tx in try Note.read(tx).byKey("a")?.text }.makeAsyncIterator()
             #expect(try await observation.next() == "mine")
             #expect(database.changeHub.isPolling)
+            database.changeHub.pollNow()
+            #expect(database.changeHub.isPollerConnectionReadOnly == false)
 
             try syncReadWrite(other.newConnection()) { tx in try tx.write(Note(id: "a", text: "theirs")) }
             #expect(database.changeHub.pollNow())
@@ -84,13 +86,20 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
             let database = try Database(path: folder + "/db.trove", configuration: configuration)
             let reader = try database.newConnection()
             #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == "first")
+            // Nothing observes yet, so no poller runs: the connection's next transaction notices
+            // the commit by itself and drops the cached item.
+            try syncReadWrite(writer.newConnection()) { tx in try tx.write(Note(id: "a", text: "unobserved")) }
+            #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == "unobserved")
 
             var changes = database.changes.makeAsyncIterator()
             var observation = database.observe { tx in try Note.read(tx).byKey("a")?.text }.makeAsyncIterator()
-            #expect(try await observation.next() == "first")
+            #expect(try await observation.next() == "unobserved")
             #expect(database.changeHub.isPolling)
             #expect(database.changeHub.pollNow())
             #expect(changes.bufferedCount == 0, "nothing changed yet")
+            // Its poller reads the file without the right to write it: a read-write connection
+            // that is the last to close checkpoints the log into the file.
+            #expect(database.changeHub.isPollerConnectionReadOnly == true)
 
             for text in ["second", "third"] {
                 try syncReadWrite(writer.newConnection()) { tx in try tx.write(Note(id: "a", text: text)) }
