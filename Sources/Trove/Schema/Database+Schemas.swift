@@ -4,11 +4,12 @@ extension Database {
     /// Records in the file the schemas of `models` and of the coded types they refer to, unless
     /// the file holds them already.
     ///
-    /// Registering a model records its schema (``init(path:configuration:models:)``); call this
-    /// for models without extensions, so that the `trove` command can show their items by field
-    /// name. Each schema version is recorded once: the file keeps every version it was given,
-    /// since items written under an older one may remain. When the file holds every schema
-    /// already, nothing is written.
+    /// Registering a model records its schema (``init(path:configuration:models:)``), and so does
+    /// the first typed write of a model in each open of the database, inside that write's
+    /// transaction; call this to record schemas before anything is written, so that the `trove`
+    /// command can show items by field name. Each schema version is recorded once: the file keeps
+    /// every version it was given, since items written under an older one may remain. When the
+    /// file holds every schema already, nothing is written.
     ///
     /// ```swift
     /// try database.recordSchemas(of: [Note.self, Comment.self])
