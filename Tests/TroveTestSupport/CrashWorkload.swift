@@ -137,11 +137,13 @@ public enum CrashWorkload {
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
     }
 
-    /// The data of item `n` of the sequence workload: its key, repeated to 1,000 bytes, so that
-    /// each commit adds about a page to the file.
+    /// The data of item `n` of the sequence workload: a message of one string field (number 1,
+    /// which `trove check` decodes without a schema) holding its key repeated to 1,000 bytes, so
+    /// that each commit adds about a page to the file.
     public static func sequencePayload(_ n: Int) -> Data {
         let key = Array(sequenceKey(n).utf8)
-        return Data((0..<1_000).map { key[$0 % key.count] })
+        // Field 1, length-delimited (a 4-byte tag), then the length 1,000 as a varint.
+        return Data([0x0A, 0, 0, 0, 0xE8, 0x07] + (0..<1_000).map { key[$0 % key.count] })
     }
 
     /// The number of items of small group `group`: 1 to 4.
