@@ -37,7 +37,8 @@ struct BackupProcessTests {
 
         // Enough commits for a file of a few hundred pages, part of them only in the log.
         let started = child.waitForLine(timeout: .seconds(60)) { $0 == "committed 400" }
-        try #require(started, "the writer acknowledged 400 commits in 60 s: \(child.lines.last ?? "none") \(child.errors)")
+        try #require(
+            started, "the writer acknowledged 400 commits in 60 s: \(child.lines.last ?? "none") \(child.errors)")
         let before = Self.lastAcknowledged(child)
         var steps = 0
         var atFirstStep = 0
@@ -67,7 +68,9 @@ struct BackupProcessTests {
         let problems = try backup.integrityCheck()
         #expect(problems == [])
         let rows = try backup.newConnection().read { tx in
-            try tx.keys(in: CrashWorkload.sequenceCollection).map { ($0, try tx.data(forKey: $0, in: CrashWorkload.sequenceCollection)) }
+            try tx.keys(in: CrashWorkload.sequenceCollection).map {
+                ($0, try tx.data(forKey: $0, in: CrashWorkload.sequenceCollection))
+            }
         }
         let k = rows.count
         let isPrefix = rows.map(\.0) == (0..<k).map { CrashWorkload.sequenceKey($0 + 1) }
@@ -75,7 +78,9 @@ struct BackupProcessTests {
         #expect(isPrefix, "the items 1...\(k), no gap")
         #expect(isIntact, "each item holds its data")
         #expect(k >= before, "the copy holds \(k) commits; \(before) were acknowledged before the backup began")
-        #expect(k <= atFirstStep + 1, "the copy holds \(k) commits; only \(atFirstStep) were acknowledged when it began copying")
+        #expect(
+            k <= atFirstStep + 1,
+            "the copy holds \(k) commits; only \(atFirstStep) were acknowledged when it began copying")
         #expect(after > k, "later commits are not in the copy")
         if steps > 1, committedDuringBackup, problems.isEmpty, isPrefix, isIntact, k >= before, k <= atFirstStep + 1 {
             Soak.report(
