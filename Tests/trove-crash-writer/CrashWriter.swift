@@ -20,6 +20,9 @@ import TroveTestSupport
 ///                                             after the other), "registered" at the end
 /// trove-crash-writer insert <database path> <n>   writes items insert-0 ... insert-<n-1> in one
 ///                                             transaction, "committed <n>", and exits (status 0)
+/// trove-crash-writer sequence <database path>  one item per transaction in collection "sequence":
+///                                             key `sequenceKey(n)` for n = 1, 2, 3 ..., data
+///                                             `sequencePayload(n)`, "committed <n>" after each
 /// ```
 ///
 /// It continues the workload from the counter stored in the database, and prints a line only
@@ -32,7 +35,7 @@ struct CrashWriter {
         let takesAThirdArgument = ["shared", "insert", "view"].contains(arguments.count == 4 ? arguments[1] : "")
         guard arguments.count == 3 || takesAThirdArgument else {
             fail(
-                "usage: trove-crash-writer small|bulk|long|index <database path> | shared <database path> <name>"
+                "usage: trove-crash-writer small|bulk|long|index|sequence <database path> | shared <database path> <name>"
                     + " | insert <database path> <n> | view <database path> <version>"
             )
         }
@@ -61,6 +64,18 @@ struct CrashWriter {
                 }
                 try register(view.databaseExtension, path: arguments[2])
                 return
+            }
+            if arguments[1] == "sequence" {
+                let connection = try Database(path: arguments[2]).newConnection()
+                let stored = try connection.read { try $0.count(in: CrashWorkload.sequenceCollection) }
+                for n in (stored + 1)... {
+                    try connection.readWrite { tx in
+                        try tx.setData(
+                            CrashWorkload.sequencePayload(n), forKey: CrashWorkload.sequenceKey(n),
+                            in: CrashWorkload.sequenceCollection)
+                    }
+                    say("committed \(n)")
+                }
             }
             let connection = try Database(path: arguments[2]).newConnection()
             let last = try connection.read(CrashItem.self, key: CrashWorkload.counterKey)?.group ?? -1

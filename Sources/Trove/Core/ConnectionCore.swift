@@ -76,6 +76,11 @@ final class ConnectionCore {
     var writer = BinaryWriter(reservingCapacity: 1024)
     /// The writer of metadata, apart so that an item and its metadata are encoded side by side.
     var metadataWriter = BinaryWriter(reservingCapacity: 256)
+    /// The types whose first typed write on this connection is behind it: the file holds their
+    /// schemas, or they have none (see ``recordSchemaOnFirstWrite(of:)``).
+    var typesWithRecordedSchema: Set<ObjectIdentifier> = []
+    /// The types whose schemas the current read-write transaction recorded.
+    var schemasRecordedInTransaction: [ObjectIdentifier] = []
 
     init(sqlite: SQLiteConnection, database: Database, ownedByDatabase: Bool = false) {
         self.sqlite = sqlite
@@ -150,6 +155,7 @@ final class ConnectionCore {
             rollbackQuietly()
             changes.removeAll()
             resetExtensionState()
+            schemasRolledBack()
             throw error
         }
     }
@@ -184,6 +190,7 @@ final class ConnectionCore {
                 rollbackWrite()
                 throw error
             }
+            schemasCommitted()
             return nil
         }
         let ownToken = database.writerToken.load(ordering: .sequentiallyConsistent)
@@ -225,6 +232,7 @@ final class ConnectionCore {
         }
         database.commitState.add(1, ordering: .sequentiallyConsistent)
         changes.removeAll()
+        schemasCommitted()
         if !extensionsRebuilt.isEmpty {
             database.committed(rebuilt: extensionsRebuilt)
         }
@@ -247,6 +255,7 @@ final class ConnectionCore {
         }
         changes.removeAll()
         resetExtensionState()
+        schemasRolledBack()
     }
 
     func rollbackQuietly() {

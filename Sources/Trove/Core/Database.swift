@@ -53,6 +53,9 @@ public final class Database: Sendable {
     /// The collections whose stored items held fields that this instance's coders did not know:
     /// typed writes to them keep those fields.
     let unknownFields = UnknownFieldRegistry()
+    /// The model types whose schemas this instance knows the file holds: a typed write of any
+    /// other type records its schema first (see ``ConnectionCore/recordSchemaOnFirstWrite(of:)``).
+    let recordedSchemaTypes = RecordedSchemaRegistry()
     private let history: Mutex<ChangeHistory>
     /// The decoded items of ``ShareableItem`` types that connections share.
     let sharedItems: SharedItemCache
