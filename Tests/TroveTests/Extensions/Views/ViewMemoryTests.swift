@@ -180,6 +180,29 @@ struct ViewMemoryTests {
         #expect(try contents(Self.view, firstConnection)["q"] == ["m5", "m6"])
     }
 
+    /// Pages split and merge in the middle of a group, in one transaction and across several;
+    /// the next transaction reads the pages as they were stored (in the file or in memory).
+    @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
+    func splitsAndMergesInTheMiddleOfAGroup(storage: View<Member>.Storage) throws {
+        let view = ViewTestViews.byCity(storage: storage)
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        let connection = try database.newConnection()
+        // Each item sorts before the ones already there: every split is at the front page.
+        try connection.write((0..<300).map { Member(id: "k\(1000 + $0)", age: 0, city: "a", score: Double(1000 - $0)) })
+        #expect(try contents(view, connection) == expected(connection))
+        for round in 0..<6 {
+            try connection.readWrite { tx in
+                for index in stride(from: round, to: 300, by: 7) {
+                    _ = try tx.remove(Member.self, key: "k\(1000 + index)")
+                }
+                for index in 0..<20 {
+                    try tx.write(Member(id: "r\(round)_\(index)", age: 0, city: "a", score: Double(700 + index * 13)))
+                }
+            }
+            #expect(try contents(view, connection) == expected(connection), "round \(round)")
+        }
+    }
+
     /// Unregistering drops the versions; registering again builds the view anew.
     @Test func unregisterAndRegisterAgain() throws {
         let database = try makeTemporaryDatabase(extensions: [Self.view.databaseExtension])

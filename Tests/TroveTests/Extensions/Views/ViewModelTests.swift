@@ -62,12 +62,16 @@ struct ViewModelTests {
 
     @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
     func randomCommitsInFewGroupsWithManySplits(storage: View<Member>.Storage) async throws {
-        try await runModel(storage: storage, seed: 42, commits: 200, keyCount: 400, cities: ["x", "y"], maxBatch: 80)
+        // No removal of the whole collection: groups grow past a page, so that pages split and
+        // merge in the middle of groups.
+        try await runModel(
+            storage: storage, seed: 42, commits: 200, keyCount: 400, cities: ["x", "y"], maxBatch: 80,
+            bulkRemovals: false)
     }
 
     func runModel(
         storage: View<Member>.Storage, seed: UInt64, commits: Int, keyCount: Int,
-        cities: [String?] = ["a", "b", "c", "d", nil], maxBatch: Int = 12
+        cities: [String?] = ["a", "b", "c", "d", nil], maxBatch: Int = 12, bulkRemovals: Bool = true
     ) async throws {
         let views = [ViewTestViews.byCity(storage: storage), ViewTestViews.activeByCity(storage: storage)]
         let database = try makeTemporaryDatabase(extensions: views.map(\.databaseExtension))
@@ -81,7 +85,8 @@ struct ViewModelTests {
         let keys = (0..<keyCount).map { "m\($0)" }
 
         for step in 0..<commits {
-            try Self.commitRandomBatch(connection, random: &random, keys: keys, cities: cities, maxBatch: maxBatch)
+            try Self.commitRandomBatch(
+                connection, random: &random, keys: keys, cities: cities, maxBatch: maxBatch, bulkRemovals: bulkRemovals)
             let next = await changes.next()
             let changeset = try #require(next)
             let (all, current) = try Self.readState(reader, views: views)
@@ -125,9 +130,10 @@ struct ViewModelTests {
     }
 
     /// One commit of 1 to `maxBatch` + 1 random writes, updates, metadata changes, touches, removes and
-    /// removals of the collection or of everything.
+    /// (when `bulkRemovals`) removals of the collection or of everything.
     static func commitRandomBatch(
-        _ connection: Connection, random: inout SplitMix64, keys: [String], cities: [String?], maxBatch: Int
+        _ connection: Connection, random: inout SplitMix64, keys: [String], cities: [String?], maxBatch: Int,
+        bulkRemovals: Bool = true
     ) throws {
         func randomMember(_ key: String) -> Member {
             Member(
@@ -140,7 +146,7 @@ struct ViewModelTests {
         try connection.readWrite { tx in
             for _ in 0..<batch {
                 let key = keys.randomElement(using: &random)!
-                let choice = Int.random(in: 0..<100, using: &random)
+                let choice = Int.random(in: 0..<(bulkRemovals ? 100 : 97), using: &random)
                 switch choice {
                 case 0..<45:
                     try tx.write(randomMember(key))
