@@ -46,7 +46,7 @@ struct ViewImplementation<Item: Persistable>: ExtensionImplementation {
             var start = 0
             var ord: Int64 = 0
             while start < sorted.count {
-                let end = Swift.min(start + ViewStorage.maximumPageSize, sorted.count)
+                let end = Swift.min(start + ViewStorage.buildPageSize, sorted.count)
                 let rowIDs = sorted[start..<end].map(\.rowID)
                 let page = try store.insertPage(group: group, ord: ord, rows: rowIDs)
                 for rowID in rowIDs {

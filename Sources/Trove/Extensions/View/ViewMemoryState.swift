@@ -65,13 +65,18 @@ struct ViewMemoryState: Sendable, ViewPageSource {
         return id
     }
 
-    mutating func updatePage(_ id: Int64, ord: Int64, rows: [Int64]) throws {
+    mutating func updatePage(_ id: Int64, ord: Int64?, rows: [Int64]) throws {
         guard let group = pages[id]?.group, var list = groups[group],
             let position = list.firstIndex(where: { $0.id == id })
         else {
             throw TroveError(code: .extensionFailed, message: "The page \(id) of an in-memory view is missing.")
         }
         pages[id] = ViewMemoryPage(group: group, rows: rows)
+        guard let ord, ord != list[position].ord else {
+            list[position].count = rows.count
+            groups[group] = list
+            return
+        }
         list.remove(at: position)
         let newPosition = list.firstIndex { $0.ord > ord } ?? list.count
         list.insert(ViewPageRef(id: id, ord: ord, count: rows.count), at: newPosition)
@@ -161,7 +166,7 @@ final class ViewMemoryPages: ViewPageStore {
     func insertPage(group: String, ord: Int64, rows: [Int64]) -> Int64 {
         state.insertPage(group: group, ord: ord, rows: rows)
     }
-    func updatePage(_ id: Int64, ord: Int64, rows: [Int64]) throws { try state.updatePage(id, ord: ord, rows: rows) }
+    func updatePage(_ id: Int64, ord: Int64?, rows: [Int64]) throws { try state.updatePage(id, ord: ord, rows: rows) }
     func deletePage(_ id: Int64) { state.deletePage(id) }
     func setPage(_ page: Int64, ofRow rowID: Int64) { state.setPage(page, ofRow: rowID) }
     func deleteAll() { state.deleteAll() }

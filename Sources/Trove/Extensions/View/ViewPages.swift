@@ -20,8 +20,8 @@ protocol ViewPageSource {
 protocol ViewPageStore: ViewPageSource {
     /// Stores a new page and returns its id, never used before.
     func insertPage(group: String, ord: Int64, rows: [Int64]) throws -> Int64
-    /// Replaces the place and rows of page `id`.
-    func updatePage(_ id: Int64, ord: Int64, rows: [Int64]) throws
+    /// Replaces the rows of page `id`, and its place when `ord` is not `nil`.
+    func updatePage(_ id: Int64, ord: Int64?, rows: [Int64]) throws
     /// Deletes page `id`.
     func deletePage(_ id: Int64) throws
     /// Sets the page of `rowID` (0: the row leaves the view).
@@ -65,7 +65,7 @@ struct SQLiteViewPages: ViewPageStore {
         try storage.insertPage(group: group, ord: ord, rows: rows, in: sqlite)
     }
 
-    func updatePage(_ id: Int64, ord: Int64, rows: [Int64]) throws {
+    func updatePage(_ id: Int64, ord: Int64?, rows: [Int64]) throws {
         try storage.updatePage(id, ord: ord, rows: rows, in: sqlite)
     }
 

@@ -137,7 +137,9 @@ final class ViewWriteState: ExtensionTransactionState {
         try store.setPage(page, ofRow: rowID)
     }
 
-    private func storePage(_ id: Int64, ord: Int64, rows: [Int64], in context: ExtensionContext) throws {
+    /// Stores the rows of page `id`, and its place when `ord` is not `nil` (only a renumbering
+    /// moves a page: leaving `ord` alone spares the write of the group index).
+    private func storePage(_ id: Int64, ord: Int64? = nil, rows: [Int64], in context: ExtensionContext) throws {
         try store.updatePage(id, ord: ord, rows: rows)
         pageRows[id] = rows
     }
@@ -179,7 +181,7 @@ final class ViewWriteState: ExtensionTransactionState {
             let previous = list[position - 1]
             try willModify(page: previous.id, in: context)
             let merged = try self.rows(ofPage: previous.id, in: context) + rows
-            try storePage(previous.id, ord: previous.ord, rows: merged, in: context)
+            try storePage(previous.id, rows: merged, in: context)
             for moved in rows { try setPage(previous.id, ofRow: moved, in: context) }
             try store.deletePage(page)
             pageRows[page] = nil
@@ -192,14 +194,14 @@ final class ViewWriteState: ExtensionTransactionState {
             let next = list[position + 1]
             try willModify(page: next.id, in: context)
             let merged = try rows + self.rows(ofPage: next.id, in: context)
-            try storePage(next.id, ord: next.ord, rows: merged, in: context)
+            try storePage(next.id, rows: merged, in: context)
             for moved in rows { try setPage(next.id, ofRow: moved, in: context) }
             try store.deletePage(page)
             pageRows[page] = nil
             list[position + 1].count = merged.count
             list.remove(at: position)
         } else {
-            try storePage(page, ord: list[position].ord, rows: rows, in: context)
+            try storePage(page, rows: rows, in: context)
             list[position].count = rows.count
         }
         groupPages[group] = list
@@ -247,7 +249,7 @@ final class ViewWriteState: ExtensionTransactionState {
         }
         rows.insert(rowID, at: lowRow)
         if rows.count <= ViewStorage.maximumPageSize {
-            try storePage(page.id, ord: page.ord, rows: rows, in: context)
+            try storePage(page.id, rows: rows, in: context)
             try setPage(page.id, ofRow: rowID, in: context)
             list[position].count = rows.count
             groupPages[group] = list
@@ -264,7 +266,7 @@ final class ViewWriteState: ExtensionTransactionState {
         let half = ViewStorage.maximumPageSize / 2
         let kept = Array(rows[..<half])
         let moved = Array(rows[half...])
-        try storePage(page.id, ord: list[position].ord, rows: kept, in: context)
+        try storePage(page.id, rows: kept, in: context)
         let newID = try createPage(group: group, ord: ord, rows: moved, in: context)
         for row in moved where row != rowID {
             try setPage(newID, ofRow: row, in: context)
