@@ -12,7 +12,7 @@ extension ConnectionCore {
         let stored = try storedExtension(named: definition.name)
         if let stored, stored.kind == implementation.kind, stored.version == definition.version,
             stored.fingerprint == implementation.fingerprint, stored.collection == implementation.collection,
-            stored.state == "ready"
+            stored.state == "ready", implementation.isBuilt(name: definition.name, in: ExtensionContext(core: self))
         {
             return .unchanged
         }
@@ -38,6 +38,15 @@ extension ConnectionCore {
     /// ``ExtensionRegistry/stale``), at the start of a write transaction.
     func rebuildStaleExtensions() throws {
         guard database.extensionGeneration.load(ordering: .relaxed) != 0 else { return }
+        if database.viewVersions.isInUse {
+            // In-memory views that another writer's commit left behind are rebuilt too.
+            let behind = database.viewVersions.namesBehind(fileWriterToken: fileWriterToken)
+            if !behind.isEmpty {
+                database.updateExtensions { registry in
+                    registry.stale.formUnion(behind.filter { registry.registered[$0] != nil })
+                }
+            }
+        }
         let stale: [DatabaseExtension] = database.extensions.withLock { registry in
             registry.stale.sorted().compactMap { registry.registered[$0] }
         }

@@ -5,6 +5,11 @@ extension ExtensionImplementation {
         collection == self.collection
     }
 
+    /// An extension in the file holds its data there.
+    func isBuilt(name: String, in context: ExtensionContext) -> Bool {
+        true
+    }
+
     /// The removal of a collection the extension follows is the removal of its own.
     func removeAll(rows: [RemovedRow]?, ofCollection collection: String?, name: String, in context: ExtensionContext)
         throws

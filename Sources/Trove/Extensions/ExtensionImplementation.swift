@@ -31,6 +31,9 @@ protocol ExtensionImplementation: Sendable {
     /// relationship follows the collections its edges point to as well (see
     /// `ExtensionImplementation+Following.swift`).
     func follows(_ collection: String) -> Bool
+    /// Whether the extension named `name` holds its data for this database: what the file
+    /// records is not enough for an extension that keeps its data in memory. True by default.
+    func isBuilt(name: String, in context: ExtensionContext) -> Bool
     /// Follows the removal of every item of `collection` (`nil`: of every collection), which the
     /// extension ``follows(_:)``; by default ``removeAll(rows:name:in:)``.
     func removeAll(rows: [RemovedRow]?, ofCollection collection: String?, name: String, in context: ExtensionContext)

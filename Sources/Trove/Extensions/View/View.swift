@@ -28,12 +28,14 @@ import Foundation
 /// - The ordered rows are stored in the file in pages of row ids (see the article "Views"): one
 ///   write costs O(log n) comparisons and rewrites one page, or two when a page splits or merges.
 ///   A later open with the same name and version does no work; a new version (or another
-///   ``Storage``) rebuilds the view.
+///   ``Storage``) rebuilds the view. With ``Storage/inMemory``, the same pages live in memory
+///   only, versioned by commit.
 /// - Reads (``read(_:)``) see the transaction's snapshot; index lookups skip whole pages.
 /// - Each commit's ``Changeset/viewChanges`` holds the view's ``ViewChanges``;
 ///   ``ViewMappings`` and ``Database/observe(_:mappings:)`` turn them into sections for a UI.
 public struct View<Item: Persistable>: Sendable {
-    /// Whether a view's pages survive from one run of the program to the next.
+    /// Where a view keeps its pages, and whether they survive from one run of the program to
+    /// the next.
     public enum Storage: Sendable, Hashable {
         /// The pages are kept in the file: a later open with the same definition does no work.
         case persistent
@@ -42,6 +44,18 @@ public struct View<Item: Persistable>: Sendable {
         /// (a locale, a setting). The pages still live in the file while the program runs, so
         /// that every reader sees them in its snapshot.
         case rebuiltAtLaunch
+        /// The pages live only in the memory of the process, never in the file: built when the
+        /// view is registered on a ``Database``, changed by every write transaction (and rolled
+        /// back with it), and read by each transaction at its snapshot, like the items: a
+        /// transaction that began before a commit does not see the commit's changes. Reads and
+        /// ``ViewChanges`` are the same as for the other storages.
+        ///
+        /// Commits keep only the versions that a transaction under way still reads. The file
+        /// holds only the view's row in the registry of extensions (its name, version and
+        /// definition), so that other processes know of it. When another process (or another
+        /// `Database` on the file) commits, the view is rebuilt by this database's next write
+        /// transaction; reading it meanwhile throws.
+        case inMemory
     }
 
     /// The name of the view, unique among the extensions of a file.
@@ -112,7 +126,11 @@ public struct View<Item: Persistable>: Sendable {
         self.areInIncreasingOrder = areInIncreasingOrder
         var fingerprint =
             "view v1 \(Item.collection) version \(version) pages \(ViewStorage.maximumPageSize)/\(ViewStorage.minimumPageSize)"
-        if storage == .rebuiltAtLaunch { fingerprint += " launch \(View.launchToken)" }
+        switch storage {
+        case .persistent: break
+        case .rebuiltAtLaunch: fingerprint += " launch \(View.launchToken)"
+        case .inMemory: fingerprint += " memory \(View.launchToken)"
+        }
         if !parentFingerprint.isEmpty { fingerprint += " of (\(parentFingerprint))" }
         self.fingerprint = fingerprint
         pages = ViewStorage(name: name)

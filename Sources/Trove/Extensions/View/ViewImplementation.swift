@@ -10,15 +10,31 @@ struct ViewImplementation<Item: Persistable>: ExtensionImplementation {
     var needsRemovedRows: Bool { true }
 
     func tableNames(name: String) -> [String] {
-        view.pages.tableNames
+        view.storage == .inMemory ? [] : view.pages.tableNames
     }
 
+    /// Creates the tables, or for an in-memory view the empty pages of the transaction, which
+    /// its commit publishes.
     func create(name: String, in context: ExtensionContext) throws {
-        try context.sqlite.execute(view.pages.createSQL)
+        let versions = context.core.database.viewVersions
+        if view.storage == .inMemory {
+            versions.activate()
+            context.core.extensionStates[name] = ViewWriteState(memory: ViewMemoryState())
+        } else {
+            // A view of this name that was in memory is no longer.
+            versions.remove(name)
+            try context.sqlite.execute(view.pages.createSQL)
+        }
     }
 
-    /// Sorts the items of each group in memory and writes them in full pages.
+    /// An in-memory view is built when this database has a version of it.
+    func isBuilt(name: String, in context: ExtensionContext) -> Bool {
+        view.storage != .inMemory || context.core.database.viewVersions.latest(of: name) != nil
+    }
+
+    /// Sorts the items of each group in memory and writes them in pages.
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
+        let store = try state(name: name, in: context).store
         var groups: [String: [(rowID: Int64, key: String, item: Item)]] = [:]
         try ExtensionItems<Item>.forEachStored(in: context, progress: progress) { rowID, key, item in
             if let group = view.group(of: item) {
@@ -30,11 +46,11 @@ struct ViewImplementation<Item: Persistable>: ExtensionImplementation {
             var start = 0
             var ord: Int64 = 0
             while start < sorted.count {
-                let end = Swift.min(start + ViewStorage.maximumPageSize, sorted.count)
+                let end = Swift.min(start + ViewStorage.buildPageSize, sorted.count)
                 let rowIDs = sorted[start..<end].map(\.rowID)
-                let page = try view.pages.insertPage(group: group, ord: ord, rows: rowIDs, in: context.sqlite)
+                let page = try store.insertPage(group: group, ord: ord, rows: rowIDs)
                 for rowID in rowIDs {
-                    try view.pages.setPage(page, ofRow: rowID, in: context.sqlite)
+                    try store.setPage(page, ofRow: rowID)
                 }
                 start = end
                 ord += ViewStorage.ordinalGap
@@ -43,7 +59,7 @@ struct ViewImplementation<Item: Persistable>: ExtensionImplementation {
     }
 
     func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
-        let state = self.state(name: name, in: context)
+        let state = try self.state(name: name, in: context)
         switch event.kind {
         case .removed:
             try state.noteRemoval(event.rowID, key: event.key, in: context)
@@ -79,17 +95,28 @@ struct ViewImplementation<Item: Persistable>: ExtensionImplementation {
     }
 
     func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws {
-        try state(name: name, in: context).removeEverything(rows: rows ?? [], in: context)
+        try self.state(name: name, in: context).removeEverything(rows: rows ?? [], in: context)
     }
 
     // MARK: Helpers
 
-    /// The view's state in the current write transaction, made on first use.
-    private func state(name: String, in context: ExtensionContext) -> ViewWriteState {
+    /// The view's state in the current write transaction, made on first use: on the file's
+    /// tables, or on a copy of the latest version of an in-memory view.
+    private func state(name: String, in context: ExtensionContext) throws -> ViewWriteState {
         if let state = context.core.extensionStates[name] as? ViewWriteState {
             return state
         }
-        let state = ViewWriteState(storage: view.pages)
+        let state: ViewWriteState
+        if view.storage == .inMemory {
+            guard let latest = context.core.database.viewVersions.latest(of: name) else {
+                throw TroveError(
+                    code: .extensionFailed, message: "The in-memory view '\(name)' has no pages on this database.",
+                    collection: Item.collection, extensionName: name)
+            }
+            state = ViewWriteState(memory: latest.state)
+        } else {
+            state = ViewWriteState(storage: view.pages, sqlite: context.sqlite)
+        }
         context.core.extensionStates[name] = state
         return state
     }

@@ -32,6 +32,40 @@ public struct ViewReader<Item: Persistable> {
         return core
     }
 
+    /// The pages at the transaction's snapshot: the file's tables, or the version of an
+    /// in-memory view that the snapshot reads (the transaction's own copy in a write transaction
+    /// that changed the view).
+    private func pages() throws -> any ViewPageSource {
+        let core = try core()
+        guard view.storage == .inMemory else {
+            return SQLiteViewPages(storage: view.pages, sqlite: core.sqlite)
+        }
+        if let state = core.extensionStates[view.name] as? ViewWriteState, let memory = state.memory {
+            return memory.state
+        }
+        guard let snapshot = core.exactSnapshot else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The in-memory view '\(view.name)' was registered after this transaction began: read it in a later transaction.",
+                collection: Item.collection, extensionName: view.name)
+        }
+        guard let version = core.database.viewVersions.version(of: view.name, atOrBefore: snapshot) else {
+            throw TroveError(
+                code: .extensionFailed,
+                message: "The in-memory view '\(view.name)' did not exist yet at this transaction's snapshot.",
+                collection: Item.collection, extensionName: view.name)
+        }
+        guard version.writerToken == core.fileWriterToken else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The in-memory view '\(view.name)' is behind: another process (or another Database on the file) committed since it was last changed. The next write transaction of this database rebuilds it.",
+                collection: Item.collection, extensionName: view.name)
+        }
+        return version.state
+    }
+
     // MARK: Groups and counts
 
     /// The groups that have rows, sorted.
@@ -40,7 +74,7 @@ public struct ViewReader<Item: Persistable> {
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     /// - Complexity: O(p) in the number of pages of the view.
     public func groups() throws -> [String] {
-        try view.pages.groupCounts(in: core().sqlite).map(\.group).sorted()
+        try pages().groupCounts().map(\.group).sorted()
     }
 
     /// The number of rows of `group` (0 for a group that has none).
@@ -49,7 +83,7 @@ public struct ViewReader<Item: Persistable> {
     /// - Returns: The number of rows.
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     public func count(in group: String) throws -> Int {
-        try view.pages.count(group: group, in: core().sqlite)
+        try pages().count(group: group)
     }
 
     /// The number of rows of every group.
@@ -57,7 +91,7 @@ public struct ViewReader<Item: Persistable> {
     /// - Returns: The number of rows of the view.
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     public func count() throws -> Int {
-        try view.pages.count(group: nil, in: core().sqlite)
+        try pages().count(group: nil)
     }
 
     // MARK: Rows by index
@@ -145,14 +179,15 @@ public struct ViewReader<Item: Persistable> {
     public func enumerate(
         in group: String, reversed: Bool = false, _ body: (Int, Item, inout Bool) throws -> Void
     ) throws {
-        let sqlite = try core().sqlite
-        let pages = try view.pages.groupPages(group, in: sqlite)
+        let source = try pages()
+        let sqlite = transaction.checkedCore.sqlite
+        let pages = try source.groupPages(group)
         let total = pages.reduce(0) { $0 + $1.count }
         var stop = false
         var offset = reversed ? total : 0
         for page in reversed ? Array(pages.reversed()) : pages {
             if reversed { offset -= page.count }
-            var rows = try view.pages.page(page.id, in: sqlite).rows
+            var rows = try source.page(page.id).rows
             var indexes = Array(rows.indices)
             if reversed {
                 rows.reverse()
@@ -177,7 +212,8 @@ public struct ViewReader<Item: Persistable> {
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     /// - Complexity: O(p + 50), p pages in the item's group.
     public func indexPath(ofKey key: Item.ID) throws -> ViewIndexPath? {
-        let sqlite = try core().sqlite
+        let source = try pages()
+        let sqlite = transaction.checkedCore.sqlite
         let statement = try sqlite.cachedStatement(Schema.selectRowID)
         let rowID: Int64
         do {
@@ -187,11 +223,11 @@ public struct ViewReader<Item: Persistable> {
             guard try statement.step() else { return nil }
             rowID = statement.int64(at: 0)
         }
-        let pageID = try view.pages.pageOfRow(rowID, in: sqlite)
+        let pageID = try source.pageOfRow(rowID)
         guard pageID != 0 else { return nil }
-        let page = try view.pages.page(pageID, in: sqlite)
+        let page = try source.page(pageID)
         var offset = 0
-        for ref in try view.pages.groupPages(page.group, in: sqlite) {
+        for ref in try source.groupPages(page.group) {
             if ref.id == pageID { break }
             offset += ref.count
         }
@@ -204,8 +240,9 @@ public struct ViewReader<Item: Persistable> {
     /// The stored keys of the rows of `group` in `range`: the page list is summed to skip the
     /// pages before the range, then only the pages that hold it are read.
     func rawKeys(in group: String, range: Range<Int>?) throws -> [String] {
-        let sqlite = try core().sqlite
-        let pages = try view.pages.groupPages(group, in: sqlite)
+        let source = try pages()
+        let sqlite = transaction.checkedCore.sqlite
+        let pages = try source.groupPages(group)
         let total = pages.reduce(0) { $0 + $1.count }
         let wanted = (range ?? 0..<total).clamped(to: 0..<total)
         guard !wanted.isEmpty else { return [] }
@@ -216,7 +253,7 @@ public struct ViewReader<Item: Persistable> {
             defer { offset += page.count }
             if offset + page.count <= wanted.lowerBound { continue }
             if offset >= wanted.upperBound { break }
-            let rows = try view.pages.page(page.id, in: sqlite).rows
+            let rows = try source.page(page.id).rows
             let lower = Swift.max(wanted.lowerBound - offset, 0)
             let upper = Swift.min(wanted.upperBound - offset, rows.count)
             for rowID in rows[lower..<upper] {

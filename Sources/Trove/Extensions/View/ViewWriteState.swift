@@ -8,7 +8,13 @@
 /// write left in place is reported as updated, and only the rows that were taken out and put
 /// back are moves (see ``ViewChanges`` for the index convention).
 final class ViewWriteState: ExtensionTransactionState {
-    let storage: ViewStorage
+    /// The pages: the file's tables, or the transaction's copy of an in-memory view's.
+    let store: any ViewPageStore
+    /// The pages of an in-memory view, published when the transaction commits; `nil` for a view
+    /// in the file.
+    let memory: ViewMemoryPages?
+    /// Where the pages are, for error messages.
+    private let location: String
 
     // The pages as they are now, as far as this transaction read or wrote them.
     private var groupPages: [String: [ViewPageRef]] = [:]
@@ -43,20 +49,31 @@ final class ViewWriteState: ExtensionTransactionState {
         var parts: ViewRowChange.Parts
     }
 
-    init(storage: ViewStorage) {
-        self.storage = storage
+    /// The state of a view whose pages are in the file's tables.
+    init(storage: ViewStorage, sqlite: SQLiteConnection) {
+        store = SQLiteViewPages(storage: storage, sqlite: sqlite)
+        memory = nil
+        location = storage.pagesTable
+    }
+
+    /// The state of an in-memory view, starting from `pages`.
+    init(memory pages: ViewMemoryState) {
+        let memory = ViewMemoryPages(state: pages)
+        store = memory
+        self.memory = memory
+        location = "in memory"
     }
 
     // MARK: Reading the current pages
 
     /// The page that holds `rowID` now, or 0.
     func currentPage(of rowID: Int64, in context: ExtensionContext) throws -> Int64 {
-        try storage.pageOfRow(rowID, in: context.sqlite)
+        try store.pageOfRow(rowID)
     }
 
     func group(ofPage id: Int64, in context: ExtensionContext) throws -> String {
         if let group = pageGroups[id] { return group }
-        let page = try storage.page(id, in: context.sqlite)
+        let page = try store.page(id)
         pageGroups[id] = page.group
         pageRows[id] = page.rows
         return page.group
@@ -64,7 +81,7 @@ final class ViewWriteState: ExtensionTransactionState {
 
     func rows(ofPage id: Int64, in context: ExtensionContext) throws -> [Int64] {
         if let rows = pageRows[id] { return rows }
-        let page = try storage.page(id, in: context.sqlite)
+        let page = try store.page(id)
         pageGroups[id] = page.group
         pageRows[id] = page.rows
         return page.rows
@@ -72,7 +89,7 @@ final class ViewWriteState: ExtensionTransactionState {
 
     func pages(ofGroup group: String, in context: ExtensionContext) throws -> [ViewPageRef] {
         if let pages = groupPages[group] { return pages }
-        let pages = try storage.groupPages(group, in: context.sqlite)
+        let pages = try store.groupPages(group)
         groupPages[group] = pages
         return pages
     }
@@ -117,16 +134,18 @@ final class ViewWriteState: ExtensionTransactionState {
         if originalLocation[rowID] == nil {
             originalLocation[rowID] = try currentPage(of: rowID, in: context)
         }
-        try storage.setPage(page, ofRow: rowID, in: context.sqlite)
+        try store.setPage(page, ofRow: rowID)
     }
 
-    private func storePage(_ id: Int64, ord: Int64, rows: [Int64], in context: ExtensionContext) throws {
-        try storage.updatePage(id, ord: ord, rows: rows, in: context.sqlite)
+    /// Stores the rows of page `id`, and its place when `ord` is not `nil` (only a renumbering
+    /// moves a page: leaving `ord` alone spares the write of the group index).
+    private func storePage(_ id: Int64, ord: Int64? = nil, rows: [Int64], in context: ExtensionContext) throws {
+        try store.updatePage(id, ord: ord, rows: rows)
         pageRows[id] = rows
     }
 
     private func createPage(group: String, ord: Int64, rows: [Int64], in context: ExtensionContext) throws -> Int64 {
-        let id = try storage.insertPage(group: group, ord: ord, rows: rows, in: context.sqlite)
+        let id = try store.insertPage(group: group, ord: ord, rows: rows)
         createdPages.insert(id)
         pageGroups[id] = group
         pageRows[id] = rows
@@ -147,12 +166,12 @@ final class ViewWriteState: ExtensionTransactionState {
         guard let position = list.firstIndex(where: { $0.id == page }), let index = rows.firstIndex(of: rowID) else {
             throw TroveError(
                 code: .corruptDatabase,
-                message: "The view's map puts row \(rowID) in page \(page), which does not hold it (\(storage.pagesTable)).")
+                message: "The view's map puts row \(rowID) in page \(page), which does not hold it (\(location)).")
         }
         rows.remove(at: index)
         try setPage(0, ofRow: rowID, in: context)
         if rows.isEmpty {
-            try storage.deletePage(page, in: context.sqlite)
+            try store.deletePage(page)
             pageRows[page] = nil
             list.remove(at: position)
         } else if rows.count < ViewStorage.minimumPageSize, position > 0,
@@ -162,9 +181,9 @@ final class ViewWriteState: ExtensionTransactionState {
             let previous = list[position - 1]
             try willModify(page: previous.id, in: context)
             let merged = try self.rows(ofPage: previous.id, in: context) + rows
-            try storePage(previous.id, ord: previous.ord, rows: merged, in: context)
+            try storePage(previous.id, rows: merged, in: context)
             for moved in rows { try setPage(previous.id, ofRow: moved, in: context) }
-            try storage.deletePage(page, in: context.sqlite)
+            try store.deletePage(page)
             pageRows[page] = nil
             list[position - 1].count = merged.count
             list.remove(at: position)
@@ -175,14 +194,14 @@ final class ViewWriteState: ExtensionTransactionState {
             let next = list[position + 1]
             try willModify(page: next.id, in: context)
             let merged = try rows + self.rows(ofPage: next.id, in: context)
-            try storePage(next.id, ord: next.ord, rows: merged, in: context)
+            try storePage(next.id, rows: merged, in: context)
             for moved in rows { try setPage(next.id, ofRow: moved, in: context) }
-            try storage.deletePage(page, in: context.sqlite)
+            try store.deletePage(page)
             pageRows[page] = nil
             list[position + 1].count = merged.count
             list.remove(at: position)
         } else {
-            try storePage(page, ord: list[position].ord, rows: rows, in: context)
+            try storePage(page, rows: rows, in: context)
             list[position].count = rows.count
         }
         groupPages[group] = list
@@ -230,7 +249,7 @@ final class ViewWriteState: ExtensionTransactionState {
         }
         rows.insert(rowID, at: lowRow)
         if rows.count <= ViewStorage.maximumPageSize {
-            try storePage(page.id, ord: page.ord, rows: rows, in: context)
+            try storePage(page.id, rows: rows, in: context)
             try setPage(page.id, ofRow: rowID, in: context)
             list[position].count = rows.count
             groupPages[group] = list
@@ -247,7 +266,7 @@ final class ViewWriteState: ExtensionTransactionState {
         let half = ViewStorage.maximumPageSize / 2
         let kept = Array(rows[..<half])
         let moved = Array(rows[half...])
-        try storePage(page.id, ord: list[position].ord, rows: kept, in: context)
+        try storePage(page.id, rows: kept, in: context)
         let newID = try createPage(group: group, ord: ord, rows: moved, in: context)
         for row in moved where row != rowID {
             try setPage(newID, ofRow: row, in: context)
@@ -293,16 +312,16 @@ final class ViewWriteState: ExtensionTransactionState {
     /// Takes every row out of the view: the rows of the collection were removed, `rows` lists them.
     func removeEverything(rows: [RemovedRow], in context: ExtensionContext) throws {
         // Save what the removal changes: every group's pages and every row's page.
-        for (group, _) in try storage.groupCounts(in: context.sqlite) {
+        for (group, _) in try store.groupCounts() {
             try willModify(group: group, in: context)
             for page in try pages(ofGroup: group, in: context) {
                 try willModify(page: page.id, in: context)
             }
         }
-        for (rowID, page) in try storage.allRows(in: context.sqlite) where originalLocation[rowID] == nil {
+        for (rowID, page) in try store.allRows() where originalLocation[rowID] == nil {
             originalLocation[rowID] = page
         }
-        try storage.deleteAll(in: context.sqlite)
+        try store.deleteAll()
         for group in groupPages.keys { groupPages[group] = [] }
         pageRows.removeAll()
         for row in rows {
@@ -409,6 +428,14 @@ final class ViewWriteState: ExtensionTransactionState {
         guard !rowChanges.isEmpty || !groupChanges.isEmpty else { return }
         context.core.changes.viewChanges[name] = ViewChanges(
             groupChanges: groupChanges.sorted(), rowChanges: rowChanges.sorted())
+    }
+}
+
+extension ViewWriteState {
+    /// Publishes the pages of an in-memory view as the version of the commit.
+    func didCommit(name: String, snapshot: UInt64, writerToken: UInt64, database: Database) {
+        guard let memory else { return }
+        database.viewVersions.publish(memory.state, of: name, commit: snapshot, writerToken: writerToken)
     }
 }
 
