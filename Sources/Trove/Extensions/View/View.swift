@@ -194,8 +194,46 @@ public struct View<Item: Persistable>: Sendable {
     static var launchToken: String { viewLaunchToken }
 }
 
+extension View: ViewDefinition {
+    typealias Row = Item
+
+    var isInMemory: Bool { storage == .inMemory }
+    var primaryCollection: String { Item.collection }
+    var collections: [String] { [Item.collection] }
+    var reportsCollections: Bool { false }
+
+    func follows(_ collection: String) -> Bool {
+        collection == Item.collection
+    }
+
+    func forEachStored(
+        in context: ExtensionContext, progress: (Int) -> Void, _ body: (Int64, String, Item) throws -> Void
+    ) throws {
+        try ExtensionItems<Item>.forEachStored(in: context, progress: progress, body)
+    }
+
+    func resolve(_ event: WriteEvent, in context: ExtensionContext) throws -> Item {
+        try ExtensionItems<Item>.resolve(event, in: context)
+    }
+
+    func row(_ rowID: Int64, in context: ExtensionContext) throws -> (key: String, row: Item) {
+        let statement = try context.sqlite.cachedStatement(Schema.selectRowByID)
+        defer { statement.reset() }
+        try statement.bind(rowID, at: 1)
+        guard try statement.step() else {
+            throw TroveError(
+                code: .extensionFailed, message: "A row of the view '\(name)' is gone from the items (row \(rowID)).",
+                collection: Item.collection, extensionName: name)
+        }
+        let key = statement.string(at: 0)
+        let item = try ExtensionItems<Item>.decode(
+            key: key, data: statement.bytes(at: 1), metadata: statement.isNull(at: 2) ? nil : statement.bytes(at: 2))
+        return (key, item)
+    }
+}
+
 /// Drawn once per process (see ``View/Storage/rebuiltAtLaunch``): a constant, not mutable state.
-private let viewLaunchToken = UUID().uuidString
+let viewLaunchToken = UUID().uuidString
 
 extension TransactionReader {
     /// Reads `view` in the reader's transaction (see ``View/read(_:)``).

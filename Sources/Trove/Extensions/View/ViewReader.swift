@@ -23,47 +23,9 @@ public struct ViewReader<Item: Persistable> {
         self.transaction = transaction
     }
 
-    /// The connection, after checking that the view can be read and noting the read for an
-    /// observation.
-    private func core() throws -> ConnectionCore {
-        let core = transaction.checkedCore
-        transaction.recorder?.recordIndex(view.name, of: Item.collection)
-        try core.database.checkQueryable(view.name, fingerprint: view.fingerprint)
-        return core
-    }
-
-    /// The pages at the transaction's snapshot: the file's tables, or the version of an
-    /// in-memory view that the snapshot reads (the transaction's own copy in a write transaction
-    /// that changed the view).
+    /// The pages at the transaction's snapshot (see ``ViewDefinition/pageSource(in:)``).
     private func pages() throws -> any ViewPageSource {
-        let core = try core()
-        guard view.storage == .inMemory else {
-            return SQLiteViewPages(storage: view.pages, sqlite: core.sqlite)
-        }
-        if let state = core.extensionStates[view.name] as? ViewWriteState, let memory = state.memory {
-            return memory.state
-        }
-        guard let snapshot = core.exactSnapshot else {
-            throw TroveError(
-                code: .extensionFailed,
-                message:
-                    "The in-memory view '\(view.name)' was registered after this transaction began: read it in a later transaction.",
-                collection: Item.collection, extensionName: view.name)
-        }
-        guard let version = core.database.viewVersions.version(of: view.name, atOrBefore: snapshot) else {
-            throw TroveError(
-                code: .extensionFailed,
-                message: "The in-memory view '\(view.name)' did not exist yet at this transaction's snapshot.",
-                collection: Item.collection, extensionName: view.name)
-        }
-        guard version.writerToken == core.fileWriterToken else {
-            throw TroveError(
-                code: .extensionFailed,
-                message:
-                    "The in-memory view '\(view.name)' is behind: another process (or another Database on the file) committed since it was last changed. The next write transaction of this database rebuilds it.",
-                collection: Item.collection, extensionName: view.name)
-        }
-        return version.state
+        try view.pageSource(in: transaction)
     }
 
     // MARK: Groups and counts
@@ -288,3 +250,44 @@ public struct ViewReader<Item: Persistable> {
 // Explicit non-conformance to Sendable: a reader belongs to its transaction.
 @available(*, unavailable)
 extension ViewReader: Sendable {}
+
+extension ViewDefinition {
+    /// The pages at `transaction`'s snapshot, after checking that the view can be read and
+    /// noting the read for an observation: the file's tables, or the version of an in-memory
+    /// view that the snapshot reads (the transaction's own copy in a write transaction that
+    /// changed the view).
+    func pageSource(in transaction: ReadTransaction) throws -> any ViewPageSource {
+        let core = transaction.checkedCore
+        for collection in collections {
+            transaction.recorder?.recordIndex(name, of: collection)
+        }
+        try core.database.checkQueryable(name, fingerprint: fingerprint)
+        guard isInMemory else {
+            return SQLiteViewPages(storage: pages, sqlite: core.sqlite)
+        }
+        if let state = core.extensionStates[name] as? ViewWriteState, let memory = state.memory {
+            return memory.state
+        }
+        guard let snapshot = core.exactSnapshot else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The in-memory view '\(name)' was registered after this transaction began: read it in a later transaction.",
+                collection: primaryCollection, extensionName: name)
+        }
+        guard let version = core.database.viewVersions.version(of: name, atOrBefore: snapshot) else {
+            throw TroveError(
+                code: .extensionFailed,
+                message: "The in-memory view '\(name)' did not exist yet at this transaction's snapshot.",
+                collection: primaryCollection, extensionName: name)
+        }
+        guard version.writerToken == core.fileWriterToken else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The in-memory view '\(name)' is behind: another process (or another Database on the file) committed since it was last changed. The next write transaction of this database rebuilds it.",
+                collection: primaryCollection, extensionName: name)
+        }
+        return version.state
+    }
+}

@@ -36,6 +36,8 @@ final class ViewWriteState: ExtensionTransactionState {
 
     private struct ChangedRow {
         var key: String
+        /// The collection of the row, for a view over several collections; `nil` otherwise.
+        var collection: String?
         var parts: ViewRowChange.Parts
         /// Whether the row was taken out of its place and put back (a move unless it is new).
         var repositioned: Bool
@@ -44,6 +46,7 @@ final class ViewWriteState: ExtensionTransactionState {
     private struct DepartedRow {
         var rowID: Int64
         var key: String
+        var collection: String?
         /// The page of the row before the transaction; 0 when it was not in the view.
         var originalPage: Int64
         var parts: ViewRowChange.Parts
@@ -287,30 +290,36 @@ final class ViewWriteState: ExtensionTransactionState {
 
     // MARK: Recording what happened
 
-    /// Records that the row `rowID` (`key`) was written.
-    func noteChange(_ rowID: Int64, key: String, parts: ViewRowChange.Parts, repositioned: Bool) {
+    /// Records that the row `rowID` (`key`, in `collection` for a view over several) was written.
+    func noteChange(
+        _ rowID: Int64, key: String, collection: String?, parts: ViewRowChange.Parts, repositioned: Bool
+    ) {
         if var row = changed[rowID] {
             row.parts.formUnion(parts)
             row.repositioned = row.repositioned || repositioned
             changed[rowID] = row
         } else {
-            changed[rowID] = ChangedRow(key: key, parts: parts, repositioned: repositioned)
+            changed[rowID] = ChangedRow(key: key, collection: collection, parts: parts, repositioned: repositioned)
         }
     }
 
-    /// Records that the row `rowID` (`key`) was removed from the table, and takes it out of the
-    /// view. A later row with the same row id is another item.
-    func noteRemoval(_ rowID: Int64, key: String, in context: ExtensionContext) throws {
+    /// Records that the row `rowID` (`key`, in `collection` for a view over several) was removed
+    /// from the table, and takes it out of the view. A later row with the same row id is another
+    /// item.
+    func noteRemoval(_ rowID: Int64, key: String, collection: String?, in context: ExtensionContext) throws {
         let original = try originalLocation[rowID] ?? currentPage(of: rowID, in: context)
         try remove(rowID, in: context)
         departed.append(
-            DepartedRow(rowID: rowID, key: key, originalPage: original, parts: changed[rowID]?.parts ?? []))
+            DepartedRow(
+                rowID: rowID, key: key, collection: collection, originalPage: original,
+                parts: changed[rowID]?.parts ?? []))
         changed[rowID] = nil
         originalLocation[rowID] = 0
     }
 
-    /// Takes every row out of the view: the rows of the collection were removed, `rows` lists them.
-    func removeEverything(rows: [RemovedRow], in context: ExtensionContext) throws {
+    /// Takes every row out of the view: the rows of the collections it follows were removed,
+    /// `rows` lists them; the changes name their collections when `reportsCollections`.
+    func removeEverything(rows: [RemovedRow], reportsCollections: Bool, in context: ExtensionContext) throws {
         // Save what the removal changes: every group's pages and every row's page.
         for (group, _) in try store.groupCounts() {
             try willModify(group: group, in: context)
@@ -327,7 +336,8 @@ final class ViewWriteState: ExtensionTransactionState {
         for row in rows {
             departed.append(
                 DepartedRow(
-                    rowID: row.rowID, key: row.key, originalPage: originalLocation[row.rowID] ?? 0,
+                    rowID: row.rowID, key: row.key, collection: reportsCollections ? row.collection : nil,
+                    originalPage: originalLocation[row.rowID] ?? 0,
                     parts: changed[row.rowID]?.parts ?? []))
             changed[row.rowID] = nil
             originalLocation[row.rowID] = 0
@@ -383,10 +393,11 @@ final class ViewWriteState: ExtensionTransactionState {
             return ViewIndexPath(group: group, index: offset + index)
         }
 
-        var removedByKey: [String: (path: ViewIndexPath, parts: ViewRowChange.Parts)] = [:]
+        // By collection and key: the keys of two collections may be equal.
+        var removedByKey: [ViewRowName: (path: ViewIndexPath, parts: ViewRowChange.Parts)] = [:]
         for row in departed {
             guard let path = try originalPath(of: row.rowID, page: row.originalPage) else { continue }
-            removedByKey[row.key] = (path, row.parts)
+            removedByKey[ViewRowName(collection: row.collection, key: row.key)] = (path, row.parts)
         }
         var rowChanges: [ViewRowChange] = []
         for (rowID, row) in changed {
@@ -394,7 +405,9 @@ final class ViewWriteState: ExtensionTransactionState {
             let new = try currentPath(of: rowID)
             var repositioned = row.repositioned
             var parts = row.parts
-            if old == nil, let removed = removedByKey.removeValue(forKey: row.key) {
+            if old == nil,
+                let removed = removedByKey.removeValue(forKey: ViewRowName(collection: row.collection, key: row.key))
+            {
                 // The item was removed and stored again: the same item, moved or updated.
                 old = removed.path
                 repositioned = true
@@ -405,17 +418,25 @@ final class ViewWriteState: ExtensionTransactionState {
             case (nil, nil):
                 continue
             case (nil, let new?):
-                rowChanges.append(ViewRowChange(kind: .inserted, key: row.key, from: nil, to: new, changedParts: parts))
+                rowChanges.append(
+                    ViewRowChange(
+                        kind: .inserted, key: row.key, from: nil, to: new, changedParts: parts, collection: row.collection))
             case (let old?, nil):
-                rowChanges.append(ViewRowChange(kind: .removed, key: row.key, from: old, to: nil, changedParts: parts))
+                rowChanges.append(
+                    ViewRowChange(
+                        kind: .removed, key: row.key, from: old, to: nil, changedParts: parts, collection: row.collection))
             case (let old?, let new?):
                 rowChanges.append(
                     ViewRowChange(
-                        kind: repositioned ? .moved : .updated, key: row.key, from: old, to: new, changedParts: parts))
+                        kind: repositioned ? .moved : .updated, key: row.key, from: old, to: new, changedParts: parts,
+                        collection: row.collection))
             }
         }
-        for (key, removed) in removedByKey {
-            rowChanges.append(ViewRowChange(kind: .removed, key: key, from: removed.path, to: nil, changedParts: []))
+        for (name, removed) in removedByKey {
+            rowChanges.append(
+                ViewRowChange(
+                    kind: .removed, key: name.key, from: removed.path, to: nil, changedParts: [],
+                    collection: name.collection))
         }
         var groupChanges: [ViewGroupChange] = []
         for (group, original) in originalGroupPages {
@@ -437,6 +458,12 @@ extension ViewWriteState {
         guard let memory else { return }
         database.viewVersions.publish(memory.state, of: name, commit: snapshot, writerToken: writerToken)
     }
+}
+
+/// A row of a view by name: its collection (for a view over several collections) and key.
+private struct ViewRowName: Hashable {
+    var collection: String?
+    var key: String
 }
 
 // Explicit non-conformance to Sendable: the state belongs to one write transaction.
