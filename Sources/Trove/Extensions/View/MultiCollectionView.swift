@@ -215,7 +215,8 @@ extension MultiCollectionView: ViewDefinition {
     func resolve(_ event: WriteEvent, in context: ExtensionContext) throws -> ViewRow {
         if let data = event.data, event.carriesMetadata {
             return ViewRow(
-                collection: event.collection, key: event.key, data: Array(data), metadata: event.metadata.map { Array($0) })
+                collection: event.collection, key: event.key, data: Array(data),
+                metadata: event.metadata.map { Array($0) })
         }
         return try row(event.rowID, in: context).row
     }

@@ -420,11 +420,13 @@ final class ViewWriteState: ExtensionTransactionState {
             case (nil, let new?):
                 rowChanges.append(
                     ViewRowChange(
-                        kind: .inserted, key: row.key, from: nil, to: new, changedParts: parts, collection: row.collection))
+                        kind: .inserted, key: row.key, from: nil, to: new, changedParts: parts,
+                        collection: row.collection))
             case (let old?, nil):
                 rowChanges.append(
                     ViewRowChange(
-                        kind: .removed, key: row.key, from: old, to: nil, changedParts: parts, collection: row.collection))
+                        kind: .removed, key: row.key, from: old, to: nil, changedParts: parts,
+                        collection: row.collection))
             case (let old?, let new?):
                 rowChanges.append(
                     ViewRowChange(
