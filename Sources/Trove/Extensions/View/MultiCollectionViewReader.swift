@@ -131,7 +131,8 @@ public struct MultiCollectionViewReader {
         try statement.bind(rowID, at: 1)
         guard try statement.step() else {
             throw TroveError(
-                code: .extensionFailed, message: "A row of the view '\(view.name)' is gone from the items (row \(rowID)).",
+                code: .extensionFailed,
+                message: "A row of the view '\(view.name)' is gone from the items (row \(rowID)).",
                 collection: view.primaryCollection, extensionName: view.name)
         }
         return ViewRowKey(collection: statement.string(at: 3), key: statement.string(at: 0))

@@ -50,6 +50,11 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
     /// Creates the tables, or for an in-memory view the empty pages of the transaction, which
     /// its commit publishes.
     func create(name: String, in context: ExtensionContext) throws {
+        guard !view.collections.isEmpty else {
+            throw TroveError(
+                code: .extensionFailed, message: "The view '\(name)' follows no collection: name at least one.",
+                extensionName: name)
+        }
         let versions = context.core.database.viewVersions
         if view.isInMemory {
             versions.activate()
@@ -182,7 +187,8 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
     /// Whether `item`, at its place in `page`, still sorts after the row before it and before
     /// the row after it.
     private func isInOrder(
-        _ item: Definition.Row, key: String, rowID: Int64, page: Int64, state: ViewWriteState, in context: ExtensionContext
+        _ item: Definition.Row, key: String, rowID: Int64, page: Int64, state: ViewWriteState,
+        in context: ExtensionContext
     ) throws -> Bool {
         let (previous, next) = try state.neighbours(of: rowID, page: page, in: context)
         if let previous {

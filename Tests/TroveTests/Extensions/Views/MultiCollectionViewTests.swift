@@ -187,6 +187,14 @@ struct MultiCollectionViewTests {
         #expect(contents == ["a": ["guests/m", "members/m"]])
     }
 
+    /// A view that names no collection is refused when it is registered.
+    @Test func aViewOfNoCollectionIsRefused() throws {
+        let database = try makeTemporaryDatabase()
+        let view = MultiCollectionView(
+            "nothing", collections: [], grouping: { _ in "g" }, areInIncreasingOrder: { _, _ in false })
+        #expect(throws: TroveError.self) { try database.register(view.databaseExtension) }
+    }
+
     static func readState(_ connection: Connection, view: MultiCollectionView) throws -> (
         [Member], [Guest], [String: [String]]
     ) {
