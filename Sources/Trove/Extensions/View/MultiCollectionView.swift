@@ -5,10 +5,10 @@ import Foundation
 ///
 /// ```swift
 /// let timeline = MultiCollectionView(
-///     "timeline", collections: [Note.collection, Task.collection],
+///     "timeline", collections: [Note.collection, Todo.collection],
 ///     grouping: { row in
 ///         if let note = try row.item(as: Note.self) { return note.isArchived ? nil : "notes" }
-///         if let task = try row.item(as: Task.self) { return task.isDone ? "done" : "open" }
+///         if let todo = try row.item(as: Todo.self) { return todo.isDone ? "done" : "open" }
 ///         return nil
 ///     },
 ///     areInIncreasingOrder: { lhs, rhs in try lhs.date() < rhs.date() })

@@ -5,7 +5,7 @@
 /// try connection.read { tx in
 ///     let timeline = timelineView.read(tx)
 ///     for row in try timeline.rows(in: "open", range: 0..<50) {
-///         if let task = try tx.read(Task.self, key: row.key), row.collection == Task.collection { show(task) }
+///         if row.collection == Todo.collection, let todo = try tx.read(Todo.self, key: row.key) { show(todo) }
 ///     }
 /// }
 /// ```
