@@ -15,6 +15,11 @@ import TroveTestSupport
 ///                                             "populated <n>" as it fills it, "registered" at the end
 /// trove-crash-writer insert <database path> <n>   writes items insert-0 ... insert-<n-1> in one
 ///                                             transaction, "committed <n>", and exits (status 0)
+/// trove-crash-writer cascade-build <database path> <spines> <fanout>   writes the graph of
+///                                             `CascadeNode` in one transaction, "built <n>", exits
+/// trove-crash-writer cascade <database path>  removes `s0`, which cascades through the whole
+///                                             graph in one transaction: "cascade <n>" as it goes,
+///                                             "committed" after the commit
 /// ```
 ///
 /// It continues the workload from the counter stored in the database, and prints a line only
@@ -24,13 +29,20 @@ import TroveTestSupport
 struct CrashWriter {
     static func main() {
         let arguments = CommandLine.arguments
-        guard arguments.count == 3 || (arguments.count == 4 && ["shared", "insert"].contains(arguments[1])) else {
+        guard
+            arguments.count == 3 || (arguments.count == 4 && ["shared", "insert"].contains(arguments[1]))
+                || (arguments.count == 5 && arguments[1] == "cascade-build")
+        else {
             fail(
-                "usage: trove-crash-writer small|bulk|long|index <database path> | shared <database path> <name>"
-                    + " | insert <database path> <n>"
+                "usage: trove-crash-writer small|bulk|long|index|cascade <database path> | shared <database path> <name>"
+                    + " | insert <database path> <n> | cascade-build <database path> <spines> <fanout>"
             )
         }
         do {
+            if arguments[1] == "cascade-build" || arguments[1] == "cascade" {
+                try cascade(arguments)
+                return
+            }
             if arguments[1] == "insert" {
                 guard let count = Int(arguments[3]), count >= 0 else { fail("insert: <n> is not a count") }
                 try Database(path: arguments[2]).newConnection().readWrite { tx in
@@ -90,6 +102,24 @@ struct CrashWriter {
         } catch {
             fail("error: \(error)")
         }
+    }
+
+    /// Builds the graph of `CascadeNode`, or removes it in one cascade.
+    static func cascade(_ arguments: [String]) throws {
+        let database = try Database(path: arguments[2], extensions: [CascadeNode.edges.databaseExtension])
+        let connection = try database.newConnection()
+        if arguments[1] == "cascade-build" {
+            guard let spines = Int(arguments[3]), let fanout = Int(arguments[4]), spines > 0, fanout >= 0 else {
+                fail("cascade-build: <spines> and <fanout> are not counts")
+            }
+            try connection.readWrite { tx in try CascadeNode.build(spines: spines, fanout: fanout, in: tx) }
+            say("built \(spines * (fanout + 1))")
+            return
+        }
+        try connection.readWrite { tx in
+            _ = try tx.remove(CascadeNode.self, key: "s0")
+        }
+        say("committed")
     }
 
     /// Registers the index, reporting its progress, in a transaction the test kills.
