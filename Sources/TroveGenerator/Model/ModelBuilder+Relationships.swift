@@ -161,9 +161,10 @@ extension ModelBuilder {
     /// The default name of an edge: the property's, without a trailing `ID`, `IDs`, `Key` or
     /// `Keys` (`authorID` gives `author`, `tagIDs` gives `tags`).
     static func edgeName(of property: String) -> String {
-        for (suffix, replacement) in [("IDs", "s"), ("Ids", "s"), ("Keys", "s"), ("ID", ""), ("Id", ""), ("Key", "")]
+        for (suffix, isPlural) in [("IDs", true), ("Ids", true), ("Keys", true), ("ID", false), ("Id", false), ("Key", false)]
         where property.hasSuffix(suffix) && property.count > suffix.count {
-            return String(property.dropLast(suffix.count)) + replacement
+            let base = String(property.dropLast(suffix.count))
+            return isPlural ? plural(of: base) : base
         }
         return property
     }
@@ -173,7 +174,11 @@ extension ModelBuilder {
     /// `categories`).
     static func pluralQueryName(of typeName: String) -> String {
         let last = typeName.split(separator: ".").last.map(String.init) ?? typeName
-        let lowered = last.prefix(1).lowercased() + last.dropFirst()
+        return plural(of: last.prefix(1).lowercased() + last.dropFirst())
+    }
+
+    /// `word` in the plural: `categories`, `boxes`, `posts`.
+    private static func plural(of lowered: String) -> String {
         if lowered.hasSuffix("y"), let before = lowered.dropLast().last, !"aeiou".contains(before) {
             return lowered.dropLast() + "ies"
         }
