@@ -165,9 +165,18 @@ let package = Package(
         .testTarget(
             name: "TrovePostgresTests",
             dependencies: [
-                "Trove", "TrovePostgres", "TroveTestSupport",
+                "Trove", "TrovePostgres", "TroveTestSupport", "trove-postgres-writer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The child process of the killed-instance test: commits to a PostgreSQL store, printing
+        // each commit, until the test kills it. A dependency of the test target so that building
+        // the tests builds it too.
+        .executableTarget(
+            name: "trove-postgres-writer",
+            dependencies: ["Trove", "TrovePostgres"],
+            path: "Tests/trove-postgres-writer",
             swiftSettings: strictSettings
         ),
 

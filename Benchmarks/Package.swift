@@ -7,6 +7,11 @@ import PackageDescription
 //     swift run -c release --package-path Benchmarks trove-benchmarks
 //
 // See BENCHMARKS.md at the root of the repository for what it measures and the latest figures.
+//
+// The PostgreSQL suite (issue 18) is behind the package trait `Postgres`, off by default, so that a
+// plain run (CI's smoke run among them) does not build postgres-nio:
+//
+//     swift run -c release --package-path Benchmarks --traits Postgres trove-benchmarks --postgres-only
 
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -16,9 +21,16 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "TroveBenchmarks",
     platforms: [.macOS(.v15)],
+    traits: [
+        .trait(
+            name: "Postgres",
+            description: "The PostgreSQL suite: Trove's PostgresStore against raw postgres-nio (issue 18)")
+    ],
     dependencies: [
         .package(name: "Trove", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // Used only with the `Postgres` trait: built only then.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The SQLite C API for the raw SQLite implementations (the baseline and Codable+JSON).
@@ -35,6 +47,8 @@ let package = Package(
                 "CSQLiteBenchmark",
                 .product(name: "Trove", package: "Trove"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "TrovePostgres", package: "Trove", condition: .when(traits: ["Postgres"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
             ],
             path: "Sources/TroveBenchmarks",
             swiftSettings: strictSettings

@@ -48,6 +48,9 @@ final class PostgresChangeListener: Sendable {
 
     /// Listens until the task is cancelled.
     func run() async {
+        // Cancelled before the first LISTEN (the store closed while opening): `open` must not
+        // wait for a signal that would never come.
+        defer { if !startedOnce.withLock({ $0 }) { signalStarted(CancellationError()) } }
         var failures = 0
         while !Task.isCancelled {
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 import Trove
 
@@ -24,6 +25,7 @@ enum PostgresErrors {
 
     /// Whether `error` says that the connection failed or closed (rather than a statement).
     static func isConnectionLoss(_ error: any Error) -> Bool {
+        if error is PostgresConnectionClosed { return true }
         if let error = error as? PSQLError {
             return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed]
                 .contains(error.code)
@@ -151,5 +153,25 @@ struct PostgresNames: Sendable {
             hash &*= 0x100_0000_01b3
         }
         return hash
+    }
+}
+
+/// Thrown instead of sending a statement on a connection that is already closed.
+struct PostgresConnectionClosed: Error, CustomStringConvertible {
+    var description: String { "the connection is closed (the server closed it, or it was lost)" }
+}
+
+extension PostgresConnection {
+    /// Runs `query`, or throws ``PostgresConnectionClosed`` when the connection is closed.
+    ///
+    /// postgres-nio 1.33 hands a statement to the connection's channel without a promise for
+    /// the write: on a channel that has finished closing (the server restarted, say), the write
+    /// fails where no one sees it and the statement's result never comes, so the caller would
+    /// wait forever. A closed connection is always noticed here first. (A close that completes
+    /// between this check and the write, a window of microseconds on the event loop, is not.)
+    @discardableResult
+    func checkedQuery(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        guard !isClosed else { throw PostgresConnectionClosed() }
+        return try await self.query(query, logger: logger)
     }
 }

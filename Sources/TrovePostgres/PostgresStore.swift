@@ -215,6 +215,15 @@ public final class PostgresStore: Sendable {
         close()
     }
 
+    /// Stops the listener alone, leaving the store open, so that no notification evicts
+    /// anything: for tests, which then show that a read is never stale through the change log
+    /// alone (the catch-up of ``PostgresReadTransaction`` at the start of every read).
+    package func stopListening() {
+        // The listener's task is the second one `open` starts, after the pool's.
+        let listener = tasks.withLock { $0.count > 1 ? $0.remove(at: 1) : nil }
+        listener?.cancel()
+    }
+
     // MARK: Transactions
 
     /// Runs `body` in a read-only transaction at `REPEATABLE READ`: every read sees one snapshot.
@@ -227,7 +236,7 @@ public final class PostgresStore: Sendable {
         try Task.checkCancellation()
         do {
             return try await client.withConnection { connection in
-                try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                try await connection.checkedQuery("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
                 do {
                     let transaction = PostgresReadTransaction(store: self, connection: connection)
                     try await transaction.start()
@@ -263,7 +272,7 @@ public final class PostgresStore: Sendable {
             do {
                 let (value, committed) = try await client.withConnection { connection in
                     let transaction = PostgresReadWriteTransaction(store: self, connection: connection)
-                    try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+                    try await connection.checkedQuery("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
                     do {
                         let value = try await body(transaction)
                         try await transaction.announce()
@@ -309,7 +318,7 @@ public final class PostgresStore: Sendable {
     /// Commits the transaction open on `connection`.
     private func commit(on connection: PostgresConnection) async throws {
         do {
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.checkedQuery("COMMIT", logger: logger)
         } catch {
             // A serialization failure at COMMIT is a conflict like any other: the caller retries.
             if PostgresErrors.isRetryable(error) { throw error }
@@ -320,7 +329,7 @@ public final class PostgresStore: Sendable {
     /// Rolls back the transaction open on `connection`; a failed connection cannot, and the
     /// server rolls back when it sees it close.
     private func rollBack(on connection: PostgresConnection) async {
-        _ = try? await connection.query("ROLLBACK", logger: logger)
+        _ = try? await connection.checkedQuery("ROLLBACK", logger: logger)
     }
 
     /// Deletes the change log's entries up to `number`, outside any transaction (in a

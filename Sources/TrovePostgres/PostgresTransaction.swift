@@ -88,7 +88,7 @@ public class PostgresReadTransaction {
         -> PostgresRowSequence
     {
         do {
-            return try await connection.query(query, logger: store.logger)
+            return try await connection.checkedQuery(query, logger: store.logger)
         } catch {
             throw PostgresErrors.statementFailed(error, sql: query.sql, collection: collection, key: key)
         }

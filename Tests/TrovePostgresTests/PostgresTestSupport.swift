@@ -1,6 +1,13 @@
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import Logging
 import PostgresNIO
+import Synchronization
 import Testing
 import Trove
 import TrovePostgres
@@ -59,21 +66,52 @@ enum TestServer {
         try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "trove.tests"))
     }
 
-    /// Runs a shell command, returning its standard output; throws when it fails.
+    /// Runs a command, returning its standard output; throws when it fails.
+    ///
+    /// With `posix_spawn` and `waitpid`, not Foundation's `Process`, whose `waitUntilExit()`
+    /// spins a run loop on a thread of the cooperative pool (while this suite hung, a finished
+    /// `postgres-test-server.sh` child was seen left unreaped, a zombie).
     @discardableResult
     static func shell(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TroveError(code: .misuse, message: "\(arguments.joined(separator: " ")) failed (\(process.terminationStatus))")
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw failure(arguments, "pipe() failed: errno \(errno)") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ)
+        close(fds[1])
+        guard spawned == 0 else {
+            close(fds[0])
+            throw failure(arguments, "posix_spawn failed: \(spawned)")
         }
-        return String(decoding: data, as: UTF8.self)
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fds[0], &buffer, buffer.count)
+            if count > 0 {
+                output.append(contentsOf: buffer[0..<count])
+            } else if count == 0 || errno != EINTR {
+                break
+            }
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // Exited normally with status 0: WIFEXITED and WEXITSTATUS, which Swift does not import.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw failure(arguments, "ended with wait status \(status)")
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func failure(_ arguments: [String], _ reason: String) -> TroveError {
+        TroveError(code: .misuse, message: "\(arguments.joined(separator: " ")): \(reason)")
     }
 }
 
@@ -110,5 +148,55 @@ func makeUsers(_ count: Int, seed: UInt64 = 42) -> [User] {
             user.stats = UserStats(logins: Int.random(in: 0...20, using: &random), lastSeen: lastSeen)
         }
         return user
+    }
+}
+
+/// A test step that ran out of its time: the promise it checks broke by hanging.
+struct TimedOut: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Runs `body`, failing with ``TimedOut`` after `limit` instead of hanging: a test must fail,
+/// not hang, when the store never answers. `body` runs in a task of its own, cancelled on time
+/// out and left behind (a body that ignores cancellation cannot hold the test).
+///
+/// The limits are far above what the steps take (a bound, not a measurement).
+func bounded<T: Sendable>(
+    _ limit: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let outcome = FirstOutcome<T>()
+    let work = Task { try await body() }
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            outcome.set(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                if let continuation = outcome.take() {
+                    work.cancel()
+                    continuation.resume(throwing: TimedOut(description: "\(what) did not finish in \(limit)"))
+                }
+            }
+            Task {
+                let result = await work.result
+                let continuation = outcome.take()
+                timer.cancel()
+                continuation?.resume(with: result)
+            }
+        }
+    } onCancel: {
+        work.cancel()
+    }
+}
+
+/// The continuation of ``bounded(_:_:_:)``, taken once: by the work or by the timer.
+final class FirstOutcome<T: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+
+    func set(_ value: CheckedContinuation<T, any Error>) {
+        continuation.withLock { $0 = value }
+    }
+
+    func take() -> CheckedContinuation<T, any Error>? {
+        continuation.withLock { $0.take() }
     }
 }

@@ -13,6 +13,11 @@ import TroveTestSupport
 ///                                             <name>-<n> and the shared "total" (+1), "committed <n>"
 /// trove-crash-writer index <database path>    registers `CrashIndex.byGroup` over the items there,
 ///                                             "populated <n>" as it fills it, "registered" at the end
+/// trove-crash-writer view <database path> <version>   registers `CrashView.view(version:)` over the
+///                                             items there, "populated <n>" as it reads them,
+///                                             "sorting <n>" when its sort first sees an item of
+///                                             an n-th group (a build sorts and stores one group
+///                                             after the other), "registered" at the end
 /// trove-crash-writer insert <database path> <n>   writes items insert-0 ... insert-<n-1> in one
 ///                                             transaction, "committed <n>", and exits (status 0)
 /// trove-crash-writer cascade-build <database path> <spines> <fanout>   writes the graph of
@@ -29,13 +34,13 @@ import TroveTestSupport
 struct CrashWriter {
     static func main() {
         let arguments = CommandLine.arguments
-        guard
-            arguments.count == 3 || (arguments.count == 4 && ["shared", "insert"].contains(arguments[1]))
-                || (arguments.count == 5 && arguments[1] == "cascade-build")
-        else {
+        let takesAThirdArgument = ["shared", "insert", "view"].contains(arguments.count == 4 ? arguments[1] : "")
+        let takesTwoMore = arguments.count == 5 && arguments[1] == "cascade-build"
+        guard arguments.count == 3 || takesAThirdArgument || takesTwoMore else {
             fail(
                 "usage: trove-crash-writer small|bulk|long|index|cascade <database path> | shared <database path> <name>"
-                    + " | insert <database path> <n> | cascade-build <database path> <spines> <fanout>"
+                    + " | insert <database path> <n> | view <database path> <version>"
+                    + " | cascade-build <database path> <spines> <fanout>"
             )
         }
         do {
@@ -54,7 +59,18 @@ struct CrashWriter {
                 return
             }
             if arguments[1] == "index" {
-                try registerIndex(path: arguments[2])
+                try register(CrashIndex.byGroup.databaseExtension, path: arguments[2])
+                return
+            }
+            if arguments[1] == "view" {
+                guard let version = Int(arguments[3]) else { fail("view: <version> is not a number") }
+                let groupsSeen = Mutex<Set<String>>([])
+                let view = CrashView.view(version: version) { lhs, _ in
+                    guard let group = CrashView.group(of: lhs, version: version) else { return }
+                    let seen = groupsSeen.withLock { $0.insert(group).inserted ? $0.count : nil }
+                    if let seen { say("sorting \(seen)") }
+                }
+                try register(view.databaseExtension, path: arguments[2])
                 return
             }
             let connection = try Database(path: arguments[2]).newConnection()
@@ -122,8 +138,8 @@ struct CrashWriter {
         say("committed")
     }
 
-    /// Registers the index, reporting its progress, in a transaction the test kills.
-    static func registerIndex(path: String) throws {
+    /// Registers `definition`, reporting its progress, in a transaction the test kills.
+    static func register(_ definition: DatabaseExtension, path: String) throws {
         let database = try Database(path: path)
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<ExtensionRegistration, any Error>?>(nil)
@@ -131,7 +147,7 @@ struct CrashWriter {
             let outcome: Result<ExtensionRegistration, any Error>
             do {
                 outcome = .success(
-                    try await database.register(CrashIndex.byGroup.databaseExtension) { say("populated \($0)") })
+                    try await database.register(definition) { say("populated \($0)") })
             } catch {
                 outcome = .failure(error)
             }

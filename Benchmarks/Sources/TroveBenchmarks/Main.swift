@@ -71,6 +71,18 @@ enum TroveBenchmarks {
             try suite.run()
             search = suite
         }
+        var views: ViewSuite?
+        if options.includeViews && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var suite = ViewSuite(options: options)
+            try suite.run()
+            views = suite
+        }
+        var relationships: RelationshipSuite?
+        if options.includeRelationships && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+            var suite = RelationshipSuite(options: options)
+            try suite.run()
+            relationships = suite
+        }
         Report(
             options: options, fixtures: fixtures, database: database, coders: coders, memory: memory,
             observation: observation
@@ -84,6 +96,16 @@ enum TroveBenchmarks {
         if let search {
             print(search.table().joined(separator: "\n"))
         }
+        if let views {
+            print(views.table().joined(separator: "\n"))
+        }
+        if let relationships {
+            print(relationships.table().joined(separator: "\n"))
+        }
+        #if Postgres
+            // The PostgreSQL suite (issue 18): only with the package trait `Postgres`.
+            try PostgresSuite.runIfConfigured(options: options, fixtures: fixtures)
+        #endif
         log("done in \(formatDuration(start.duration(to: .now).seconds))")
     }
 }

@@ -61,6 +61,14 @@ final class ExternalChangePoller: Sendable {
     /// Starts checking: the first check opens the connection and reads the file's state now.
     func start() {
         running.store(true, ordering: .sequentiallyConsistent)
+        // The first reading of the file is the baseline, taken now rather than on the queue
+        // later: a commit of another process that lands after observation began is then reported,
+        // never folded into the baseline. The first reading never publishes, so this is safe
+        // under the change hub's lock, where the poller is started.
+        queue.sync { [self] in
+            guard let database else { return }
+            state.withLock { state in _ = try? Self.checkFile(database, &state) }
+        }
         queue.async { [self] in check() }
     }
 

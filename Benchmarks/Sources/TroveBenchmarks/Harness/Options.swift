@@ -13,6 +13,10 @@ struct Options {
     var includeObservation = true
     /// Whether the full-text search suite runs (issue 14).
     var includeSearch = true
+    /// Whether the views benchmark runs (issue 15).
+    var includeViews = true
+    /// Whether the relationships benchmark runs (issue 16).
+    var includeRelationships = true
     var warmUp = true
     var isSmoke = false
     var directory = NSTemporaryDirectory()
@@ -60,6 +64,12 @@ struct Options {
                                     latency from commit to observed value).
           --no-search               Skip the full-text search benchmark (indexing N documents, one-word, prefix and
                                     phrase queries, Trove against raw SQLite FTS5 and GRDB; a smoke run indexes 300).
+          --no-views                Skip the views benchmark (N messages in 100 conversations, 1,000 single-message updates
+                                    that move a message: Trove with a View, without, and raw SQLite and GRDB re-querying and
+                                    diffing the conversation by hand; reading rows 0..<50; comparisons and page writes per update).
+          --no-relationships        Skip the relationships benchmark (deleting an author whose N/10 posts cascade, Trove
+                                    Relationships against an ON DELETE CASCADE foreign key in raw SQLite and GRDB; writing
+                                    N/10 posts with and without the relationship).
           --no-warm-up              Skip the small untimed pass before the timed runs.
           --directory <path>        Where the databases are created (default: the temporary folder).
           --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
@@ -115,6 +125,8 @@ struct Options {
             case "--no-concurrency": includeConcurrency = false
             case "--no-observation": includeObservation = false
             case "--no-search": includeSearch = false
+            case "--no-views": includeViews = false
+            case "--no-relationships": includeRelationships = false
             case "--no-warm-up": warmUp = false
             case "--directory": directory = try value(for: argument)
             case "--clock":

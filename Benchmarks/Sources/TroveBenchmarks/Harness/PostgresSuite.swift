@@ -1,0 +1,405 @@
+#if Postgres
+    import Foundation
+    import Logging
+    import NIOCore
+    import PostgresNIO
+    import Trove
+    import TrovePostgres
+
+    /// The PostgreSQL suite (issue 18), built only with the package trait `Postgres`: Trove's
+    /// ``TrovePostgres/PostgresStore`` (generated coder, its cache, change log and notifications)
+    /// against raw postgres-nio on the same table (collection, key, data bytea, metadata bytea)
+    /// with the hand-written coder of the SQLite baseline, through the database workloads of the
+    /// SQLite suite, on the server of `TROVE_POSTGRES_URL` (`Scripts/postgres-test-server.sh`).
+    ///
+    /// Elapsed time (the server's work is in another process: this process's CPU time would not
+    /// see it), median of the runs. The raw implementation writes what a careful user writes by
+    /// hand: a point read is one `SELECT` (no transaction around it), a batch of reads one
+    /// `REPEATABLE READ` transaction, writes one transaction of one upsert per item.
+    struct PostgresSuite {
+        struct Row {
+            let title: String
+            var trove: Double
+            var raw: Double
+        }
+
+        let options: Options
+        let fixtures: Fixtures
+        let url: String
+        private(set) var rows: [Row] = []
+
+        /// Runs the suite and prints its table when `TROVE_POSTGRES_URL` names a server; says so
+        /// and does nothing otherwise.
+        static func runIfConfigured(options: Options, fixtures: Fixtures) throws {
+            guard let url = ProcessInfo.processInfo.environment["TROVE_POSTGRES_URL"], !url.isEmpty else {
+                log("postgres: skipped, TROVE_POSTGRES_URL is not set (eval \"$(Scripts/postgres-test-server.sh start)\")")
+                return
+            }
+            var suite = PostgresSuite(options: options, fixtures: fixtures, url: url)
+            try suite.run()
+            print(suite.table().joined(separator: "\n"))
+        }
+
+        init(options: Options, fixtures: Fixtures, url: String) {
+            self.options = options
+            self.fixtures = fixtures
+            self.url = url
+        }
+
+        mutating func run() throws {
+            let fixtures = fixtures
+            let url = url
+            let runs = options.runs
+            log("postgres: \(Workload.format(fixtures.users.count)) users on \(PostgresStore.Configuration.describe(url))")
+            let trove = try blocking { try await TroveOnPostgres(url: url) }
+            let raw = try blocking { try await RawPostgres(url: url) }
+            defer {
+                trove.close()
+                raw.close()
+            }
+            // Each run starts from empty tables and runs the workloads in order, as the SQLite
+            // suite does: reads on the inserted users, then the writes.
+            var samples: [String: (trove: [Double], raw: [Double])] = [:]
+            var titles: [String] = []
+            var checksums: [String: Checksum] = [:]
+            for run in 0..<runs {
+                for (name, implementation) in [("trove", trove as any PostgresBenchmarkStore), ("raw", raw)] {
+                    try blocking { try await implementation.reset() }
+                    for (title, workload) in Self.workloads(fixtures) {
+                        if run == 0 && name == "trove" { titles.append(title) }
+                        let start = ContinuousClock.now
+                        let checksum = try blocking { try await workload(implementation) }
+                        let seconds = start.duration(to: .now).seconds
+                        if name == "trove" {
+                            samples[title, default: ([], [])].trove.append(seconds)
+                        } else {
+                            samples[title, default: ([], [])].raw.append(seconds)
+                        }
+                        if let checksum {
+                            if name == "trove" {
+                                checksums[title] = checksum
+                            } else if checksums[title] != checksum {
+                                throw BenchmarkError(
+                                    "postgres \(title): raw found \(checksum), Trove \(checksums[title].map { "\($0)" } ?? "-")")
+                            }
+                        }
+                    }
+                }
+            }
+            rows = titles.map { title in
+                let sample = samples[title]!
+                return Row(title: title, trove: Self.median(sample.trove), raw: Self.median(sample.raw))
+            }
+        }
+
+        private static func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return sorted[sorted.count / 2]
+        }
+
+        /// The workloads, in order: a title and what it runs (a read returns its checksum).
+        static func workloads(_ fixtures: Fixtures) -> [(String, @Sendable (any PostgresBenchmarkStore) async throws -> Checksum?)] {
+            let n = Workload.format(fixtures.users.count)
+            let users = fixtures.users
+            let keys = fixtures.readKeys
+            let updates = fixtures.updates
+            let deletes = fixtures.deleteKeys
+            let singles = fixtures.singleWrites
+            return [
+                ("insert \(n), one transaction", { store in try await store.insert(users); return nil }),
+                ("read all \(n), one transaction", { store in try await store.readAll() }),
+                ("\(n) point reads, each its own transaction", { store in try await store.readEach(keys) }),
+                ("\(n) point reads, one transaction", { store in try await store.readBatch(keys) }),
+                ("\(n) point reads again (Trove's cache warm), each its own transaction", { store in try await store.readEach(keys) }),
+                ("\(n) metadata-only reads, one transaction", { store in try await store.readMetadata(keys) }),
+                ("update \(Workload.format(updates.count)) (10%), one transaction", { store in try await store.update(updates); return nil }),
+                ("delete \(Workload.format(deletes.count)) (10%), one transaction", { store in try await store.delete(deletes); return nil }),
+                ("\(Workload.format(singles.count)) writes of one item, each its own transaction", { store in try await store.writeEach(singles); return nil }),
+            ]
+        }
+
+        /// The Markdown table of the results.
+        func table() -> [String] {
+            var lines = ["", "## PostgreSQL (issue 18)", ""]
+            lines.append(
+                "Elapsed time, median of \(options.runs) run\(options.runs == 1 ? "" : "s"), server on loopback. Trove = `PostgresStore` "
+                    + "(generated coder, cache, change log + NOTIFY); raw = postgres-nio on the same table with the hand-written coder. "
+                    + "Ratio = Trove / raw (aim: 1.3× or less).")
+            lines.append("")
+            lines.append("| Workload | Trove | raw postgres-nio | Trove / raw |")
+            lines.append("|---|---:|---:|---:|")
+            for row in rows {
+                let ratio = row.trove / row.raw
+                // Far below 1 (Trove's cache answers): "1/250×" says more than "0.00×".
+                let shown = ratio < 0.1 ? "1/\(Int((1 / ratio).rounded()))×" : formatRatio(ratio)
+                lines.append("| \(row.title) | \(formatDuration(row.trove)) | \(formatDuration(row.raw)) | \(shown) |")
+            }
+            return lines
+        }
+    }
+
+    /// One implementation of the PostgreSQL suite.
+    protocol PostgresBenchmarkStore: Sendable {
+        func reset() async throws
+        func insert(_ users: [User]) async throws
+        func readAll() async throws -> Checksum
+        func readEach(_ keys: [String]) async throws -> Checksum
+        func readBatch(_ keys: [String]) async throws -> Checksum
+        func readMetadata(_ keys: [String]) async throws -> Checksum
+        func update(_ users: [User]) async throws
+        func delete(_ keys: [String]) async throws
+        func writeEach(_ users: [User]) async throws
+        func close()
+    }
+
+    extension PostgresStore.Configuration {
+        /// `url` without its password, for the log.
+        static func describe(_ url: String) -> String {
+            (try? PostgresStore.Configuration(url: url)).map { "\($0.host):\($0.port)/\($0.database)" } ?? url
+        }
+    }
+
+    /// Trove on PostgreSQL, as its documentation shows it, on the schema `bench_trove`.
+    final class TroveOnPostgres: PostgresBenchmarkStore {
+        let store: PostgresStore
+
+        init(url: String) async throws {
+            store = try await PostgresStore.open(url: url, schema: "bench_trove")
+        }
+
+        func reset() async throws {
+            try await store.readWrite { tx in _ = try await tx.removeAll(User.self) }
+        }
+
+        func insert(_ users: [User]) async throws {
+            try await store.readWrite { tx in try await tx.write(users) }
+        }
+
+        func readAll() async throws -> Checksum {
+            var checksum = Checksum()
+            for user in try await store.read({ tx in try await User.read(tx).all() }) { checksum.add(user) }
+            return checksum
+        }
+
+        func readEach(_ keys: [String]) async throws -> Checksum {
+            var checksum = Checksum()
+            for key in keys {
+                if let user = try await store.read({ tx in try await User.read(tx).byKey(key) }) { checksum.add(user) }
+            }
+            return checksum
+        }
+
+        func readBatch(_ keys: [String]) async throws -> Checksum {
+            try await store.read { tx in
+                var checksum = Checksum()
+                for key in keys {
+                    if let user = try await User.read(tx).byKey(key) { checksum.add(user) }
+                }
+                return checksum
+            }
+        }
+
+        func readMetadata(_ keys: [String]) async throws -> Checksum {
+            try await store.read { tx in
+                var checksum = Checksum()
+                for key in keys {
+                    if let stats = try await User.read(tx).metadata(forKey: key) { checksum.add(stats) }
+                }
+                return checksum
+            }
+        }
+
+        func update(_ users: [User]) async throws {
+            try await store.readWrite { tx in try await tx.write(users) }
+        }
+
+        func delete(_ keys: [String]) async throws {
+            try await store.readWrite { tx in _ = try await tx.remove(User.self, keys: keys) }
+        }
+
+        func writeEach(_ users: [User]) async throws {
+            for user in users {
+                try await store.readWrite { tx in try await tx.write(user) }
+            }
+        }
+
+        func close() { store.close() }
+    }
+
+    /// Raw postgres-nio on Trove's table layout, schema `bench_raw`, with the hand-written coder.
+    final class RawPostgres: PostgresBenchmarkStore {
+        let client: PostgresClient
+        private let task: Task<Void, Never>
+        private let logger = Logger(label: "bench.raw")
+
+        init(url: String) async throws {
+            let configuration = try PostgresStore.Configuration(url: url)
+            let client = PostgresClient(
+                configuration: .init(
+                    host: configuration.host, port: configuration.port, username: configuration.username,
+                    password: configuration.password, database: configuration.database, tls: .disable))
+            self.client = client
+            task = Task { await client.run() }
+            try await client.query("CREATE SCHEMA IF NOT EXISTS bench_raw")
+            try await client.query(
+                """
+                CREATE TABLE IF NOT EXISTS bench_raw.items (
+                    collection text COLLATE "C" NOT NULL, key text COLLATE "C" NOT NULL,
+                    data bytea NOT NULL, metadata bytea, PRIMARY KEY (collection, key))
+                """)
+        }
+
+        func close() { task.cancel() }
+
+        private static func encode(_ user: User) -> (ByteBuffer, ByteBuffer?) {
+            let writer = CompactWriter()
+            HandWrittenCoder.encode(user, to: writer)
+            let data = writer.withUnsafeBytes { ByteBuffer(bytes: $0) }
+            guard let stats = user.metadata else { return (data, nil) }
+            writer.removeAll()
+            HandWrittenCoder.encode(stats, to: writer)
+            return (data, writer.withUnsafeBytes { ByteBuffer(bytes: $0) })
+        }
+
+        private static func decode(_ data: ByteBuffer, _ metadata: ByteBuffer?) throws -> User {
+            var user = try data.withUnsafeReadableBytes { try HandWrittenCoder.decodeUser(from: $0) }
+            if let metadata {
+                user.metadata = try metadata.withUnsafeReadableBytes { try HandWrittenCoder.decodeStats(from: $0) }
+            }
+            return user
+        }
+
+        private func transaction<T: Sendable>(
+            _ begin: PostgresQuery, _ body: (PostgresConnection) async throws -> T
+        ) async throws -> T {
+            try await client.withConnection { connection in
+                try await connection.query(begin, logger: logger)
+                do {
+                    let value = try await body(connection)
+                    try await connection.query("COMMIT", logger: logger)
+                    return value
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        }
+
+        func reset() async throws {
+            try await client.query("DELETE FROM bench_raw.items WHERE collection = 'users'")
+        }
+
+        private func upsert(_ users: [User], on connection: PostgresConnection) async throws {
+            for user in users {
+                let (data, metadata) = Self.encode(user)
+                try await connection.query(
+                    """
+                    INSERT INTO bench_raw.items (collection, key, data, metadata) VALUES ('users', \(user.id), \(data), \(metadata))
+                    ON CONFLICT (collection, key) DO UPDATE SET data = excluded.data, metadata = excluded.metadata
+                    """, logger: logger)
+            }
+        }
+
+        func insert(_ users: [User]) async throws {
+            try await transaction("BEGIN") { try await upsert(users, on: $0) }
+        }
+
+        func readAll() async throws -> Checksum {
+            try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+                var checksum = Checksum()
+                let rows = try await connection.query(
+                    "SELECT data, metadata FROM bench_raw.items WHERE collection = 'users' ORDER BY key", logger: logger)
+                for try await (data, metadata) in rows.decode((ByteBuffer, ByteBuffer?).self) {
+                    checksum.add(try Self.decode(data, metadata))
+                }
+                return checksum
+            }
+        }
+
+        private func read(_ key: String, on connection: PostgresConnection) async throws -> User? {
+            let rows = try await connection.query(
+                "SELECT data, metadata FROM bench_raw.items WHERE collection = 'users' AND key = \(key)", logger: logger)
+            var user: User?
+            for try await (data, metadata) in rows.decode((ByteBuffer, ByteBuffer?).self) {
+                user = try Self.decode(data, metadata)
+            }
+            return user
+        }
+
+        func readEach(_ keys: [String]) async throws -> Checksum {
+            var checksum = Checksum()
+            for key in keys {
+                if let user = try await client.withConnection({ try await read(key, on: $0) }) { checksum.add(user) }
+            }
+            return checksum
+        }
+
+        func readBatch(_ keys: [String]) async throws -> Checksum {
+            try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+                var checksum = Checksum()
+                for key in keys {
+                    if let user = try await read(key, on: connection) { checksum.add(user) }
+                }
+                return checksum
+            }
+        }
+
+        func readMetadata(_ keys: [String]) async throws -> Checksum {
+            try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+                var checksum = Checksum()
+                for key in keys {
+                    let rows = try await connection.query(
+                        "SELECT metadata FROM bench_raw.items WHERE collection = 'users' AND key = \(key)", logger: logger)
+                    for try await metadata in rows.decode(ByteBuffer?.self) {
+                        if let metadata {
+                            checksum.add(try metadata.withUnsafeReadableBytes { try HandWrittenCoder.decodeStats(from: $0) })
+                        }
+                    }
+                }
+                return checksum
+            }
+        }
+
+        func update(_ users: [User]) async throws {
+            try await transaction("BEGIN") { try await upsert(users, on: $0) }
+        }
+
+        func delete(_ keys: [String]) async throws {
+            try await transaction("BEGIN") { connection in
+                for key in keys {
+                    try await connection.query(
+                        "DELETE FROM bench_raw.items WHERE collection = 'users' AND key = \(key)", logger: logger)
+                }
+            }
+        }
+
+        func writeEach(_ users: [User]) async throws {
+            for user in users {
+                try await transaction("BEGIN") { try await upsert([user], on: $0) }
+            }
+        }
+    }
+
+    /// Runs `work` in a task and waits for it on this (non-cooperative) thread.
+    private func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = PostgresResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                box.result = .success(try await work())
+            } catch {
+                box.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    /// The result of a task, handed to the thread that waits for it.
+    private final class PostgresResultBox<T: Sendable>: @unchecked Sendable {
+        // @unchecked because `result` is written by the task before it signals the semaphore and
+        // read by the waiting thread after the semaphore: the semaphore orders the two.
+        var result: Result<T, any Error>?
+    }
+#endif

@@ -1,0 +1,153 @@
+import Foundation
+
+/// The relationships benchmark (issue 16): an author whose posts go with them.
+///
+/// Each run, on a fresh database per implementation: 101 authors; then (timed, **write**)
+/// N/10 posts spread over 100 of them in one write transaction; then (untimed) N/10 posts of
+/// the 101st, the victim, in transactions of 1,000; then (timed, **cascade**) the removal of
+/// the victim in one write transaction, which removes its N/10 posts.
+///
+/// - Trove: `Relationships<Post>` with the edge "author" and `.deleteSourceWhenDestinationDeleted`,
+///   registered at open (the runtime API, no generated relationship code); and, for the write
+///   only, Trove without the relationship.
+/// - Raw SQLite and GRDB: `posts.authorID REFERENCES authors(id) ON DELETE CASCADE`, indexed,
+///   foreign keys on.
+///
+/// Checked after the removal: no post of the victim is left (by the relationship or the foreign
+/// key's index, and by key), the other authors' posts are all there, and the victim is gone.
+struct RelationshipSuite {
+    let options: Options
+
+    /// The implementations, in table order.
+    enum Engine: String, CaseIterable {
+        case trove = "Trove + Relationships"
+        case troveBare = "Trove, no relationship"
+        case raw = "raw SQLite, FK"
+        case grdb = "GRDB, FK"
+    }
+
+    static let victim = "a-victim"
+    static let authorCount = 100
+
+    let authors: [Author]
+    /// Posts of the other authors: the timed write.
+    let posts: [Post]
+    /// Posts of the victim: removed by the cascade.
+    let victimPosts: [Post]
+
+    private(set) var write: [Engine: ViewSuite.Timing] = [:]
+    private(set) var cascade: [Engine: ViewSuite.Timing] = [:]
+
+    init(options: Options) {
+        self.options = options
+        let count = max(100, options.count / 10)
+        log("making \(Workload.format(count)) posts of one author and \(Workload.format(count)) of \(Self.authorCount) others")
+        var random = SplitMix64(seed: 16)
+        authors = (0..<Self.authorCount).map { Author(id: "a\(1_000 + $0)", name: "Author \($0)") }
+            + [Author(id: Self.victim, name: "The victim")]
+        func post(_ index: Int, author: String) -> Post {
+            Post(
+                id: "p\(10_000_000 + index)", authorID: author, title: "Post \(index)",
+                body: String(repeating: "lorem ipsum ", count: Int(random.next() % 10) + 5))
+        }
+        posts = (0..<count).map { post($0, author: "a\(1_000 + $0 % Self.authorCount)") }
+        victimPosts = (0..<count).map { post(count + $0, author: Self.victim) }
+    }
+
+    mutating func run() throws {
+        for run in 0..<options.runs {
+            for engine in Engine.allCases.rotated(by: run) {
+                log("run \(run + 1)/\(options.runs): relationships, \(engine.rawValue)")
+                let directory = try makeDirectory(in: options.directory, prefix: "relationships")
+                defer { try? FileManager.default.removeItem(atPath: directory) }
+                try measure(engine, directory: directory)
+            }
+        }
+    }
+
+    private mutating func measure(_ engine: Engine, directory: String) throws {
+        let store: any RelationshipBenchmarkStore =
+            switch engine {
+            case .trove: try TroveRelationshipStore(directory: directory, relationship: true)
+            case .troveBare: try TroveRelationshipStore(directory: directory, relationship: false)
+            case .raw: try RawRelationshipStore(directory: directory)
+            case .grdb: try GRDBRelationshipStore(directory: directory)
+            }
+        try store.insert(authors)
+        let start = Stopwatch()
+        try store.insert(posts[...])
+        write[engine, default: .init()].append(start.elapsed(), count: 1)
+        guard engine != .troveBare else {
+            guard try store.counts() == (posts.count, authors.count) else {
+                throw BenchmarkError("relationships: \(engine.rawValue) did not store every post")
+            }
+            return
+        }
+        var offset = 0
+        while offset < victimPosts.count {
+            let end = min(offset + 1_000, victimPosts.count)
+            try store.insert(victimPosts[offset..<end])
+            offset = end
+        }
+        let victimKeys = victimPosts.map(\.id)
+        guard try store.postCount(of: Self.victim, storedAmong: victimKeys) == (victimPosts.count, victimPosts.count),
+            try store.counts() == (posts.count + victimPosts.count, authors.count)
+        else {
+            throw BenchmarkError("relationships: \(engine.rawValue) did not store every post before the removal")
+        }
+        let removal = Stopwatch()
+        try store.removeAuthor(Self.victim)
+        cascade[engine, default: .init()].append(removal.elapsed(), count: 1)
+        let left = try store.postCount(of: Self.victim, storedAmong: victimKeys)
+        let counts = try store.counts()
+        guard left == (0, 0), counts == (posts.count, authors.count - 1) else {
+            throw BenchmarkError(
+                "relationships: \(engine.rawValue) left \(left.byAuthor) posts by the relationship, \(left.stored) by key, "
+                    + "\(counts.posts) posts in all (\(posts.count) expected) and \(counts.authors) authors")
+        }
+    }
+
+    func table() -> [String] {
+        let clock = options.clock
+        func median(_ timing: ViewSuite.Timing?) -> Double {
+            guard let timing else { return .nan }
+            return clock == .cpu ? timing.cpu.median : timing.wall.median
+        }
+        func cell(_ timing: ViewSuite.Timing?) -> String {
+            guard let timing else { return "–" }
+            return "\(formatDuration(median(timing))) (\(formatDuration(timing.wall.median)))"
+        }
+        let runs = "\(options.runs) run\(options.runs == 1 ? "" : "s")"
+        let engines = Engine.allCases
+        var lines: [String] = []
+        lines.append("")
+        lines.append("## Relationships (issue 16)")
+        lines.append("")
+        lines.append(
+            "\(clock.rawValue) time, median of \(runs) (elapsed in parentheses). Write: \(Workload.format(posts.count)) posts "
+                + "of \(Self.authorCount) authors in one transaction. Cascade: removing an author whose "
+                + "\(Workload.format(victimPosts.count)) posts go with it, in one transaction, beside the "
+                + "\(Workload.format(posts.count)) other posts. Checked: none of its posts is left, all the others are.")
+        lines.append("")
+        lines.append("| | " + engines.map(\.rawValue).joined(separator: " | ") + " |")
+        lines.append("|---|" + engines.map { _ in "---:" }.joined(separator: "|") + "|")
+        lines.append("| write \(Workload.format(posts.count)) posts | " + engines.map { cell(write[$0]) }.joined(separator: " | ") + " |")
+        let bare = median(write[.troveBare])
+        lines.append(
+            "| … / Trove, no relationship | " + engines.map { formatRatio(median(write[$0]) / bare) }.joined(separator: " | ")
+                + " |")
+        lines.append(
+            "| … per post | " + engines.map { formatDuration(median(write[$0]) / Double(posts.count)) }
+                .joined(separator: " | ") + " |")
+        lines.append(
+            "| remove the author, \(Workload.format(victimPosts.count)) posts cascade | "
+                + engines.map { cell(cascade[$0]) }.joined(separator: " | ") + " |")
+        let raw = median(cascade[.raw])
+        lines.append(
+            "| … / raw SQLite | " + engines.map { formatRatio(median(cascade[$0]) / raw) }.joined(separator: " | ") + " |")
+        lines.append(
+            "| … per post removed | " + engines.map { formatDuration(median(cascade[$0]) / Double(victimPosts.count)) }
+                .joined(separator: " | ") + " |")
+        return lines
+    }
+}

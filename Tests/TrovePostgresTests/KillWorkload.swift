@@ -1,0 +1,1 @@
+../trove-postgres-writer/KillWorkload.swift
