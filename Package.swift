@@ -63,6 +63,7 @@ let package = Package(
                 .embedInCode("Conformances.mustache"),
                 .embedInCode("SecondaryIndex.mustache"),
                 .embedInCode("FullTextSearch.mustache"),
+                .embedInCode("Relationships.mustache"),
                 .embedInCode("DatabaseExtensions.mustache"),
                 .embedInCode("Schema.mustache"),
             ],

@@ -16,7 +16,7 @@ extension ConnectionCore {
         {
             return .unchanged
         }
-        try build(definition, droppingTables: stored?.tables ?? [], progress: progress)
+        try build(definition, replacing: stored, progress: progress)
         return stored == nil ? .created : .rebuilt
     }
 
@@ -52,16 +52,26 @@ extension ConnectionCore {
         }
         for definition in stale {
             let stored = try storedExtension(named: definition.name)
-            try build(definition, droppingTables: stored?.tables ?? [], progress: { _ in })
+            try build(definition, replacing: stored, progress: { _ in })
             extensionsRebuilt.append(definition.name)
         }
     }
 
-    private func build(_ definition: DatabaseExtension, droppingTables tables: [String], progress: (Int) -> Void)
+    /// Builds `definition` from the items, in place of what the file holds as `stored`: drops
+    /// its tables but those that the implementation keeps from an extension of the same kind and
+    /// collection (`tablesKeptByRebuild(name:storedFingerprint:)`), creates and fills them.
+    private func build(_ definition: DatabaseExtension, replacing stored: StoredExtension?, progress: (Int) -> Void)
         throws
     {
         let implementation = definition.implementation
-        try dropTables(tables + implementation.tableNames(name: definition.name))
+        var kept: Set<String> = []
+        if let stored, stored.kind == implementation.kind, stored.collection == implementation.collection {
+            kept = Set(
+                implementation.tablesKeptByRebuild(name: definition.name, storedFingerprint: stored.fingerprint)
+            ).intersection(stored.tables)
+        }
+        let tables = (stored?.tables ?? []) + implementation.tableNames(name: definition.name)
+        try dropTables(tables.filter { !kept.contains($0) })
         let context = ExtensionContext(core: self)
         do {
             try implementation.create(name: definition.name, in: context)

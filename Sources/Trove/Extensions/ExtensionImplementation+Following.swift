@@ -1,5 +1,10 @@
 /// The defaults of the requirements that only some kinds of extension (relationships) need.
 extension ExtensionImplementation {
+    /// A rebuild keeps no table.
+    func tablesKeptByRebuild(name: String, storedFingerprint: String) -> [String] {
+        []
+    }
+
     /// An extension follows its own collection.
     func follows(_ collection: String) -> Bool {
         collection == self.collection

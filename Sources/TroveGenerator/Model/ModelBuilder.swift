@@ -16,6 +16,9 @@ struct ModelBuilder {
     var metadataTypes: Set<String> = []
     /// The dotted names of the raw-value enums whose values an index can store.
     var indexableEnums: Set<String> = []
+    /// The queries generated for relationships so far, as `Type.name`, with what generates
+    /// each, to report two of one name on one type.
+    var relationshipQueries: [String: String] = [:]
 
     /// Builds the model of `files`.
     ///
@@ -284,7 +287,7 @@ struct ModelBuilder {
                 continue
             }
             if !isPersistable {
-                for name in [AnnotationName.key, .metadata, .indexed, .searchable]
+                for name in [AnnotationName.key, .metadata, .indexed, .searchable, .relationship]
                 where (name != .indexed && name != .searchable) || !isMetadataType(type.qualifiedName) {
                     if let annotation = annotations[name] {
                         if name == .indexed || name == .searchable {
@@ -299,7 +302,7 @@ struct ModelBuilder {
                 }
             }
             if let annotation = annotations[.transient] {
-                for other in [AnnotationName.key, .metadata, .indexed, .searchable, .renamed] {
+                for other in [AnnotationName.key, .metadata, .indexed, .searchable, .relationship, .renamed] {
                     if annotations[other] != nil {
                         error("'@transient' property '\(property.name)' cannot also be '@\(other.rawValue)'",
                             at: annotation.location)
@@ -341,6 +344,10 @@ struct ModelBuilder {
                 if let indexed = annotations[.indexed] {
                     error("'@indexed' cannot be on the '@metadata' property '\(property.name)': annotate the fields "
                         + "of its type instead", at: indexed.location)
+                }
+                if let relationship = annotations[.relationship] {
+                    error("'@relationship' cannot be on the '@metadata' property '\(property.name)': an edge is "
+                        + "held by a stored field of the item", at: relationship.location)
                 }
                 if let first = metadata {
                     error("'\(type.qualifiedName)' already has '@metadata' property '\(first.name)'",
@@ -578,6 +585,7 @@ struct ModelBuilder {
             key: KeyDescription(property: keyProperty.name, type: qualify(typeName, in: type.qualifiedName)),
             metadata: metadata, indexes: indexes,
             secondaryIndex: describeSecondaryIndex(of: type, metadata: metadata),
-            fullTextSearch: describeFullTextSearch(of: type, metadata: metadata, annotation: persistableAnnotation))
+            fullTextSearch: describeFullTextSearch(of: type, metadata: metadata, annotation: persistableAnnotation),
+            relationships: describeRelationships(of: type))
     }
 }
