@@ -26,8 +26,8 @@ import Trove
 ///   of a change log (commit order, under a transaction-level advisory lock), records its keys and
 ///   announces them with `NOTIFY`; every store `LISTEN`s and evicts exactly those keys. A read
 ///   transaction also checks the log's newest number in its snapshot and catches up from the log
-///   first, so a cached item is never older than the snapshot, even before the notification
-///   arrives. A dropped listener connection flushes the cache.
+///   before it first consults the cache, so a cached item is never older than the snapshot, even
+///   before the notification arrives. A dropped listener connection flushes the cache.
 ///
 /// Call ``close()`` when done: it stops the connection pool and the listener.
 public final class PostgresStore: Sendable {
@@ -225,7 +225,7 @@ public final class PostgresStore: Sendable {
 
     /// Stops the listener alone, leaving the store open, so that no notification evicts
     /// anything: for tests, which then show that a read is never stale through the change log
-    /// alone (the catch-up of ``PostgresReadTransaction`` at the start of every read).
+    /// alone (the catch-up of ``PostgresReadTransaction`` before it first consults the cache).
     package func stopListening() {
         let listener = tasks.withLock { tasks in
             defer { tasks.listener = nil }
@@ -248,8 +248,9 @@ public final class PostgresStore: Sendable {
             return try await client.withConnection { connection in
                 try await connection.checkedQuery("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
                 do {
+                    // The snapshot's change number is read when the cache is first needed
+                    // (`takeSnapshot`), folded into the first point read when that comes first.
                     let transaction = PostgresReadTransaction(store: self, connection: connection)
-                    try await transaction.start()
                     let value = try await body(transaction)
                     try await commit(on: connection)
                     return value
