@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // Used only with the `Postgres` trait: built only then.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/fluent-kit", from: "1.57.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
     ],
     targets: [
         // The SQLite C API for the raw SQLite implementations (the baseline and Codable+JSON).
@@ -49,6 +51,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TrovePostgres", package: "Trove", condition: .when(traits: ["Postgres"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+                .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Postgres"])),
+                .product(
+                    name: "FluentPostgresDriver", package: "fluent-postgres-driver",
+                    condition: .when(traits: ["Postgres"])),
             ],
             path: "Sources/TroveBenchmarks",
             swiftSettings: strictSettings
