@@ -69,27 +69,10 @@ public struct MultiCollectionViewReader {
     /// - Returns: The rows, in order.
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     public func rows(in group: String, range: Range<Int>? = nil) throws -> [ViewRowKey] {
-        let source = try view.pageSource(in: transaction)
         let sqlite = transaction.checkedCore.sqlite
-        let pages = try source.groupPages(group)
-        let total = pages.reduce(0) { $0 + $1.count }
-        let wanted = (range ?? 0..<total).clamped(to: 0..<total)
-        guard !wanted.isEmpty else { return [] }
-        var result: [ViewRowKey] = []
-        result.reserveCapacity(wanted.count)
-        var offset = 0
-        for page in pages {
-            defer { offset += page.count }
-            if offset + page.count <= wanted.lowerBound { continue }
-            if offset >= wanted.upperBound { break }
-            let rows = try source.page(page.id).rows
-            let lower = Swift.max(wanted.lowerBound - offset, 0)
-            let upper = Swift.min(wanted.upperBound - offset, rows.count)
-            for rowID in rows[lower..<upper] {
-                result.append(try name(ofRow: rowID, sqlite: sqlite))
-            }
+        return try view.pageSource(in: transaction).rowIDs(in: group, range: range).map {
+            try name(ofRow: $0, sqlite: sqlite)
         }
-        return result
     }
 
     /// The group and index of the row of `collection` at `key`, or `nil` when it is not in the

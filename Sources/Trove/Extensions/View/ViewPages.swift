@@ -16,6 +16,30 @@ protocol ViewPageSource {
     func allRows() throws -> [(rowID: Int64, page: Int64)]
 }
 
+extension ViewPageSource {
+    /// The row ids of `group` in `range`, clamped to the group's rows: the page list is summed to
+    /// skip the pages before the range, then only the pages that hold it are read.
+    func rowIDs(in group: String, range: Range<Int>?) throws -> [Int64] {
+        let pages = try groupPages(group)
+        let total = pages.reduce(0) { $0 + $1.count }
+        let wanted = (range ?? 0..<total).clamped(to: 0..<total)
+        guard !wanted.isEmpty else { return [] }
+        var result: [Int64] = []
+        result.reserveCapacity(wanted.count)
+        var offset = 0
+        for page in pages {
+            defer { offset += page.count }
+            if offset + page.count <= wanted.lowerBound { continue }
+            if offset >= wanted.upperBound { break }
+            let rows = try self.page(page.id).rows
+            let lower = Swift.max(wanted.lowerBound - offset, 0)
+            let upper = Swift.min(wanted.upperBound - offset, rows.count)
+            result.append(contentsOf: rows[lower..<upper])
+        }
+        return result
+    }
+}
+
 /// Pages that a write transaction changes: what ``ViewWriteState`` and a build write through.
 protocol ViewPageStore: ViewPageSource {
     /// Stores a new page and returns its id, never used before.

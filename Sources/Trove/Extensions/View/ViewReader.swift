@@ -202,27 +202,8 @@ public struct ViewReader<Item: Persistable> {
     /// The stored keys of the rows of `group` in `range`: the page list is summed to skip the
     /// pages before the range, then only the pages that hold it are read.
     func rawKeys(in group: String, range: Range<Int>?) throws -> [String] {
-        let source = try pages()
         let sqlite = transaction.checkedCore.sqlite
-        let pages = try source.groupPages(group)
-        let total = pages.reduce(0) { $0 + $1.count }
-        let wanted = (range ?? 0..<total).clamped(to: 0..<total)
-        guard !wanted.isEmpty else { return [] }
-        var keys: [String] = []
-        keys.reserveCapacity(wanted.count)
-        var offset = 0
-        for page in pages {
-            defer { offset += page.count }
-            if offset + page.count <= wanted.lowerBound { continue }
-            if offset >= wanted.upperBound { break }
-            let rows = try source.page(page.id).rows
-            let lower = Swift.max(wanted.lowerBound - offset, 0)
-            let upper = Swift.min(wanted.upperBound - offset, rows.count)
-            for rowID in rows[lower..<upper] {
-                keys.append(try key(ofRow: rowID, sqlite: sqlite))
-            }
-        }
-        return keys
+        return try pages().rowIDs(in: group, range: range).map { try key(ofRow: $0, sqlite: sqlite) }
     }
 
     private func key(ofRow rowID: Int64, sqlite: SQLiteConnection) throws -> String {
