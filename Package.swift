@@ -63,6 +63,7 @@ let package = Package(
                 .embedInCode("Conformances.mustache"),
                 .embedInCode("SecondaryIndex.mustache"),
                 .embedInCode("FullTextSearch.mustache"),
+                .embedInCode("Relationships.mustache"),
                 .embedInCode("DatabaseExtensions.mustache"),
                 .embedInCode("Schema.mustache"),
             ],
@@ -197,8 +198,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TroveConsumerTests",
-            // `TroveCommand`: the end-to-end tests of the `trove` command run the built executable.
-            dependencies: ["Trove", "TroveCommand"],
+            // `TroveCommand`: the end-to-end tests of the `trove` command run the built executable;
+            // `trove-crash-writer` commits while `trove backup` copies the file (its launcher,
+            // `Support/ChildProcess.swift`, is a symlink to the reliability tests' copy).
+            dependencies: ["Trove", "TroveCommand", "TroveTestSupport", "trove-crash-writer"],
             swiftSettings: strictSettings
         ),
         .testTarget(

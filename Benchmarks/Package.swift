@@ -8,10 +8,11 @@ import PackageDescription
 //
 // See BENCHMARKS.md at the root of the repository for what it measures and the latest figures.
 //
-// The PostgreSQL suite (issue 18) is behind the package trait `Postgres`, off by default, so that a
-// plain run (CI's smoke run among them) does not build postgres-nio:
+// The PostgreSQL suite (issue 18: Trove against raw postgres-nio and Fluent) is behind the package
+// trait `Postgres`, off by default, so that a plain run (CI's smoke run among them) does not build
+// postgres-nio and Fluent (BENCHMARKS.md, "PostgreSQL", has the command that runs it alone):
 //
-//     swift run -c release --package-path Benchmarks --traits Postgres trove-benchmarks --postgres-only
+//     swift run -c release --package-path Benchmarks --traits Postgres trove-benchmarks
 
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -24,13 +25,16 @@ let package = Package(
     traits: [
         .trait(
             name: "Postgres",
-            description: "The PostgreSQL suite: Trove's PostgresStore against raw postgres-nio (issue 18)")
+            description: "The PostgreSQL suite: Trove's PostgresStore against raw postgres-nio and Fluent (issue 18)")
     ],
     dependencies: [
         .package(name: "Trove", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        // Used only with the `Postgres` trait: built only then.
+        // Used only with the `Postgres` trait: built only then (FluentKit and its PostgreSQL
+        // driver without Vapor: vapor/fluent itself is FluentKit plus Vapor's glue).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/fluent-kit", from: "1.57.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
     ],
     targets: [
         // The SQLite C API for the raw SQLite implementations (the baseline and Codable+JSON).
@@ -49,6 +53,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TrovePostgres", package: "Trove", condition: .when(traits: ["Postgres"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+                .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Postgres"])),
+                .product(
+                    name: "FluentPostgresDriver", package: "fluent-postgres-driver",
+                    condition: .when(traits: ["Postgres"])),
             ],
             path: "Sources/TroveBenchmarks",
             swiftSettings: strictSettings

@@ -14,6 +14,7 @@ package enum TroveTemplates {
         "EnumMessage": String(decoding: PackageResources.EnumMessage_mustache, as: UTF8.self),
         "SecondaryIndex": String(decoding: PackageResources.SecondaryIndex_mustache, as: UTF8.self),
         "FullTextSearch": String(decoding: PackageResources.FullTextSearch_mustache, as: UTF8.self),
+        "Relationships": String(decoding: PackageResources.Relationships_mustache, as: UTF8.self),
         "DatabaseExtensions": String(decoding: PackageResources.DatabaseExtensions_mustache, as: UTF8.self),
         "Schema": String(decoding: PackageResources.Schema_mustache, as: UTF8.self),
     ]

@@ -155,6 +155,10 @@ struct TroveDemo {
         // Subscribe, commit, and read the commit's changes to the view: row indexes before the commit for removals
         // and moves' sources, after it for insertions and moves' destinations, as UIKit's batch updates take them.
         var changes = database.changes.makeAsyncIterator()
+        // Mappings: the sections a list shows (here every role, the first 2 users of each); kept to compute the
+        // changes to a later snapshot, however many commits apart.
+        let mappings = ViewMappings(groups: .all, rows: .init(range: .first(2)))
+        let before = try await connection.read { tx in try usersByRole.read(tx).sections(mappings) }
         try await connection.readWrite { tx in
             guard var barbara = try User.read(tx).byEmail("barbara@example.com") else { return }
             barbara.role = .admin
@@ -164,6 +168,10 @@ struct TroveDemo {
         if let changeset = await changes.next(), let rowChanges = changeset.viewChanges[usersByRole.name] {
             print("Row changes of one commit: \(rowChanges.rowChanges.map(\.description).joined(separator: "; "))")
         }
+        let after = try await connection.read { tx in try usersByRole.read(tx).sections(mappings) }
+        let sectionChanges = after.changes(since: before)
+        let described = sectionChanges.sectionChanges.map(\.description) + sectionChanges.rowChanges.map(\.description)
+        print("Sections \(after.groups) (first 2 users of each role), changes: \(described.joined(separator: "; "))")
     }
 
     private static func names(_ users: [User]) -> String {

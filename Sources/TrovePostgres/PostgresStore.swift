@@ -26,8 +26,8 @@ import Trove
 ///   of a change log (commit order, under a transaction-level advisory lock), records its keys and
 ///   announces them with `NOTIFY`; every store `LISTEN`s and evicts exactly those keys. A read
 ///   transaction also checks the log's newest number in its snapshot and catches up from the log
-///   first, so a cached item is never older than the snapshot, even before the notification
-///   arrives. A dropped listener connection flushes the cache.
+///   before it first consults the cache, so a cached item is never older than the snapshot, even
+///   before the notification arrives. A dropped listener connection flushes the cache.
 ///
 /// Call ``close()`` when done: it stops the connection pool and the listener.
 public final class PostgresStore: Sendable {
@@ -128,7 +128,15 @@ public final class PostgresStore: Sendable {
     let cache: PostgresItemCache
     let hub: PostgresChangeHub
     let logger: Logger
-    private let tasks: Mutex<[Task<Void, Never>]>
+    private let tasks: Mutex<BackgroundTasks>
+
+    /// The store's background tasks, each by its role, so that one can be stopped alone.
+    private struct BackgroundTasks {
+        /// Runs the connection pool (`PostgresClient.run()`).
+        var pool: Task<Void, Never>?
+        /// Runs the ``PostgresChangeListener``.
+        var listener: Task<Void, Never>?
+    }
 
     private init(
         configuration: Configuration, client: PostgresClient, indexes: [PostgresIndex], logger: Logger
@@ -140,7 +148,7 @@ public final class PostgresStore: Sendable {
         cache = PostgresItemCache(limit: configuration.itemCacheLimit)
         hub = PostgresChangeHub()
         self.logger = logger
-        tasks = Mutex([])
+        tasks = Mutex(BackgroundTasks())
     }
 
     /// Connects to the server, creates or upgrades Trove's schema, builds the indexes whose
@@ -170,7 +178,7 @@ public final class PostgresStore: Sendable {
 
         let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         let store = PostgresStore(configuration: configuration, client: client, indexes: indexes, logger: logger)
-        store.tasks.withLock { $0.append(Task { await client.run() }) }
+        store.tasks.withLock { $0.pool = Task { await client.run() } }
         do {
             try await PostgresSchema.migrate(store)
             try await PostgresIndexBuilder.prepare(indexes, in: store)
@@ -179,7 +187,7 @@ public final class PostgresStore: Sendable {
             throw error
         }
         let listener = PostgresChangeListener(store: store)
-        store.tasks.withLock { $0.append(Task { await listener.run() }) }
+        store.tasks.withLock { $0.listener = Task { await listener.run() } }
         try await listener.waitUntilListening()
         return store
     }
@@ -204,10 +212,10 @@ public final class PostgresStore: Sendable {
     /// Stops the listener and the connection pool. Transactions started afterwards fail.
     public func close() {
         let running = tasks.withLock { tasks in
-            defer { tasks.removeAll() }
-            return tasks
+            defer { tasks = BackgroundTasks() }
+            return [tasks.listener, tasks.pool]
         }
-        for task in running { task.cancel() }
+        for task in running { task?.cancel() }
         hub.finish()
     }
 
@@ -217,10 +225,12 @@ public final class PostgresStore: Sendable {
 
     /// Stops the listener alone, leaving the store open, so that no notification evicts
     /// anything: for tests, which then show that a read is never stale through the change log
-    /// alone (the catch-up of ``PostgresReadTransaction`` at the start of every read).
+    /// alone (the catch-up of ``PostgresReadTransaction`` before it first consults the cache).
     package func stopListening() {
-        // The listener's task is the second one `open` starts, after the pool's.
-        let listener = tasks.withLock { $0.count > 1 ? $0.remove(at: 1) : nil }
+        let listener = tasks.withLock { tasks in
+            defer { tasks.listener = nil }
+            return tasks.listener
+        }
         listener?.cancel()
     }
 
@@ -238,8 +248,9 @@ public final class PostgresStore: Sendable {
             return try await client.withConnection { connection in
                 try await connection.checkedQuery("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
                 do {
+                    // The snapshot's change number is read when the cache is first needed
+                    // (`takeSnapshot`), folded into the first point read when that comes first.
                     let transaction = PostgresReadTransaction(store: self, connection: connection)
-                    try await transaction.start()
                     let value = try await body(transaction)
                     try await commit(on: connection)
                     return value

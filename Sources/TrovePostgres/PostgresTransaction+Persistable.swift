@@ -14,10 +14,16 @@ extension PostgresReadTransaction {
     ///   the stored bytes cannot be decoded; `server` when the server fails.
     public func read<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Item? {
         let address = PostgresItemAddress(collection: Item.collection, key: key.itemKey)
-        if usesCache, let cached = store.cache.value(at: address, number: snapshotNumber) as? Item {
-            return cached
+        let row: (data: ByteBuffer, metadata: ByteBuffer?)?
+        if snapshotTaken {
+            if usesCache, let cached = store.cache.value(at: address, number: snapshotNumber) as? Item {
+                return cached
+            }
+            row = try await self.row(collection: address.collection, key: address.key)
+        } else {
+            row = try await snapshotAndRow(collection: address.collection, key: address.key)
         }
-        guard let row = try await row(collection: address.collection, key: address.key) else { return nil }
+        guard let row else { return nil }
         let item = try decodeItem(Item.self, data: row.data, metadata: row.metadata, key: address.key)
         if usesCache {
             store.cache.insert(item, at: address, number: snapshotNumber)
@@ -36,6 +42,7 @@ extension PostgresReadTransaction {
     /// - Throws: ``Trove/TroveError`` when stored bytes cannot be decoded or the server fails.
     public func read<Item: Persistable>(_ type: Item.Type, keys: some Sequence<Item.ID>) async throws -> [Item] {
         let keys = Array(keys)
+        try await takeSnapshot()
         var found: [String: Item] = [:]
         var missing: [String] = []
         for key in keys {
@@ -90,6 +97,7 @@ extension PostgresReadTransaction {
     public func metadata<Item: Persistable>(for type: Item.Type, key: Item.ID) async throws -> Item.Metadata? {
         guard Item.Metadata.self != NoMetadata.self else { return nil }
         let address = PostgresItemAddress(collection: Item.collection, key: key.itemKey)
+        try await takeSnapshot()
         if usesCache, let cached = store.cache.value(at: address, number: snapshotNumber) as? Item {
             return cached.metadata
         }
@@ -114,6 +122,7 @@ extension PostgresReadTransaction {
     /// - Throws: ``Trove/TroveError`` when the server fails.
     public func contains<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Bool {
         let address = PostgresItemAddress(collection: Item.collection, key: key.itemKey)
+        try await takeSnapshot()
         if usesCache, store.cache.value(at: address, number: snapshotNumber) is Item {
             return true
         }
@@ -151,32 +160,39 @@ extension PostgresReadWriteTransaction {
     /// Stores `item` and its metadata under its key in its collection, replacing any item there,
     /// and updates the secondary indexes of its collection.
     ///
+    /// When the collection has no secondary index, the row is not sent at once: it travels with
+    /// the transaction's next statement, or with its commit, in one round trip with the other
+    /// rows written meanwhile (a server error about it is thrown from there).
+    ///
     /// - Parameter item: The item to store.
     /// - Throws: ``Trove/TroveError`` when the item cannot be encoded, with code `uniqueViolation`
     ///   when another item has the same value in a unique index column, or `server`.
     public func write<Item: Persistable>(_ item: Item) async throws {
         let key = item.id.itemKey
         var writer = BinaryWriter()
-        try Item.Coder.encode(item, to: &writer)
-        let data = writer.withUnsafeBytes { ByteBuffer(bytes: $0) }
-        var metadata: ByteBuffer?
-        if let value = item.metadata {
-            writer.removeAll()
-            try Item.MetadataCoder.encode(value, to: &writer)
-            metadata = writer.withUnsafeBytes { ByteBuffer(bytes: $0) }
+        let (data, metadata) = try Self.encode(item, with: &writer)
+        let address = PostgresItemAddress(collection: Item.collection, key: key)
+        guard let indexes = store.indexes[Item.collection] else {
+            try await buffer(address, data: data, metadata: metadata)
+            noteChange(address, item: item)
+            return
         }
         let sql = """
             INSERT INTO \(names.items) (collection, key, data, metadata) VALUES ($1, $2, $3, $4)
             ON CONFLICT (collection, key) DO UPDATE SET data = excluded.data, metadata = excluded.metadata
             """
         _ = try await query(sql, Item.collection, key, data, metadata, collection: Item.collection, key: key)
-        for index in store.indexes[Item.collection] ?? [] {
+        for index in indexes {
             try await index.store(item, key: key, in: self)
         }
-        noteChange(PostgresItemAddress(collection: Item.collection, key: key), item: item)
+        noteChange(address, item: item)
     }
 
     /// Stores every item of `items`, in this one transaction.
+    ///
+    /// When the collection has no secondary index, the items go to the server in statements of
+    /// up to 1,000 rows (one round trip per batch, not per item), the last batch with the
+    /// transaction's next statement or its commit.
     ///
     /// - Parameter items: The items to store.
     /// - Throws: As ``write(_:)``.
@@ -184,6 +200,19 @@ extension PostgresReadWriteTransaction {
         for item in items {
             try await write(item)
         }
+    }
+
+    /// The bytes of `item` and of its metadata, encoded with `writer`.
+    static func encode<Item: Persistable>(_ item: Item, with writer: inout BinaryWriter) throws
+        -> (data: ByteBuffer, metadata: ByteBuffer?)
+    {
+        writer.removeAll()
+        try Item.Coder.encode(item, to: &writer)
+        let data = writer.withUnsafeBytes { ByteBuffer(bytes: $0) }
+        guard let value = item.metadata else { return (data, nil) }
+        writer.removeAll()
+        try Item.MetadataCoder.encode(value, to: &writer)
+        return (data, writer.withUnsafeBytes { ByteBuffer(bytes: $0) })
     }
 
     /// Replaces the metadata of the item of type `Item` at `key`, without rewriting the item.
@@ -256,9 +285,29 @@ extension PostgresReadWriteTransaction {
     /// - Throws: ``Trove/TroveError`` when the server fails.
     @discardableResult
     public func remove<Items: Sequence>(_ items: Items) async throws -> Int where Items.Element: Persistable {
+        try await removeItems(forKeys: items.map { $0.id.itemKey }, in: Items.Element.collection)
+    }
+
+    /// Removes the items at `keys` of `collection`: in one statement per batch when the collection
+    /// has no index, item by item (with their index rows) otherwise.
+    func removeItems(forKeys keys: [String], in collection: String) async throws -> Int {
+        guard store.indexes[collection] == nil else {
+            var removed = 0
+            for key in keys where try await removeItem(forKey: key, in: collection) {
+                removed += 1
+            }
+            return removed
+        }
+        let sql = "DELETE FROM \(names.items) WHERE collection = $1 AND key = ANY($2) RETURNING key"
         var removed = 0
-        for item in items where try await removeItem(forKey: item.id.itemKey, in: Items.Element.collection) {
-            removed += 1
+        var start = 0
+        while start < keys.count {
+            let batch = Array(keys[start..<min(keys.count, start + PendingRows.batchSize)])
+            start += batch.count
+            for try await (key) in try await query(sql, collection, batch, collection: collection).decode(String.self) {
+                noteChange(PostgresItemAddress(collection: collection, key: key), item: nil)
+                removed += 1
+            }
         }
         return removed
     }
@@ -284,11 +333,7 @@ extension PostgresReadWriteTransaction {
     /// - Throws: ``Trove/TroveError`` when the server fails.
     @discardableResult
     public func remove<Item: Persistable>(_ type: Item.Type, keys: some Sequence<Item.ID>) async throws -> Int {
-        var removed = 0
-        for key in keys where try await removeItem(forKey: key.itemKey, in: Item.collection) {
-            removed += 1
-        }
-        return removed
+        try await removeItems(forKeys: keys.map(\.itemKey), in: Item.collection)
     }
 
     /// Removes every item of type `Item`: the whole collection, and its index rows.

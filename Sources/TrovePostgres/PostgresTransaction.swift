@@ -11,27 +11,49 @@ import Trove
 public class PostgresReadTransaction {
     let store: PostgresStore
     let connection: PostgresConnection
-    /// The change log's newest number in this transaction's snapshot.
+    /// The change log's newest number in this transaction's snapshot, once read.
     var snapshotNumber: Int64 = 0
-    /// Whether this transaction reads and fills the store's cache.
+    /// Whether this transaction reads and fills the store's cache (decided with the snapshot).
     var usesCache = false
+    /// Whether the snapshot's numbers have been read (or are not needed: a read-write
+    /// transaction does not use the cache).
+    var snapshotTaken: Bool
 
     init(store: PostgresStore, connection: PostgresConnection) {
         self.store = store
         self.connection = connection
+        snapshotTaken = false
     }
 
     var names: PostgresNames { store.names }
 
-    /// Takes the snapshot (its first statement) and brings the cache up to it.
-    func start() async throws {
-        let sql = "SELECT coalesce(max(seq), 0), coalesce(min(seq), 0) FROM \(names.changes)"
+    /// The statement that reads the change log's newest and oldest numbers in the snapshot.
+    var snapshotSQL: String {
+        "SELECT coalesce(max(seq), 0) AS newest, coalesce(min(seq), 0) AS oldest FROM \(names.changes)"
+    }
+
+    /// Reads the change log's numbers in the snapshot and brings the cache up to it, unless done:
+    /// called before the cache is consulted.
+    ///
+    /// At `REPEATABLE READ` every statement of the transaction sees the snapshot its first
+    /// statement took, so this need not be the first: it is taken when first needed, and the
+    /// first point read takes it in its own statement (one round trip instead of two).
+    func takeSnapshot() async throws {
+        guard !snapshotTaken else { return }
         var newest: Int64 = 0
         var oldest: Int64 = 0
-        for try await (maximum, minimum) in try await query(sql).decode((Int64, Int64).self) {
+        for try await (maximum, minimum) in try await query(snapshotSQL).decode((Int64, Int64).self) {
             newest = maximum
             oldest = minimum
         }
+        try await adoptSnapshot(newest: newest, oldest: oldest)
+    }
+
+    /// Records the snapshot's numbers (the change log's newest and oldest) and brings the cache
+    /// up to the snapshot: catches up from the log, or flushes it when the log no longer reaches
+    /// back to the cache's number.
+    func adoptSnapshot(newest: Int64, oldest: Int64) async throws {
+        snapshotTaken = true
         snapshotNumber = newest
         while true {
             switch store.cache.access(at: newest) {
@@ -84,15 +106,22 @@ public class PostgresReadTransaction {
     }
 
     /// Runs `query`; failures become ``Trove/TroveError``s naming the SQL and the item.
+    ///
+    /// Rows a read-write transaction holds back are sent first (``sendPendingRows()``), so that
+    /// every statement sees every write before it.
     func run(_ query: PostgresQuery, collection: String? = nil, key: String? = nil) async throws
         -> PostgresRowSequence
     {
+        try await sendPendingRows()
         do {
             return try await connection.checkedQuery(query, logger: store.logger)
         } catch {
             throw PostgresErrors.statementFailed(error, sql: query.sql, collection: collection, key: key)
         }
     }
+
+    /// Sends the rows written but held back; a read transaction holds none.
+    func sendPendingRows() async throws {}
 
     /// Runs `query` and counts its rows; failures as ``run(_:collection:key:)``.
     func count(_ query: PostgresQuery, collection: String? = nil, key: String? = nil) async throws -> Int {
@@ -120,6 +149,30 @@ public class PostgresReadTransaction {
         } catch {
             throw PostgresErrors.statementFailed(error, sql: sql, collection: collection, key: key)
         }
+        return found
+    }
+
+    /// The data and metadata of the item at `key` of `collection`, read in one statement with
+    /// the snapshot's numbers, which it adopts (``adoptSnapshot(newest:oldest:)``): the first
+    /// point read of a transaction costs one round trip, not two.
+    func snapshotAndRow(collection: String, key: String) async throws -> (data: ByteBuffer, metadata: ByteBuffer?)? {
+        let sql = """
+            SELECT s.newest, s.oldest, i.data, i.metadata FROM (\(snapshotSQL)) AS s
+            LEFT JOIN \(names.items) AS i ON i.collection = $1 AND i.key = $2
+            """
+        var numbers: (newest: Int64, oldest: Int64) = (0, 0)
+        var found: (ByteBuffer, ByteBuffer?)?
+        do {
+            for try await (newest, oldest, data, metadata) in try await query(
+                sql, collection, key, collection: collection, key: key
+            ).decode((Int64, Int64, ByteBuffer?, ByteBuffer?).self) {
+                numbers = (newest, oldest)
+                if let data { found = (data, metadata) }
+            }
+        } catch {
+            throw PostgresErrors.statementFailed(error, sql: sql, collection: collection, key: key)
+        }
+        try await adoptSnapshot(newest: numbers.newest, oldest: numbers.oldest)
         return found
     }
 
@@ -230,6 +283,36 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     /// The change this transaction announced, once ``announce()`` ran.
     var committedChange: (PostgresChange, [PostgresItemAddress: any Sendable])?
 
+    /// Rows written to collections without indexes and not sent yet.
+    var pendingRows = PendingRows()
+
+    override init(store: PostgresStore, connection: PostgresConnection) {
+        super.init(store: store, connection: connection)
+        // Its reads go to the server: no snapshot number to read.
+        snapshotTaken = true
+    }
+
+    /// Holds back the row of an item of a collection without indexes, to send it with the next
+    /// statement (``sendPendingRows()``) or the change log's (``announce()``); sends the rows
+    /// held when a batch is full.
+    func buffer(_ address: PostgresItemAddress, data: ByteBuffer, metadata: ByteBuffer?) async throws {
+        pendingRows.add(address, data: data, metadata: metadata)
+        if pendingRows.count >= PendingRows.batchSize {
+            try await sendPendingRows()
+        }
+    }
+
+    /// Sends the rows held back, in one statement.
+    override func sendPendingRows() async throws {
+        guard !pendingRows.isEmpty else { return }
+        let rows = pendingRows
+        pendingRows = PendingRows()
+        let sql = rows.upsertSQL(into: names.items, firstParameter: 1)
+        var bindings = PostgresBindings(capacity: 5)
+        rows.bind(into: &bindings)
+        _ = try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), key: rows.onlyKey)
+    }
+
     /// Notes that the item at `address` changed; `item` is its new value, or `nil` when removed.
     func noteChange(_ address: PostgresItemAddress, item: (any Sendable)?) {
         changedItems.insert(address)
@@ -244,13 +327,18 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     }
 
     /// Records what changed in the change log under the next number and announces it with
-    /// `NOTIFY`, as the last statements before `COMMIT`.
+    /// `NOTIFY`, in the last statement before `COMMIT`, which also writes the rows still held
+    /// back (``PendingRows``).
     ///
     /// The transaction-level advisory lock is held until the commit: a number is taken only once
     /// the previous one is committed, so the log's numbers are in commit order, and a snapshot
     /// that holds a number holds every lower one.
     func announce() async throws {
-        guard !changedItems.isEmpty || !clearedCollections.isEmpty else { return }
+        guard !changedItems.isEmpty || !clearedCollections.isEmpty else {
+            // (Every row held back is a noted change: nothing to send here, in principle.)
+            try await sendPendingRows()
+            return
+        }
         var collections: [String] = []
         var keys: [String] = []
         var whole: [Bool] = []
@@ -265,8 +353,13 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
             whole.append(true)
         }
         let payload = Self.payload(items: changedItems, cleared: clearedCollections)
+        // Rows still held back are written by this statement too: a data-modifying `WITH` runs
+        // to completion whether or not the query reads it.
+        let rows = pendingRows
+        pendingRows = PendingRows()
+        let written = rows.isEmpty ? "" : "written AS (\(rows.upsertSQL(into: names.items, firstParameter: 7))),\n"
         let sql = """
-            WITH locked AS (SELECT pg_advisory_xact_lock($1)),
+            WITH \(written)locked AS (SELECT pg_advisory_xact_lock($1)),
             numbered AS (SELECT nextval('\(names.changeSequence)') AS seq FROM locked),
             logged AS (
                 INSERT INTO \(names.changes) (seq, collection, key)
@@ -275,10 +368,18 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
             )
             SELECT seq, pg_notify($5, seq::text || $6) FROM numbered
             """
+        var bindings = PostgresBindings(capacity: 11)
+        bindings.append(names.lockKey)
+        bindings.append(collections)
+        bindings.append(keys)
+        bindings.append(whole)
+        bindings.append(names.channel)
+        bindings.append(payload)
+        rows.bind(into: &bindings)
         var number: Int64 = 0
-        for try await (seq, _) in try await query(
-            sql, names.lockKey, collections, keys, whole, names.channel, payload
-        ).decode((Int64, String).self) {
+        for try await (seq, _) in try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), key: rows.onlyKey)
+            .decode((Int64, String).self)
+        {
             number = seq
         }
         committedChange = (
@@ -299,5 +400,63 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
             let text = String(data: json, encoding: .utf8)
         else { return " *" }
         return " " + text
+    }
+}
+
+/// The rows a read-write transaction has written to collections without indexes and not yet
+/// sent: they travel in one statement, with the next statement's round trip or the commit's,
+/// instead of one round trip each. A row written twice is sent once, with its last bytes.
+struct PendingRows {
+    /// The most rows held before they are sent.
+    static let batchSize = 1_000
+
+    private var positions: [PostgresItemAddress: Int] = [:]
+    private var collections: [String] = []
+    private var keys: [String] = []
+    private var data: [ByteBuffer] = []
+    private var metadata: [ByteBuffer] = []
+    private var hasMetadata: [Bool] = []
+
+    /// Whether no row is held.
+    var isEmpty: Bool { keys.isEmpty }
+    /// The number of rows held.
+    var count: Int { keys.count }
+    /// The key of the only row, to name it in an error; `nil` when there are several.
+    var onlyKey: String? { keys.count == 1 ? keys[0] : nil }
+
+    /// Holds the row of `address`, replacing the one held for it.
+    mutating func add(_ address: PostgresItemAddress, data bytes: ByteBuffer, metadata meta: ByteBuffer?) {
+        if let position = positions[address] {
+            data[position] = bytes
+            metadata[position] = meta ?? ByteBuffer()
+            hasMetadata[position] = meta != nil
+            return
+        }
+        positions[address] = keys.count
+        collections.append(address.collection)
+        keys.append(address.key)
+        data.append(bytes)
+        metadata.append(meta ?? ByteBuffer())
+        hasMetadata.append(meta != nil)
+    }
+
+    /// The upsert of the rows into `table`, its arrays bound from `$firstParameter` on (five).
+    func upsertSQL(into table: String, firstParameter first: Int) -> String {
+        """
+        INSERT INTO \(table) (collection, key, data, metadata)
+        SELECT c, k, d, CASE WHEN h THEN m END
+        FROM unnest($\(first)::text[], $\(first + 1)::text[], $\(first + 2)::bytea[], $\(first + 3)::bytea[], $\(first + 4)::bool[])
+            AS w(c, k, d, m, h)
+        ON CONFLICT (collection, key) DO UPDATE SET data = excluded.data, metadata = excluded.metadata
+        """
+    }
+
+    /// Binds the rows' five arrays, in the order of ``upsertSQL(into:firstParameter:)``.
+    func bind(into bindings: inout PostgresBindings) {
+        bindings.append(collections)
+        bindings.append(keys)
+        bindings.append(data)
+        bindings.append(metadata)
+        bindings.append(hasMetadata)
     }
 }

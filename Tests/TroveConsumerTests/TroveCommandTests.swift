@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 import Trove
+import TroveTestSupport
 
 /// End-to-end tests of the `trove` command: each runs the built executable on a database that the
 /// test makes with the showcase models, as a user's app would.
@@ -108,6 +108,23 @@ struct TroveCommandTests {
         let table = try Self.trove("info", path)
         #expect(table.status == 0)
         #expect(table.output.contains("users"))
+    }
+
+    /// A model that no code registered (`Counter` has no extensions) is described in the file
+    /// by its first write: `info` lists its schema and `get` shows its fields by name.
+    @Test func aModelWrittenWithoutRegistrationIsDescribed() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/app.trove"
+        try Database(path: path).newConnection().readWrite { tx in try tx.write(Counter(id: 7, count: 3)) }
+        let info = try Self.jsonObject(try Self.trove("info", path, "--json").output)
+        let schemas = try #require(info["schemas"] as? [[String: Any]])
+        #expect(schemas.map { $0["typeName"] as? String } == ["Counter"])
+        let run = try Self.trove("get", path, Counter.collection, "7", "--json")
+        #expect(run.status == 0, "\(run.error)")
+        let item = try #require(try Self.jsonObject(run.output)["item"] as? [String: Any])
+        #expect(item["id"] as? Int == 7)
+        #expect(item["count"] as? Int == 3)
     }
 
     @Test func keysListsInOrderWithPrefixAndLimit() throws {
@@ -220,37 +237,28 @@ struct TroveCommandTests {
 
     // MARK: Verbs that write
 
-    @Test func backupWhileAnotherWriterCommitsHoldsAPrefixOfItsCommits() throws {
+    /// `trove backup` while another process (`trove-crash-writer sequence`) commits numbered
+    /// items, one per transaction, printing each number once its commit returned: the copy passes
+    /// `integrity_check` and `trove check`, and holds exactly the items 1...k, with k at least the
+    /// last number acknowledged before the backup began (a copy of the main file without its
+    /// log misses those: the writer's last commits are only in the log).
+    @Test func backupWhileAnotherProcessCommitsHoldsAPrefixOfItsCommits() throws {
         let path = try Self.makeFixture()
-        let acknowledged = Atomic<Int>(0)
-        let stop = Atomic<Bool>(false)
-        let writer = Thread {
-            do {
-                // Another instance: to SQLite, a writer as separate as another process's.
-                let database = try Database(path: path)
-                let connection = try database.newConnection()
-                var index = 0
-                while !stop.load(ordering: .relaxed) && index < 20_000 {
-                    index += 1
-                    try connection.readWrite { tx in
-                        // A message of one 1,000-byte string field (number 1), which `check` decodes.
-                        let message = Data([0x0A, 0, 0, 0, 0xE8, 0x07]) + Data(repeating: UInt8(ascii: "x"), count: 1_000)
-                        try tx.setData(message, forKey: String(format: "c%06d", index), in: "commits")
-                    }
-                    acknowledged.store(index, ordering: .sequentiallyConsistent)
-                }
-            } catch {
-                Issue.record("writer: \(error)")
-            }
+        let child = try CrashWriterProcess(mode: "sequence", path: path)
+        var killed = false
+        defer { if !killed { _ = child.sigkill() } }
+        func lastAcknowledged() -> Int {
+            child.lines.compactMap { $0.hasPrefix("committed ") ? Int($0.dropFirst(10)) : nil }.max() ?? 0
         }
-        writer.start()
-        while acknowledged.load(ordering: .sequentiallyConsistent) < 300 { usleep(1_000) }
-        let before = acknowledged.load(ordering: .sequentiallyConsistent)
+        let started = child.waitForLine(timeout: .seconds(60)) { $0 == "committed 400" }
+        try #require(started, "the writer acknowledged 400 commits in 60 s: \(child.errors)")
+        let before = lastAcknowledged()
         let copy = path + ".backup"
         let run = try Self.trove("backup", path, copy)
-        let after = acknowledged.load(ordering: .sequentiallyConsistent)
-        stop.store(true, ordering: .relaxed)
-        while !writer.isFinished { usleep(1_000) }
+        let after = lastAcknowledged()
+        killed = true
+        let problem = child.sigkill()
+        #expect(problem == nil, "the writer: \(problem ?? "")")
         #expect(run.status == 0, "\(run.error)")
         #expect(after > before, "the writer committed while the backup ran")
 
@@ -258,10 +266,19 @@ struct TroveCommandTests {
         configuration.isReadOnly = true
         let backup = try Database(path: copy, configuration: configuration)
         #expect(try backup.integrityCheck() == [])
-        let keys = try backup.newConnection().read { try $0.keys(in: "commits") }
-        #expect(keys.count >= before)
-        #expect(keys == (0..<keys.count).map { String(format: "c%06d", $0 + 1) }, "a prefix of the commits")
-        #expect(try Self.trove("check", copy).status == 0)
+        let rows = try backup.newConnection().read { tx in
+            try tx.keys(in: CrashWorkload.sequenceCollection).map {
+                ($0, try tx.data(forKey: $0, in: CrashWorkload.sequenceCollection))
+            }
+        }
+        let k = rows.count
+        #expect(rows.map(\.0) == (0..<k).map { CrashWorkload.sequenceKey($0 + 1) }, "the items 1...\(k), no gap")
+        #expect(rows.allSatisfy { key, data in data == CrashWorkload.sequencePayload(Int(key) ?? -1) })
+        #expect(k >= before, "the copy holds \(k) commits; \(before) were acknowledged before the backup began")
+        #expect(k <= after + 1, "the copy holds \(k) commits; \(after) were acknowledged when it ended")
+        #expect(try backup.newConnection().read { try $0.count(in: "users") } == 3)
+        let check = try Self.trove("check", copy)
+        #expect(check.status == 0, "\(check.output)")
     }
 
     @Test func vacuumShrinksAFileAfterALargeRemoval() throws {

@@ -45,7 +45,8 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                 // @persistable(collection: users)
                 struct A { var id: String }
                 """, line: 1, column: 29,
-            message: "the value of 'collection' must be a string literal, a number, true or false"),
+            message: "the value of 'collection' must be a string literal, a number, true, false, a type "
+                + "reference such as 'User.self', or rules such as '.deleteSource' or '[.deleteSource]'"),
         BadInput(
             name: "no key", source: """
                 // @persistable
@@ -453,7 +454,8 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                     var title: String
                 }
                 """, line: 4, column: 28,
-            message: "the value of 'weight' must be a string literal, a number, true or false"),
+            message: "the value of 'weight' must be a string literal, a number, true, false, a type "
+                + "reference such as 'User.self', or rules such as '.deleteSource' or '[.deleteSource]'"),
         BadInput(
             name: "unknown search tokenizer", source: """
                 // @persistable(searchTokenizer: "icu")
@@ -501,6 +503,196 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                 """, line: 11, column: 8,
             message: "the search of 'A' already has a column 'note': the metadata field 'note' would be a second "
                 + "one; make only one of them '@searchable'"),
+        BadInput(
+            name: "relationship to a coded type", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: B.self)
+                    var bID: String
+                }
+                // @coded
+                struct B { var name: String }
+                """, line: 4, column: 22,
+            message: "'@relationship' of 'bID' points to 'B', which is @coded in the inputs of trove-gen; an edge "
+                + "points to the items of a @persistable type of the same target"),
+        BadInput(
+            name: "relationship to an undeclared type", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: Missing.self)
+                    var missingID: String
+                }
+                """, line: 4, column: 22,
+            message: "'@relationship' of 'missingID' points to 'Missing', which is not declared in the inputs of "
+                + "trove-gen; an edge points to the items of a @persistable type of the same target"),
+        BadInput(
+            name: "relationship with an unknown rule", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self, onDelete: .cascade)
+                    var parentID: String?
+                }
+                """, line: 4, column: 34,
+            message: "unknown delete rule '.cascade' of '@relationship'; expected '.deleteSource', "
+                + "'.deleteDestination', '.deleteSourceWithLastDestination', '.deleteDestinationWithLastSource', "
+                + "'.notifySource', '.notifyDestination'"),
+        BadInput(
+            name: "relationship with a rule as the runtime names it", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self, onDelete: [.notifySource, .deleteSourceWhenDestinationDeleted])
+                    var parentID: String?
+                }
+                """, line: 4, column: 34,
+            message: "unknown delete rule '.deleteSourceWhenDestinationDeleted' of '@relationship'; in an "
+                + "annotation it is written '.deleteSource'"),
+        BadInput(
+            name: "relationship rule listed twice", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self, onDelete: [.deleteSource, .deleteSource])
+                    var parentID: String?
+                }
+                """, line: 4, column: 34, message: "the delete rule '.deleteSource' is listed twice"),
+        BadInput(
+            name: "relationship property of the wrong type", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self)
+                    var parentID: Int
+                }
+                """, line: 4, column: 8,
+            message: "'@relationship' property 'parentID' has type 'Int'; it must hold the key of 'A' ('A.ID' is "
+                + "'String'): 'A.ID', an optional of it, or an array or set of it"),
+        BadInput(
+            name: "relationship property of a dictionary of keys", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self)
+                    var parents: [String: A.ID]
+                }
+                """, line: 4, column: 8,
+            message: "'@relationship' property 'parents' has type '[String: A.ID]'; it must hold the key of 'A' "
+                + "('A.ID' is 'String'): 'A.ID', an optional of it, or an array or set of it"),
+        BadInput(
+            name: "relationship on a computed property", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self)
+                    var parentID: String? { nil }
+                }
+                """, line: 4, column: 8,
+            message: "'@relationship' applies to a stored property; 'parentID' is computed"),
+        BadInput(
+            name: "relationship on a transient property", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @transient
+                    // @relationship(to: A.self)
+                    var parentID: String? = nil
+                }
+                """, line: 4, column: 8, message: "'@transient' property 'parentID' cannot also be '@relationship'"),
+        BadInput(
+            name: "relationship on the metadata property", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @metadata
+                    // @relationship(to: A.self)
+                    var extra: String?
+                }
+                """, line: 5, column: 8,
+            message: "'@relationship' cannot be on the '@metadata' property 'extra': an edge is held by a stored "
+                + "field of the item"),
+        BadInput(
+            name: "relationship on a coded type", source: """
+                // @persistable
+                struct A { var id: String }
+                // @coded
+                struct Part {
+                    // @relationship(to: A.self)
+                    var aID: String
+                }
+                """, line: 5, column: 8,
+            message: "'@relationship' applies to properties of a @persistable type; 'Part' is @coded"),
+        BadInput(
+            name: "relationship without a destination", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(onDelete: .deleteSource)
+                    var parentID: String?
+                }
+                """, line: 4, column: 8, message: "'@relationship' needs the argument 'to:'"),
+        BadInput(
+            name: "relationship destination as a string", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: "A")
+                    var parentID: String?
+                }
+                """, line: 4, column: 22,
+            message: "'to' of '@relationship' must be a type reference such as 'User.self'"),
+        BadInput(
+            name: "relationship rules not closed", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self, onDelete: [.deleteSource)
+                    var parentID: String?
+                }
+                """, line: 4, column: 44,
+            message: "the value of 'onDelete' must be a string literal, a number, true, false, a type reference "
+                + "such as 'User.self', or rules such as '.deleteSource' or '[.deleteSource]'"),
+        BadInput(
+            name: "relationship name not an identifier", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self, name: "my parent")
+                    var parentID: String?
+                }
+                """, line: 4, column: 34,
+            message: "the 'name' of '@relationship' must be a Swift identifier: it names a generated query; "
+                + "'my parent' is not"),
+        BadInput(
+            name: "two relationships with one inverse", source: """
+                // @persistable
+                struct User { var id: String }
+                // @persistable
+                struct Post {
+                    var id: String
+                    // @relationship(to: User.self)
+                    var authorID: User.ID
+                    // @relationship(to: User.self)
+                    var editorID: User.ID?
+                }
+                """, line: 8, column: 8,
+            message: "'User' would get two queries 'posts(in:)': one for the inverse of the relationship 'authorID' "
+                + "of 'Post', one for the inverse of the relationship 'editorID' of 'Post'; name one of them with "
+                + "'inverse:'"),
+        BadInput(
+            name: "two relationships with one name", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self, inverse: "children")
+                    var parentID: String?
+                    // @relationship(to: A.self, name: "parent", inverse: "others")
+                    var otherID: String?
+                }
+                """, line: 6, column: 8,
+            message: "'A' already has a relationship named 'parent'; give 'otherID' another one with 'name:'"),
     ]
 }
 

@@ -11,7 +11,9 @@ struct IncrementalTests {
     /// columns of `Item`, and whose coder is generated only while `Meta` is annotated); `Library.Book`
     /// names `Author`, which is `Library.Author` only while `Author.swift` declares it in an
     /// extension of `Library`; `Second.swift` may declare a second `Meta`, the one `Item` uses when
-    /// `Meta.swift` has none.
+    /// `Meta.swift` has none. `Post` has a `@relationship` to `User`: its output depends on `User`'s
+    /// declaration (its key, its access), and `User`'s own edge may generate a query of the name of
+    /// `Post`'s inverse on `User`, which is an error found across the two files.
     static let variants: [(name: String, texts: [String?])] = [
         (
             "Kind.swift",
@@ -76,6 +78,32 @@ struct IncrementalTests {
                 "// @coded\nstruct Meta {\n    // @indexed\n    var other: String\n}\n",
                 "struct Plain {\n    var count = 1\n}\n",
                 nil,
+            ]
+        ),
+        (
+            "User.swift",
+            [
+                "// @persistable(collection: \"users\")\nstruct User {\n    var id: String\n}\n",
+                "// @persistable(collection: \"users\")\npublic struct User {\n    public var id: String\n}\n",
+                "// @coded\nstruct User {\n    var id: String\n}\n",
+                // Its own edge generates `User.posts(in:)`, which is also `Post`'s inverse on `User`.
+                "// @persistable(collection: \"users\")\nstruct User {\n    var id: String\n"
+                    + "    // @relationship(to: Post.self, name: \"posts\")\n    var pinnedIDs: [Post.ID]\n}\n",
+                "// @persistable(collection: \"users\")\nstruct User {\n    // @key\n    var handle: Int\n}\n",
+                // Renamed: `Post`'s `to: User.self` then names no type.
+                "// @persistable(collection: \"people\")\nstruct Person {\n    var id: String\n}\n",
+                nil,
+            ]
+        ),
+        (
+            "Post.swift",
+            [
+                "// @persistable(collection: \"posts\")\nstruct Post {\n    var id: String\n"
+                    + "    // @relationship(to: User.self, onDelete: .deleteSource)\n    var authorID: User.ID\n}\n",
+                "// @persistable(collection: \"posts\")\npublic struct Post {\n    public var id: String\n"
+                    + "    // @relationship(to: User.self, inverse: \"writings\")\n    public var authorIDs: [User.ID]\n}\n",
+                "// @persistable(collection: \"posts\")\nstruct Post {\n    var id: String\n"
+                    + "    // @relationship(to: User.self, onDelete: .notifyDestination)\n    var authorID: String?\n}\n",
             ]
         ),
     ]
@@ -180,6 +208,46 @@ struct IncrementalTests {
         let dependent = run(oneFile.cache)
         #expect(dependent.regenerated == 2, "Model1 changed, and User whose metadata it is")
         #expect(dependent.files[0].contents.contains("\"name\""), "User's search now has Model1's field")
+    }
+
+    /// A relationship's output follows its destination's declaration in another file, and two
+    /// queries of one name on one type are found when only one of the two files changed.
+    @Test func relationshipsFollowTheirDestination() throws {
+        let pipeline = try GeneratorPipeline()
+        let post = "// @persistable(collection: \"posts\")\npublic struct Post {\n    public var id: String\n"
+            + "    // @relationship(to: User.self)\n    public var authorID: User.ID\n}\n"
+        let users = [
+            "// @persistable(collection: \"users\")\nstruct User {\n    var id: String\n}\n",
+            "// @persistable(collection: \"users\")\npublic struct User {\n    public var id: String\n}\n",
+            "// @persistable(collection: \"users\")\nstruct User {\n    var id: String\n"
+                + "    // @relationship(to: Post.self, name: \"posts\")\n    var pinnedIDs: [Post.ID]\n}\n",
+        ]
+        func inputs(_ user: String) -> [SourceInput] {
+            [
+                SourceInput(path: "Post.swift", relativePath: "Post.swift", contents: post),
+                SourceInput(path: "User.swift", relativePath: "User.swift", contents: user),
+            ]
+        }
+        func run(_ user: String, _ cache: GeneratorCache?) -> IncrementalResult {
+            let result = pipeline.runIncrementally(
+                inputs(user), includeUnannotated: false,
+                cache: Self.roundTrip(cache, identity: "test", includeUnannotated: false), generatorIdentity: "test")
+            let cold = pipeline.run(inputs(user))
+            #expect(result.files == cold.files && result.diagnostics == cold.diagnostics)
+            return result
+        }
+        let first = run(users[0], nil)
+        #expect(!first.hasErrors)
+        // `User` made public: the inverse query `User.posts(in:)` that Post's output declares becomes public.
+        let published = run(users[1], first.cache)
+        #expect(published.regenerated == 2, "User changed, and Post whose edge points to it")
+        #expect(!first.files[0].contents.contains("public nonisolated func posts("))
+        #expect(published.files[0].contents.contains("public nonisolated func posts("))
+        // `User` gains an edge named `posts`: Post's inverse on `User` has that name too.
+        let clash = run(users[2], published.cache)
+        #expect(clash.diagnostics.map(\.message).contains { $0.contains("would get two queries 'posts(in:)'") })
+        // Post comes first, so its inverse keeps the name and User's edge is the one reported.
+        #expect(clash.diagnostics.map(\.location.path) == ["User.swift"])
     }
 
     /// A cache whose outputs were replaced is reused as it is by the generator that made it (so a reused

@@ -189,6 +189,77 @@ struct ModelTests {
         #expect(try version("    var age: Int") == nil)
     }
 
+    /// Every shape of key property becomes an edge with its rules, names and inverse, across
+    /// files; a destination's key may be written as `Dest.ID` or as the key type itself.
+    @Test func relationshipFieldsBecomeEdges() throws {
+        let result = try generate(
+            """
+            // @persistable
+            struct Post {
+                var id: String
+                // @relationship(to: User.self, onDelete: .deleteSource)
+                var authorID: User.ID
+                // @relationship(to: User.self, inverse: "edited", onDelete: [.notifyDestination, .notifySource])
+                var editorID: Int?
+                // @relationship(to: Library.Shelf.self, name: "place", inverse: "contents")
+                var shelfKeys: Set<Library.Shelf.ID>?
+                // @relationship(to: Category.self, onDelete: [])
+                var categoryIDs: [Category.ID]
+            }
+            // @persistable
+            struct Category { var id: String }
+            """,
+            """
+            // @persistable
+            struct User {
+                // @key
+                var number: Int
+            }
+            enum Library {
+                // @persistable
+                struct Shelf { var id: UUID }
+            }
+            """)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let post = try #require(result.model.files.first?.types.first { $0.name == "Post" })
+        let relationships = try #require(post.persistable?.relationships)
+        #expect(relationships.name == "Post_relationships")
+        #expect(
+            relationships.edges == [
+                RelationshipEdgeDescription(
+                    name: "author", property: "authorID", destination: "User", shape: .key,
+                    rules: ["deleteSourceWhenDestinationDeleted"], inverse: "posts", inverseAccessModifier: ""),
+                RelationshipEdgeDescription(
+                    name: "editor", property: "editorID", destination: "User", shape: .optionalKey,
+                    rules: ["notifySourceWhenDestinationDeleted", "notifyDestinationWhenSourceDeleted"],
+                    inverse: "edited", inverseAccessModifier: ""),
+                RelationshipEdgeDescription(
+                    name: "place", property: "shelfKeys", destination: "Library.Shelf", shape: .optionalSet,
+                    rules: [], inverse: "contents", inverseAccessModifier: ""),
+                RelationshipEdgeDescription(
+                    name: "categories", property: "categoryIDs", destination: "Category", shape: .array, rules: [],
+                    inverse: "posts", inverseAccessModifier: ""),
+            ])
+        #expect(result.model.files.first?.types.first { $0.name == "Category" }?.persistable?.relationships == nil)
+    }
+
+    @Test func theRelationshipsVersionFollowsTheEdges() throws {
+        func version(_ annotation: String, _ type: String = "A.ID?") throws -> Int? {
+            let result = try generate(
+                "// @persistable\nstruct A {\n    var id: String\n    // \(annotation)\n    var parentID: \(type)\n}")
+            #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+            return result.model.files.first?.types.first?.persistable?.relationships?.version
+        }
+        let base = try version("@relationship(to: A.self)")
+        #expect(base != nil)
+        #expect(try version("@relationship(to: A.self)") == base)
+        #expect(try version("@relationship(to: A.self, inverse: \"children\")") == base)
+        #expect(try version("@relationship(to: A.self, onDelete: .deleteSource)") != base)
+        #expect(try version("@relationship(to: A.self, name: \"up\")") != base)
+        #expect(try version("@relationship(to: A.self)", "[A.ID]") != base)
+        #expect(try version("@indexed", "String?") == nil)
+    }
+
     @Test func namesTheRuntimeRejectsAreSanitizedDeterministically() throws {
         #expect(IndexableTypes.sanitized("email") == "email")
         let unicode = IndexableTypes.sanitized("café")

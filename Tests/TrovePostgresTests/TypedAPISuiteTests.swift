@@ -116,7 +116,7 @@ struct TypedAPISuiteTests {
     }
 
     /// Queries of the generated index, each checked against a brute-force filter of the users.
-    @Test(arguments: Backend.available)
+    @Test(arguments: Backend.indexed)
     func indexQueriesMatchBruteForce(_ backend: Backend) async throws {
         try await with(backend) { store in
             try await store.write(Self.users)
@@ -155,7 +155,7 @@ struct TypedAPISuiteTests {
     }
 
     /// A unique column refuses a second item with the same value, and the transaction is rolled back.
-    @Test(arguments: Backend.available)
+    @Test(arguments: Backend.indexed)
     func uniqueColumnRefusesDuplicates(_ backend: Backend) async throws {
         try await with(backend) { store in
             try await store.write(Array(Self.users.prefix(3)))

@@ -27,20 +27,28 @@ protocol TypedBackend: Sendable {
     func dispose() async
 }
 
-/// The two stores.
+/// The two stores; PostgreSQL twice: with the index of `User`, whose writes go one statement
+/// each with their index rows, and without it, whose writes are held back and sent in batches
+/// (``PendingRows``), with the next statement or the commit.
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite, postgres
+    case postgresWithoutIndex = "postgres-without-index"
 
     var testDescription: String { rawValue }
 
     /// The backends to run: PostgreSQL only when a server is configured (its skip is reported by
     /// ``PostgresSkipNotice``).
-    static let available: [Backend] = TestServer.isConfigured ? [.sqlite, .postgres] : [.sqlite]
+    static let available: [Backend] =
+        TestServer.isConfigured ? [.sqlite, .postgres, .postgresWithoutIndex] : [.sqlite]
+
+    /// The backends that keep the index of `User`, for the tests of its queries.
+    static let indexed = available.filter { $0 != .postgresWithoutIndex }
 
     func make() async throws -> any TypedBackend {
         switch self {
         case .sqlite: SQLiteBackend(database: try Database.temporary(models: [User.self]))
         case .postgres: PostgresBackend(store: try await TestServer.openStore(indexes: [PostgresIndex(User.index)]))
+        case .postgresWithoutIndex: PostgresBackend(store: try await TestServer.openStore())
         }
     }
 }

@@ -52,4 +52,32 @@ struct ExternalChangeProcessTests {
             #expect(reported < bound, "database.changes reported the commit after \(reported)")
         }
     }
+
+    /// The same for a database opened read-only (as the `trove` command opens one): it never
+    /// commits, so every change it notices is another's.
+    @Test func anotherProcessesCommitReachesAReadOnlyDatabase() async throws {
+        try await withWatchdog(seconds: 120) {
+            let folder = try makeTemporaryFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + "/observed.trove"
+            try await Database(path: path).newConnection().readWrite { tx in
+                try tx.write(CrashWorkload.item(id: "seed", group: 0, salt: 1))
+            }
+            var configuration = Configuration()
+            configuration.isReadOnly = true
+            let database = try Database(path: path, configuration: configuration)
+            let reader = try database.newConnection()
+            #expect(try await reader.read { try $0.count(of: CrashItem.self) } == 1)
+            var changes = database.changes.makeAsyncIterator()
+            var observation = database.observe { tx in try tx.count(of: CrashItem.self) }.makeAsyncIterator()
+            #expect(try await observation.next() == 1)
+
+            let child = try CrashWriterProcess(mode: "insert", path: path, extra: ["50"])
+            #expect(child.waitForExit() == 0, "the child failed: \(child.errors)")
+            #expect(try await observation.next() == 51)
+            let changeset = try #require(await changes.next())
+            #expect(changeset.reloadReason == .externalChange)
+            #expect(try await reader.read { try $0.count(of: CrashItem.self) } == 51)
+        }
+    }
 }

@@ -126,6 +126,26 @@ public enum CrashWorkload {
     /// with the count as its group).
     public static let totalKey = "total"
 
+    /// The collection of the sequence workload: item `n` is committed alone, after items 1 to
+    /// `n - 1` (see `trove-crash-writer sequence`).
+    public static let sequenceCollection = "sequence"
+
+    /// The key of item `n` of the sequence workload: the number in eight digits, so that the
+    /// keys sort in the order of the commits.
+    public static func sequenceKey(_ n: Int) -> String {
+        let digits = String(n)
+        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+
+    /// The data of item `n` of the sequence workload: a message of one string field (number 1,
+    /// which `trove check` decodes without a schema) holding its key repeated to 1,000 bytes, so
+    /// that each commit adds about a page to the file.
+    public static func sequencePayload(_ n: Int) -> Data {
+        let key = Array(sequenceKey(n).utf8)
+        // Field 1, length-delimited (a 4-byte tag), then the length 1,000 as a varint.
+        return Data([0x0A, 0, 0, 0, 0xE8, 0x07] + (0..<1_000).map { key[$0 % key.count] })
+    }
+
     /// The number of items of small group `group`: 1 to 4.
     public static func groupSize(_ group: Int) -> Int {
         Int(mix(UInt64(group), 1) % 4) + 1

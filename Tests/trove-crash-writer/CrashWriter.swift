@@ -20,6 +20,14 @@ import TroveTestSupport
 ///                                             after the other), "registered" at the end
 /// trove-crash-writer insert <database path> <n>   writes items insert-0 ... insert-<n-1> in one
 ///                                             transaction, "committed <n>", and exits (status 0)
+/// trove-crash-writer sequence <database path>  one item per transaction in collection "sequence":
+///                                             key `sequenceKey(n)` for n = 1, 2, 3 ..., data
+///                                             `sequencePayload(n)`, "committed <n>" after each
+/// trove-crash-writer cascade-build <database path> <spines> <fanout>   writes the graph of
+///                                             `CascadeNode` in one transaction, "built <n>", exits
+/// trove-crash-writer cascade <database path>  removes `s0`, which cascades through the whole
+///                                             graph in one transaction: "cascade <n>" as it goes,
+///                                             "committed" after the commit
 /// ```
 ///
 /// It continues the workload from the counter stored in the database, and prints a line only
@@ -30,13 +38,19 @@ struct CrashWriter {
     static func main() {
         let arguments = CommandLine.arguments
         let takesAThirdArgument = ["shared", "insert", "view"].contains(arguments.count == 4 ? arguments[1] : "")
-        guard arguments.count == 3 || takesAThirdArgument else {
+        let takesTwoMore = arguments.count == 5 && arguments[1] == "cascade-build"
+        guard arguments.count == 3 || takesAThirdArgument || takesTwoMore else {
             fail(
-                "usage: trove-crash-writer small|bulk|long|index <database path> | shared <database path> <name>"
+                "usage: trove-crash-writer small|bulk|long|index|sequence|cascade <database path> | shared <database path> <name>"
                     + " | insert <database path> <n> | view <database path> <version>"
+                    + " | cascade-build <database path> <spines> <fanout>"
             )
         }
         do {
+            if arguments[1] == "cascade-build" || arguments[1] == "cascade" {
+                try cascade(arguments)
+                return
+            }
             if arguments[1] == "insert" {
                 guard let count = Int(arguments[3]), count >= 0 else { fail("insert: <n> is not a count") }
                 try Database(path: arguments[2]).newConnection().readWrite { tx in
@@ -61,6 +75,18 @@ struct CrashWriter {
                 }
                 try register(view.databaseExtension, path: arguments[2])
                 return
+            }
+            if arguments[1] == "sequence" {
+                let connection = try Database(path: arguments[2]).newConnection()
+                let stored = try connection.read { try $0.count(in: CrashWorkload.sequenceCollection) }
+                for n in (stored + 1)... {
+                    try connection.readWrite { tx in
+                        try tx.setData(
+                            CrashWorkload.sequencePayload(n), forKey: CrashWorkload.sequenceKey(n),
+                            in: CrashWorkload.sequenceCollection)
+                    }
+                    say("committed \(n)")
+                }
             }
             let connection = try Database(path: arguments[2]).newConnection()
             let last = try connection.read(CrashItem.self, key: CrashWorkload.counterKey)?.group ?? -1
@@ -107,6 +133,24 @@ struct CrashWriter {
         } catch {
             fail("error: \(error)")
         }
+    }
+
+    /// Builds the graph of `CascadeNode`, or removes it in one cascade.
+    static func cascade(_ arguments: [String]) throws {
+        let database = try Database(path: arguments[2], extensions: [CascadeNode.edges.databaseExtension])
+        let connection = try database.newConnection()
+        if arguments[1] == "cascade-build" {
+            guard let spines = Int(arguments[3]), let fanout = Int(arguments[4]), spines > 0, fanout >= 0 else {
+                fail("cascade-build: <spines> and <fanout> are not counts")
+            }
+            try connection.readWrite { tx in try CascadeNode.build(spines: spines, fanout: fanout, in: tx) }
+            say("built \(spines * (fanout + 1))")
+            return
+        }
+        try connection.readWrite { tx in
+            _ = try tx.remove(CascadeNode.self, key: "s0")
+        }
+        say("committed")
     }
 
     /// Registers `definition`, reporting its progress, in a transaction the test kills.

@@ -200,6 +200,12 @@ final class ChangeHub: Sendable {
         state.withLock { $0.poller != nil }
     }
 
+    /// Whether the running poller's connection is open and read-only; `nil` when no poller runs
+    /// or its connection is not open (for tests).
+    var isPollerConnectionReadOnly: Bool? {
+        state.withLock { $0.poller }?.isConnectionReadOnly
+    }
+
     /// Makes the running poller, if any, check the file now (for tests).
     ///
     /// - Returns: Whether a poller ran.

@@ -91,6 +91,14 @@ final class ExternalChangePoller: Sendable {
         queue.sync { check(reschedule: false) }
     }
 
+    /// Whether the poller's connection is open and read-only; `nil` while it is not open (for
+    /// tests).
+    var isConnectionReadOnly: Bool? {
+        queue.sync {
+            state.withLock { state in state.sqlite.map { sqlite3_db_readonly($0.handle, "main") == 1 } }
+        }
+    }
+
     /// One check, on ``queue``; schedules the next while running.
     private func check(reschedule: Bool = true) {
         guard let database, running.load(ordering: .sequentiallyConsistent) else {
@@ -123,7 +131,11 @@ final class ExternalChangePoller: Sendable {
     /// - Returns: `true` when an external commit happened.
     private static func checkFile(_ database: Database, _ state: inout State) throws -> Bool {
         guard let sqlite = state.sqlite else {
-            let sqlite = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
+            // Read-only when the database is: a read-write connection could be the last of the
+            // file to close, and SQLite then checkpoints the log into the file and removes it.
+            let sqlite = try SQLiteConnection(
+                path: database.path,
+                flags: database.configuration.isReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
             sqlite3_busy_timeout(sqlite.handle, Int32(clamping: database.configuration.busyTimeoutMilliseconds))
             let commitState = database.commitState.load(ordering: .sequentiallyConsistent)
             state.dataVersion = try dataVersion(sqlite)

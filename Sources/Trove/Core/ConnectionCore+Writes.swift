@@ -194,7 +194,11 @@ extension ConnectionCore {
         changes.recordRemovalOfEverything()
         try markStale(orphans)
         for watcher in extensions {
-            let removedRows = rows.map { $0[watcher.collection] ?? [] }
+            // The rows of every collection the extension follows (a view over several collections
+            // follows more than its own).
+            let removedRows = rows.map { rows in
+                rows.filter { watcher.implementation.follows($0.key) }.sorted { $0.key < $1.key }.flatMap(\.value)
+            }
             try run(watcher) {
                 try $0.implementation.removeAll(rows: removedRows, ofCollection: nil, name: $0.name, in: $1)
             }
@@ -266,8 +270,9 @@ extension ConnectionCore {
         if let collection { try statement.bind(collection, at: 1) }
         var rows: [String: [RemovedRow]] = [:]
         while try statement.step() {
-            let row = RemovedRow(rowID: statement.int64(at: 0), key: statement.string(at: 1))
-            rows[collection ?? statement.string(at: 2), default: []].append(row)
+            let rowCollection = collection ?? statement.string(at: 2)
+            let row = RemovedRow(rowID: statement.int64(at: 0), key: statement.string(at: 1), collection: rowCollection)
+            rows[rowCollection, default: []].append(row)
         }
         return rows
     }

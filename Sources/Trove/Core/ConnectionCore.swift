@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The state of a ``Connection`` that only its transactions touch: the SQLite handle, the
@@ -49,7 +50,13 @@ final class ConnectionCore {
     /// SQLite's data version of the file when the caches' snapshot was taken.
     private var dataVersion: UInt32 = 0
     /// The writer token in the file when the caches' snapshot was taken.
-    private var fileWriterToken: UInt64 = 0
+    private(set) var fileWriterToken: UInt64 = 0
+    /// The exact number of the latest commit of this process in the current transaction's
+    /// snapshot, when it is known: always in a write transaction, and in a read transaction once
+    /// an in-memory view is registered (see ``ViewMemoryVersions``); `nil` otherwise.
+    private(set) var exactSnapshot: UInt64?
+    /// Whether the current read transaction pinned ``exactSnapshot`` in ``Database/viewVersions``.
+    private var pinnedSnapshot = false
     /// The database's ``Database/cacheGeneration`` when the caches were last emptied for it.
     private var cacheGeneration: UInt64 = 0
     /// The changes of the current read-write transaction.
@@ -76,6 +83,11 @@ final class ConnectionCore {
     var writer = BinaryWriter(reservingCapacity: 1024)
     /// The writer of metadata, apart so that an item and its metadata are encoded side by side.
     var metadataWriter = BinaryWriter(reservingCapacity: 256)
+    /// The types whose first typed write on this connection is behind it: the file holds their
+    /// schemas, or they have none (see ``recordSchemaOnFirstWrite(of:)``).
+    var typesWithRecordedSchema: Set<ObjectIdentifier> = []
+    /// The types whose schemas the current read-write transaction recorded.
+    var schemasRecordedInTransaction: [ObjectIdentifier] = []
 
     init(sqlite: SQLiteConnection, database: Database, ownedByDatabase: Bool = false) {
         self.sqlite = sqlite
@@ -88,6 +100,11 @@ final class ConnectionCore {
     // MARK: Transactions
 
     func beginRead() throws {
+        exactSnapshot = nil
+        if database.viewVersions.isInUse {
+            try beginExactRead()
+            return
+        }
         let before = database.commitState.load(ordering: .sequentiallyConsistent)
         try sqlite.beginGuardedRead()
         do {
@@ -99,8 +116,54 @@ final class ConnectionCore {
         }
     }
 
+    /// Begins a read transaction whose snapshot includes exactly the commits of this process up
+    /// to a known number, pinned in ``Database/viewVersions`` until ``endRead()``: it begins when
+    /// no commit is under way, and begins again when one completed meanwhile (a commit is under
+    /// way only while SQLite commits, so the wait is short).
+    ///
+    /// The number is pinned before SQLite takes the snapshot: a version of an in-memory view that
+    /// a commit publishes after the pin is taken keeps the pinned one alive.
+    private func beginExactRead() throws {
+        while true {
+            let before = database.commitState.load(ordering: .sequentiallyConsistent)
+            guard before & 1 == 0 else {
+                sched_yield()
+                continue
+            }
+            let number = before >> 1
+            database.viewVersions.pin(number)
+            do {
+                try sqlite.beginGuardedRead()
+            } catch {
+                database.viewVersions.unpin(number)
+                throw error
+            }
+            guard database.commitState.load(ordering: .sequentiallyConsistent) == before else {
+                sqlite.endGuardedRead()
+                database.viewVersions.unpin(number)
+                sched_yield()
+                continue
+            }
+            do {
+                try catchUp(lower: number, upper: number)
+            } catch {
+                sqlite.endGuardedRead()
+                database.viewVersions.unpin(number)
+                throw error
+            }
+            exactSnapshot = number
+            pinnedSnapshot = true
+            return
+        }
+    }
+
     func endRead() {
         sqlite.endGuardedRead()
+        if pinnedSnapshot, let exactSnapshot {
+            database.viewVersions.unpin(exactSnapshot)
+        }
+        pinnedSnapshot = false
+        exactSnapshot = nil
     }
 
     /// Runs `body` in a read transaction of this connection: what every read transaction,
@@ -143,6 +206,7 @@ final class ConnectionCore {
             // No commit of this process is under way: this transaction holds the writer lock.
             let latest = database.commitState.load(ordering: .sequentiallyConsistent) >> 1
             try catchUp(lower: latest, upper: latest)
+            exactSnapshot = latest
             changes.removeAll()
             resetExtensionState()
             try rebuildStaleExtensions()
@@ -150,6 +214,7 @@ final class ConnectionCore {
             rollbackQuietly()
             changes.removeAll()
             resetExtensionState()
+            schemasRolledBack()
             throw error
         }
     }
@@ -184,6 +249,10 @@ final class ConnectionCore {
                 rollbackWrite()
                 throw error
             }
+            schemasCommitted()
+            // No new number: what the extensions publish belongs to the latest one.
+            runDidCommit(snapshot: database.commitState.load(ordering: .sequentiallyConsistent) >> 1)
+            resetExtensionState()
             return nil
         }
         let ownToken = database.writerToken.load(ordering: .sequentiallyConsistent)
@@ -223,8 +292,12 @@ final class ConnectionCore {
             database.writerToken.store(newToken, ordering: .sequentiallyConsistent)
             fileWriterToken = newToken
         }
+        // Before the commit number moves on: a reader whose snapshot includes this commit finds
+        // what the extensions publish for it (an in-memory view's new version).
+        runDidCommit(snapshot: next)
         database.commitState.add(1, ordering: .sequentiallyConsistent)
         changes.removeAll()
+        schemasCommitted()
         if !extensionsRebuilt.isEmpty {
             database.committed(rebuilt: extensionsRebuilt)
         }
@@ -247,6 +320,7 @@ final class ConnectionCore {
         }
         changes.removeAll()
         resetExtensionState()
+        schemasRolledBack()
     }
 
     func rollbackQuietly() {

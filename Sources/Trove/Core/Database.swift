@@ -50,9 +50,14 @@ public final class Database: Sendable {
     /// Counts the changes of ``extensions``; 0 while this instance never had any extension or
     /// orphan, so that writes then ask nothing more (see ``ConnectionCore/watchers(of:)``).
     let extensionGeneration = Atomic<UInt64>(0)
+    /// The committed versions of the in-memory views (see ``View/Storage-swift.enum/inMemory``).
+    let viewVersions = ViewMemoryVersions()
     /// The collections whose stored items held fields that this instance's coders did not know:
     /// typed writes to them keep those fields.
     let unknownFields = UnknownFieldRegistry()
+    /// The model types whose schemas this instance knows the file holds: a typed write of any
+    /// other type records its schema first (see ``ConnectionCore/recordSchemaOnFirstWrite(of:)``).
+    let recordedSchemaTypes = RecordedSchemaRegistry()
     private let history: Mutex<ChangeHistory>
     /// The decoded items of ``ShareableItem`` types that connections share.
     let sharedItems: SharedItemCache

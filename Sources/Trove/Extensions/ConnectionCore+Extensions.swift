@@ -12,11 +12,11 @@ extension ConnectionCore {
         let stored = try storedExtension(named: definition.name)
         if let stored, stored.kind == implementation.kind, stored.version == definition.version,
             stored.fingerprint == implementation.fingerprint, stored.collection == implementation.collection,
-            stored.state == "ready"
+            stored.state == "ready", implementation.isBuilt(name: definition.name, in: ExtensionContext(core: self))
         {
             return .unchanged
         }
-        try build(definition, droppingTables: stored?.tables ?? [], progress: progress)
+        try build(definition, replacing: stored, progress: progress)
         return stored == nil ? .created : .rebuilt
     }
 
@@ -38,21 +38,40 @@ extension ConnectionCore {
     /// ``ExtensionRegistry/stale``), at the start of a write transaction.
     func rebuildStaleExtensions() throws {
         guard database.extensionGeneration.load(ordering: .relaxed) != 0 else { return }
+        if database.viewVersions.isInUse {
+            // In-memory views that another writer's commit left behind are rebuilt too.
+            let behind = database.viewVersions.namesBehind(fileWriterToken: fileWriterToken)
+            if !behind.isEmpty {
+                database.updateExtensions { registry in
+                    registry.stale.formUnion(behind.filter { registry.registered[$0] != nil })
+                }
+            }
+        }
         let stale: [DatabaseExtension] = database.extensions.withLock { registry in
             registry.stale.sorted().compactMap { registry.registered[$0] }
         }
         for definition in stale {
             let stored = try storedExtension(named: definition.name)
-            try build(definition, droppingTables: stored?.tables ?? [], progress: { _ in })
+            try build(definition, replacing: stored, progress: { _ in })
             extensionsRebuilt.append(definition.name)
         }
     }
 
-    private func build(_ definition: DatabaseExtension, droppingTables tables: [String], progress: (Int) -> Void)
+    /// Builds `definition` from the items, in place of what the file holds as `stored`: drops
+    /// its tables but those that the implementation keeps from an extension of the same kind and
+    /// collection (`tablesKeptByRebuild(name:storedFingerprint:)`), creates and fills them.
+    private func build(_ definition: DatabaseExtension, replacing stored: StoredExtension?, progress: (Int) -> Void)
         throws
     {
         let implementation = definition.implementation
-        try dropTables(tables + implementation.tableNames(name: definition.name))
+        var kept: Set<String> = []
+        if let stored, stored.kind == implementation.kind, stored.collection == implementation.collection {
+            kept = Set(
+                implementation.tablesKeptByRebuild(name: definition.name, storedFingerprint: stored.fingerprint)
+            ).intersection(stored.tables)
+        }
+        let tables = (stored?.tables ?? []) + implementation.tableNames(name: definition.name)
+        try dropTables(tables.filter { !kept.contains($0) })
         let context = ExtensionContext(core: self)
         do {
             try implementation.create(name: definition.name, in: context)

@@ -70,7 +70,7 @@ extension Database {
     /// - Throws: ``TroveError`` when SQLite fails.
     @discardableResult
     public func unregister(_ name: String) throws -> Bool {
-        try newConnection().changeExtensions { core in
+        let removed = try newConnection().changeExtensions { core in
             let removed = try core.unregister(name)
             let registry = updateExtensions { registry in
                 let before = registry
@@ -81,6 +81,9 @@ extension Database {
             }
             return (removed, { self.updateExtensions { $0 = registry } })
         }
+        // An in-memory view's versions go once the commit succeeded.
+        viewVersions.remove(name)
+        return removed
     }
 
     /// The names of the extensions this database maintains, sorted.

@@ -1,8 +1,18 @@
 /// The defaults of the requirements that only some kinds of extension (relationships) need.
 extension ExtensionImplementation {
+    /// A rebuild keeps no table.
+    func tablesKeptByRebuild(name: String, storedFingerprint: String) -> [String] {
+        []
+    }
+
     /// An extension follows its own collection.
     func follows(_ collection: String) -> Bool {
         collection == self.collection
+    }
+
+    /// An extension in the file holds its data there.
+    func isBuilt(name: String, in context: ExtensionContext) -> Bool {
+        true
     }
 
     /// The removal of a collection the extension follows is the removal of its own.

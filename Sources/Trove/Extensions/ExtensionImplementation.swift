@@ -31,6 +31,16 @@ protocol ExtensionImplementation: Sendable {
     /// relationship follows the collections its edges point to as well (see
     /// `ExtensionImplementation+Following.swift`).
     func follows(_ collection: String) -> Bool
+    /// Whether the extension named `name` holds its data for this database: what the file
+    /// records is not enough for an extension that keeps its data in memory. True by default.
+    func isBuilt(name: String, in context: ExtensionContext) -> Bool
+    /// The tables of ``tableNames(name:)`` that a rebuild keeps, when the file holds an
+    /// extension of the same kind and collection whose definition had `storedFingerprint` (an
+    /// older version or definition, or a stale copy): ``create(name:in:)`` finds them as they
+    /// were, and ``populate(name:in:progress:)`` brings them in step with the definition and the
+    /// items. None by default: a rebuild starts from empty tables. Relationships keep their
+    /// manual edges this way.
+    func tablesKeptByRebuild(name: String, storedFingerprint: String) -> [String]
     /// Follows the removal of every item of `collection` (`nil`: of every collection), which the
     /// extension ``follows(_:)``; by default ``removeAll(rows:name:in:)``.
     func removeAll(rows: [RemovedRow]?, ofCollection collection: String?, name: String, in context: ExtensionContext)

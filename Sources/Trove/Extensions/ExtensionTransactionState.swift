@@ -10,6 +10,16 @@ protocol ExtensionTransactionState: AnyObject {
     /// its tables, add its part to the commit's changeset, or throw to fail the commit (the
     /// transaction is then rolled back and the error thrown by the commit).
     func willCommit(name: String, in context: ExtensionContext) throws
+
+    /// Runs once the transaction committed, before readers of this process can see the commit:
+    /// `snapshot` is the commit's number and `writerToken` the writer token it left in the file
+    /// (an in-memory view publishes its new version under them). It cannot fail.
+    func didCommit(name: String, snapshot: UInt64, writerToken: UInt64, database: Database)
+}
+
+extension ExtensionTransactionState {
+    /// Most extensions keep everything in the file: nothing to do.
+    func didCommit(name: String, snapshot: UInt64, writerToken: UInt64, database: Database) {}
 }
 
 extension ConnectionCore {
@@ -23,6 +33,14 @@ extension ConnectionCore {
                 if error.extensionName == nil { error.extensionName = name }
                 throw error
             }
+        }
+    }
+
+    /// Runs the did-commit step of every extension that keeps transaction state, in name order.
+    func runDidCommit(snapshot: UInt64) {
+        for name in extensionStates.keys.sorted() {
+            extensionStates[name]?.didCommit(
+                name: name, snapshot: snapshot, writerToken: fileWriterToken, database: database)
         }
     }
 }

@@ -37,4 +37,6 @@ struct WriteEvent {
 struct RemovedRow: Sendable, Hashable {
     var rowID: Int64
     var key: String
+    /// The collection of the row (a view over several collections tells them apart).
+    var collection: String
 }

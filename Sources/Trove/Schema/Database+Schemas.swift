@@ -4,11 +4,12 @@ extension Database {
     /// Records in the file the schemas of `models` and of the coded types they refer to, unless
     /// the file holds them already.
     ///
-    /// Registering a model records its schema (``init(path:configuration:models:)``); call this
-    /// for models without extensions, so that the `trove` command can show their items by field
-    /// name. Each schema version is recorded once: the file keeps every version it was given,
-    /// since items written under an older one may remain. When the file holds every schema
-    /// already, nothing is written.
+    /// Registering a model records its schema (``init(path:configuration:models:)``), and so does
+    /// the first typed write of a model in each open of the database, inside that write's
+    /// transaction; call this to record schemas before anything is written, so that the `trove`
+    /// command can show items by field name. Each schema version is recorded once: the file keeps
+    /// every version it was given, since items written under an older one may remain. When the
+    /// file holds every schema already, nothing is written.
     ///
     /// ```swift
     /// try database.recordSchemas(of: [Note.self, Comment.self])
@@ -17,26 +18,19 @@ extension Database {
     /// - Parameter models: The models, usually `@persistable` types.
     /// - Throws: ``TroveError`` when SQLite fails.
     public func recordSchemas(of models: [any SchemaDescribing.Type]) throws {
-        let records = try models.map { model in
-            let schema = Self.resolvedSchema(of: model)
-            let json = try Self.schemaJSON(schema)
-            return (name: "\(schema.typeName) \(Self.fingerprint(json))", json: json)
-        }
+        let records = try models.map(Self.schemaRecord(of:))
         let missing = try newConnection().read { tx in
             try records.filter { try tx.registryValue(extension: Self.schemaRegistryExtension, name: $0.name) == nil }
         }
-        guard !missing.isEmpty else { return }
-        try newConnection().changeExtensions { core in
-            for record in missing {
-                let statement = try core.sqlite.cachedStatement(Self.insertSchemaSQL)
-                defer { statement.reset() }
-                try statement.bind(Self.schemaRegistryExtension, at: 1)
-                try statement.bind(record.name, at: 2)
-                try statement.bind(record.json, at: 3)
-                try statement.stepToEnd()
+        if !missing.isEmpty {
+            try newConnection().changeExtensions { core in
+                for record in missing {
+                    try Self.insertSchema(record, into: core.sqlite)
+                }
+                return ((), {})
             }
-            return ((), {})
         }
+        recordedSchemaTypes.insert(models.map { ObjectIdentifier($0) })
     }
 
     /// Every schema recorded in the file, sorted by type name, then in the order recorded.
@@ -61,6 +55,25 @@ extension Database {
     static let schemaRegistryExtension = "schema"
     private static let insertSchemaSQL =
         "INSERT OR IGNORE INTO trove_registry (extension, name, value) VALUES (?1, ?2, ?3)"
+
+    /// The row of the file's registry that records the schema of `model`: its name is the type
+    /// name and the fingerprint of the JSON, so that each schema version has a row of its own.
+    static func schemaRecord(of model: any SchemaDescribing.Type) throws -> (name: String, json: String) {
+        let schema = resolvedSchema(of: model)
+        let json = try schemaJSON(schema)
+        return (name: "\(schema.typeName) \(fingerprint(json))", json: json)
+    }
+
+    /// Inserts `record` in the registry of the file, in the write transaction under way on
+    /// `sqlite`, unless the file holds it already.
+    static func insertSchema(_ record: (name: String, json: String), into sqlite: SQLiteConnection) throws {
+        let statement = try sqlite.cachedStatement(insertSchemaSQL)
+        defer { statement.reset() }
+        try statement.bind(schemaRegistryExtension, at: 1)
+        try statement.bind(record.name, at: 2)
+        try statement.bind(record.json, at: 3)
+        try statement.stepToEnd()
+    }
 
     /// The schema of `model` with the schemas of every describing type it refers to, directly or
     /// not, in ``ModelSchema/types``.

@@ -2,10 +2,10 @@
 /// and types, the coded types they refer to, and which fields are indexed.
 ///
 /// trove-gen writes one for every `// @persistable` and `// @coded` type (see
-/// ``SchemaDescribing``), and the database records the schema of each registered model in its
-/// file, so that the file says how to read its own items: the `trove` command shows items by
-/// field name without the app's code. A schema is data only; nothing reads items through it at
-/// run time.
+/// ``SchemaDescribing``), and the database records the schema of each model in its file when
+/// the model is registered or first written, so that the file says how to read its own items:
+/// the `trove` command shows items by field name without the app's code. A schema is data only;
+/// nothing reads items through it at run time.
 ///
 /// Recorded schemas are kept: a file holds one per model and schema version, since items written
 /// under an older version may remain.

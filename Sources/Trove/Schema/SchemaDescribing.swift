@@ -2,9 +2,10 @@
 /// `// @persistable` and `// @coded` type.
 ///
 /// The database records the schema of a model when the model is registered
-/// (``Database/init(path:configuration:models:)``, ``Database/register(_:)-(any DatabaseExtensionProviding.Type)``)
-/// or with ``Database/recordSchemas(of:)``, once per open and per schema version; nothing on the
-/// paths of reads and writes looks at it.
+/// (``Database/init(path:configuration:models:)``, ``Database/register(_:)-(any DatabaseExtensionProviding.Type)``),
+/// with ``Database/recordSchemas(of:)``, or by the first typed write of the model, inside that
+/// write's transaction; once per open and per schema version. Later writes of the model pay one
+/// lookup in a set of the connection, and reads never look at it.
 public protocol SchemaDescribing {
     /// The schema of this type, without the schemas of the types it refers to.
     static var troveSchema: ModelSchema { get }

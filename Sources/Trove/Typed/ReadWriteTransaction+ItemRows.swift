@@ -8,10 +8,11 @@ extension ReadWriteTransaction {
         checkedCore.items.limit
     }
 
-    /// Stores the row at `cacheKey`: its data as `encodeData` writes it, and its metadata as
-    /// `encodeMetadata` writes it when `withMetadata`, `NULL` otherwise. Records the change and
-    /// hands it to the extensions that follow the collection, with the value that `item` returns
-    /// (called only when there are such extensions); does not touch the caches.
+    /// Stores the row at `cacheKey` of an item of type `model`: its data as `encodeData` writes
+    /// it, and its metadata as `encodeMetadata` writes it when `withMetadata`, `NULL` otherwise.
+    /// Records the change and hands it to the extensions that follow the collection, with the
+    /// value that `item` returns (called only when there are such extensions); does not touch
+    /// the caches.
     ///
     /// When the database has seen fields that a coder of this collection did not know (see
     /// ``UnknownFieldRegistry``), the stored row is read first and the fields of its data (and of
@@ -19,16 +20,23 @@ extension ReadWriteTransaction {
     /// the new row, before the new encoding (see ``UnknownFields``). Other collections pay one
     /// atomic load.
     ///
+    /// The first write of `model` on this connection records its schema in the file, unless the
+    /// database knows the file holds it (see ``ConnectionCore/recordSchemaOnFirstWrite(of:)``);
+    /// later writes pay one set lookup.
+    ///
     /// - Throws: ``TroveError`` naming the item and the field when a closure throws, with code
     ///   ``TroveError/Code/nestedUnknownFields`` when a stored field that the coder knows holds
     ///   fields it does not know, or when SQLite or an extension fails.
     @usableFromInline
     func storeItemRow(
-        at cacheKey: CacheKey, withMetadata: Bool, item: () -> Any, encodeData: (inout BinaryWriter) throws -> Void,
-        encodeMetadata: (inout BinaryWriter) throws -> Void, probeData: (inout BinaryReader) throws -> Void,
-        probeMetadata: (inout BinaryReader) throws -> Void
+        of model: Any.Type, at cacheKey: CacheKey, withMetadata: Bool, item: () -> Any,
+        encodeData: (inout BinaryWriter) throws -> Void, encodeMetadata: (inout BinaryWriter) throws -> Void,
+        probeData: (inout BinaryReader) throws -> Void, probeMetadata: (inout BinaryReader) throws -> Void
     ) throws {
         let core = checkedCore
+        if !core.typesWithRecordedSchema.contains(ObjectIdentifier(model)) {
+            try core.recordSchemaOnFirstWrite(of: model)
+        }
         // Each access to a writer of the core is checked for exclusivity at run time: the common
         // path empties each writer in the same access that encodes into it.
         let keepsUnknownFields = core.database.unknownFields.contains(cacheKey.collection)
@@ -104,14 +112,14 @@ extension ReadWriteTransaction {
         checkedCore.evict(cacheKey)
     }
 
-    /// Replaces the metadata column of the row at `cacheKey` with what `encode` writes, or with
-    /// `NULL` when `isNull`, and records the change. Evicts the item entry, whose metadata is
-    /// replaced; evicts the metadata entry when no row changed, and otherwise leaves the caller
-    /// to cache the new metadata there.
+    /// Replaces the metadata column of the row at `cacheKey`, of an item of type `model`, with
+    /// what `encode` writes, or with `NULL` when `isNull`, and records the change. Evicts the
+    /// item entry, whose metadata is replaced; evicts the metadata entry when no row changed,
+    /// and otherwise leaves the caller to cache the new metadata there.
     ///
-    /// As ``storeItemRow(at:withMetadata:item:encodeData:encodeMetadata:probeData:probeMetadata:)``
+    /// As ``storeItemRow(of:at:withMetadata:item:encodeData:encodeMetadata:probeData:probeMetadata:)``
     /// does, keeps the stored fields that `probe` skips when the collection has held unknown
-    /// fields.
+    /// fields, and records the schema of `model` as a first write does.
     ///
     /// - Returns: `true` when a row was changed.
     /// - Throws: ``TroveError`` naming the item when `encode` throws, with code
@@ -119,10 +127,13 @@ extension ReadWriteTransaction {
     ///   fields it does not know, or when SQLite fails.
     @usableFromInline
     func storeMetadataColumn(
-        at cacheKey: CacheKey, isNull: Bool, encode: (inout BinaryWriter) throws -> Void,
+        of model: Any.Type, at cacheKey: CacheKey, isNull: Bool, encode: (inout BinaryWriter) throws -> Void,
         probe: (inout BinaryReader) throws -> Void
     ) throws -> Bool {
         let core = checkedCore
+        if !core.typesWithRecordedSchema.contains(ObjectIdentifier(model)) {
+            try core.recordSchemaOnFirstWrite(of: model)
+        }
         let changed: Bool
         if isNull {
             changed = try updateMetadata(core, key: cacheKey.key, collection: cacheKey.collection, metadata: nil)

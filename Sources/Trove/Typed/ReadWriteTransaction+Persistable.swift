@@ -27,7 +27,7 @@ extension ReadWriteTransaction {
         let cacheKey = CacheKey(collection: Item.collection, key: item.id.itemKey)
         let metadata = item.metadata
         try storeItemRow(
-            at: cacheKey, withMetadata: metadata != nil, item: { item },
+            of: Item.self, at: cacheKey, withMetadata: metadata != nil, item: { item },
             encodeData: { try Item.Coder.encode(item, to: &$0) },
             encodeMetadata: { if let metadata { try Item.MetadataCoder.encode(metadata, to: &$0) } },
             probeData: { _ = try Item.Coder.decode(from: &$0) },
@@ -81,7 +81,7 @@ extension ReadWriteTransaction {
     public func setMetadata<Item: Persistable>(_ metadata: Item.Metadata?, for type: Item.Type, key: Item.ID) throws -> Bool {
         let cacheKey = CacheKey(collection: Item.collection, key: key.itemKey)
         let changed = try storeMetadataColumn(
-            at: cacheKey, isNull: metadata == nil,
+            of: Item.self, at: cacheKey, isNull: metadata == nil,
             encode: { if let metadata { try Item.MetadataCoder.encode(metadata, to: &$0) } },
             probe: { _ = try Item.MetadataCoder.decode(from: &$0) })
         if changed {

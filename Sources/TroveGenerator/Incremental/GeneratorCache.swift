@@ -21,7 +21,7 @@
 /// and the run is a cold one.
 package struct GeneratorCache: Sendable {
     /// The version of the serialized format; a cache of another version is not read.
-    package static let formatVersion: UInt32 = 2
+    package static let formatVersion: UInt32 = 3
 
     /// What the cache holds about one input.
     package struct Entry: Sendable, Hashable {
@@ -88,6 +88,13 @@ package struct GeneratorCache: Sendable {
                     writer.string(type.name)
                     writer.u8((type.hasMessageCoder ? 1 : 0) | (type.isIndexableEnum ? 2 : 0))
                     writer.strings(type.metadataTypes)
+                    writer.u32(UInt32(type.relationshipQueries.count))
+                    for claim in type.relationshipQueries {
+                        writer.string(claim.owner)
+                        writer.u8(claim.ownerIsWritten ? 1 : 0)
+                        writer.string(claim.name)
+                        writer.string(claim.claimant)
+                    }
                 }
             } else {
                 writer.u8(0)
@@ -140,13 +147,21 @@ package struct GeneratorCache: Sendable {
                 guard let declared = reader.strings(), let typeCount = reader.u32() else { return nil }
                 var types: [AnnotatedTypeFacts] = []
                 for _ in 0..<typeCount {
-                    guard let name = reader.string(), let flags = reader.u8(), let metadata = reader.strings() else {
-                        return nil
+                    guard let name = reader.string(), let flags = reader.u8(), let metadata = reader.strings(),
+                        let claimCount = reader.u32(), Int(claimCount) <= reader.remaining
+                    else { return nil }
+                    var claims: [RelationshipQueryClaim] = []
+                    for _ in 0..<claimCount {
+                        guard let owner = reader.string(), let isWritten = reader.u8(), let query = reader.string(),
+                            let claimant = reader.string()
+                        else { return nil }
+                        claims.append(
+                            RelationshipQueryClaim(owner: owner, isWritten: isWritten == 1, name: query, claimant: claimant))
                     }
                     types.append(
                         AnnotatedTypeFacts(
                             name: name, hasMessageCoder: flags & 1 != 0, isIndexableEnum: flags & 2 != 0,
-                            metadataTypes: metadata))
+                            metadataTypes: metadata, relationshipQueries: claims))
                 }
                 facts = FileFacts(declaredTypes: declared, annotatedTypes: types)
             }
@@ -249,6 +264,9 @@ private struct ByteReader {
     let end: Int
 
     var isAtEnd: Bool { offset == end }
+
+    /// How many bytes are left to read.
+    var remaining: Int { end - offset }
 
     mutating func u8() -> UInt8? {
         guard offset < end else { return nil }

@@ -3,7 +3,7 @@
 extension ModelBuilder {
     /// The stored fields of `type` (neither static, computed, lazy, constant, `@transient` nor
     /// `@metadata`) that carry the annotation `name`, each with that annotation.
-    func storedFields(of type: ParsedType, annotated name: AnnotationName) -> [(ParsedProperty, Annotation)] {
+    static func storedFields(of type: ParsedType, annotated name: AnnotationName) -> [(ParsedProperty, Annotation)] {
         type.properties.compactMap { property in
             guard !property.isStatic, !property.isComputed, !property.isLazy,
                 !(property.isLet && property.defaultValue != nil),
@@ -65,7 +65,7 @@ extension ModelBuilder {
     private mutating func indexColumns(of type: ParsedType, isMetadata: Bool)
         -> [(column: IndexColumnDescription, location: SourceLocation)]
     {
-        storedFields(of: type, annotated: .indexed).compactMap { property, annotation in
+        Self.storedFields(of: type, annotated: .indexed).compactMap { property, annotation in
             let (written, isOptional): (String, Bool)
             switch property.shape {
             case .value(let type): (written, isOptional) = (type, false)

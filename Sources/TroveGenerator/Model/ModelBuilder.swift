@@ -7,8 +7,8 @@ struct ModelBuilder {
     private var diagnostics: [Diagnostic] = []
     /// Every input's facts: the only way to what other files declare.
     private let table: TypeTable
-    /// The declaration of the annotated type of a name, from whichever input declares it.
-    private let declaration: (String) -> ParsedType?
+    /// The parsed input at a path, for the inputs that ``table`` names as declaring a type.
+    private let parsedFile: (String) -> ParsedFile?
     /// Every question asked of ``table``, with its answer, in the order first asked.
     private(set) var lookups: [Lookup] = []
     private var askedLookups: Set<Lookup> = []
@@ -45,21 +45,16 @@ struct ModelBuilder {
     static func describe(_ file: ParsedFile, table: TypeTable, parsedFile: @escaping (String) -> ParsedFile?)
         -> (description: FileDescription?, diagnostics: [Diagnostic], lookups: [Lookup])
     {
-        var builder = ModelBuilder(table: table) { typeName in
-            guard let name = table.declaringType(of: typeName), let path = table.declaringFile(ofType: name),
-                let declaring = parsedFile(path)
-            else { return nil }
-            return declaring.types.first { $0.qualifiedName == name }
-        }
+        var builder = ModelBuilder(table: table, parsedFile: parsedFile)
         let types = file.types.compactMap { builder.describe($0, in: file) }
         let description =
             types.isEmpty ? nil : FileDescription(sourcePath: file.path, types: types.sorted { $0.name < $1.name })
         return (description, builder.diagnostics, builder.lookups)
     }
 
-    private init(table: TypeTable, declaration: @escaping (String) -> ParsedType?) {
+    private init(table: TypeTable, parsedFile: @escaping (String) -> ParsedFile?) {
         self.table = table
-        self.declaration = declaration
+        self.parsedFile = parsedFile
     }
 
     /// Asks `table`, recording the question and its answer.
@@ -93,8 +88,22 @@ struct ModelBuilder {
 
     /// The annotated type named `typeName` as written in a `@metadata` property, if any.
     mutating func parsedType(named typeName: String) -> ParsedType? {
-        _ = ask(.declaringFile, typeName)
-        return declaration(typeName)
+        let path = ask(.declaringFile, typeName)
+        guard !path.isEmpty, let name = table.declaringType(of: typeName) else { return nil }
+        return parsedFile(path)?.types.first { $0.qualifiedName == name }
+    }
+
+    /// The annotated type whose dotted name is exactly `name`, if any input declares one.
+    mutating func annotatedType(exactly name: String) -> ParsedType? {
+        let path = ask(.annotatedTypeFile, name)
+        guard !path.isEmpty else { return nil }
+        return parsedFile(path)?.types.first { $0.qualifiedName == name }
+    }
+
+    /// Every generator of a relationship query named `name` on the type `owner`, across all
+    /// inputs, in input order: the first one keeps the name, each other one is an error.
+    mutating func relationshipQueryClaimants(on owner: String, named name: String) -> [String] {
+        ask(.queryClaimants, owner + "." + name).split(separator: "\n").map(String.init)
     }
 
     mutating func error(_ message: String, at location: SourceLocation) {
@@ -298,7 +307,7 @@ struct ModelBuilder {
                 continue
             }
             if !isPersistable {
-                for name in [AnnotationName.key, .metadata, .indexed, .searchable]
+                for name in [AnnotationName.key, .metadata, .indexed, .searchable, .relationship]
                 where (name != .indexed && name != .searchable) || !isMetadataType(type.qualifiedName) {
                     if let annotation = annotations[name] {
                         if name == .indexed || name == .searchable {
@@ -313,7 +322,7 @@ struct ModelBuilder {
                 }
             }
             if let annotation = annotations[.transient] {
-                for other in [AnnotationName.key, .metadata, .indexed, .searchable, .renamed] {
+                for other in [AnnotationName.key, .metadata, .indexed, .searchable, .relationship, .renamed] {
                     if annotations[other] != nil {
                         error("'@transient' property '\(property.name)' cannot also be '@\(other.rawValue)'",
                             at: annotation.location)
@@ -355,6 +364,10 @@ struct ModelBuilder {
                 if let indexed = annotations[.indexed] {
                     error("'@indexed' cannot be on the '@metadata' property '\(property.name)': annotate the fields "
                         + "of its type instead", at: indexed.location)
+                }
+                if let relationship = annotations[.relationship] {
+                    error("'@relationship' cannot be on the '@metadata' property '\(property.name)': an edge is "
+                        + "held by a stored field of the item", at: relationship.location)
                 }
                 if let first = metadata {
                     error("'\(type.qualifiedName)' already has '@metadata' property '\(first.name)'",
@@ -591,6 +604,7 @@ struct ModelBuilder {
             key: KeyDescription(property: keyProperty.name, type: qualify(typeName, in: type.qualifiedName)),
             metadata: metadata, indexes: indexes,
             secondaryIndex: describeSecondaryIndex(of: type, metadata: metadata),
-            fullTextSearch: describeFullTextSearch(of: type, metadata: metadata, annotation: persistableAnnotation))
+            fullTextSearch: describeFullTextSearch(of: type, metadata: metadata, annotation: persistableAnnotation),
+            relationships: describeRelationships(of: type))
     }
 }

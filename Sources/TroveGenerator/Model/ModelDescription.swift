@@ -100,6 +100,8 @@ package struct PersistableDescription: Sendable, Equatable, Codable {
     /// The full-text search generated from the `@searchable` fields of the type and of its
     /// metadata.
     package var fullTextSearch: FullTextSearchDescription?
+    /// The relationships generated from the `@relationship` fields of the type.
+    package var relationships: RelationshipsDescription?
 
     /// Creates a persistable description.
     ///
@@ -110,9 +112,11 @@ package struct PersistableDescription: Sendable, Equatable, Codable {
     ///   - indexes: The indexed and searchable properties.
     ///   - secondaryIndex: The generated secondary index, if any field is `@indexed`.
     ///   - fullTextSearch: The generated full-text search, if any field is `@searchable`.
+    ///   - relationships: The generated relationships, if any field is a `@relationship`.
     package init(
         collection: String, key: KeyDescription, metadata: MetadataDescription?, indexes: [IndexDescription],
-        secondaryIndex: SecondaryIndexDescription? = nil, fullTextSearch: FullTextSearchDescription? = nil
+        secondaryIndex: SecondaryIndexDescription? = nil, fullTextSearch: FullTextSearchDescription? = nil,
+        relationships: RelationshipsDescription? = nil
     ) {
         self.collection = collection
         self.key = key
@@ -120,6 +124,7 @@ package struct PersistableDescription: Sendable, Equatable, Codable {
         self.indexes = indexes
         self.secondaryIndex = secondaryIndex
         self.fullTextSearch = fullTextSearch
+        self.relationships = relationships
     }
 }
 

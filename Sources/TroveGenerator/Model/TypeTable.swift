@@ -36,7 +36,8 @@ package struct FileFacts: Sendable, Hashable {
                 name: type.qualifiedName,
                 hasMessageCoder: type.kind != .enum || rawType == nil,
                 isIndexableEnum: rawType.map(IndexableTypes.rawValueTypes.contains) ?? false,
-                metadataTypes: metadataTypes)
+                metadataTypes: metadataTypes,
+                relationshipQueries: ModelBuilder.relationshipQueryClaims(of: type))
         }
     }
 }
@@ -51,6 +52,8 @@ package struct AnnotatedTypeFacts: Sendable, Hashable {
     package var isIndexableEnum: Bool
     /// For a `@persistable` type, the wrapped types of its `@metadata` properties as written.
     package var metadataTypes: [String]
+    /// For a `@persistable` type, the queries its `@relationship` fields generate, in source order.
+    package var relationshipQueries: [RelationshipQueryClaim]
 
     /// Creates the facts of an annotated type.
     ///
@@ -59,11 +62,45 @@ package struct AnnotatedTypeFacts: Sendable, Hashable {
     ///   - hasMessageCoder: Whether it gets a generated message coder.
     ///   - isIndexableEnum: Whether it is a raw-value enum an index can store.
     ///   - metadataTypes: The wrapped types of its `@metadata` properties, as written.
-    package init(name: String, hasMessageCoder: Bool, isIndexableEnum: Bool, metadataTypes: [String]) {
+    ///   - relationshipQueries: The queries its `@relationship` fields generate.
+    package init(
+        name: String, hasMessageCoder: Bool, isIndexableEnum: Bool, metadataTypes: [String],
+        relationshipQueries: [RelationshipQueryClaim]
+    ) {
         self.name = name
         self.hasMessageCoder = hasMessageCoder
         self.isIndexableEnum = isIndexableEnum
         self.metadataTypes = metadataTypes
+        self.relationshipQueries = relationshipQueries
+    }
+}
+
+/// A query that a `@relationship` field generates on a type: the edge's own query on the type
+/// that holds it, or its inverse on the destination. Two of one name on one type are an error,
+/// also when they come from different inputs.
+package struct RelationshipQueryClaim: Sendable, Hashable {
+    /// The type the query is generated on: a dotted name as declared, or as written in `to:`
+    /// (resolved against the declared types by ``TypeTable``) when ``ownerIsWritten``.
+    package var owner: String
+    /// Whether ``owner`` is written in `to:` of a field of the claiming type, not yet resolved.
+    package var ownerIsWritten: Bool
+    /// The query's name.
+    package var name: String
+    /// How a message names what generates the query.
+    package var claimant: String
+
+    /// Creates a claim.
+    ///
+    /// - Parameters:
+    ///   - owner: The type the query is generated on.
+    ///   - isWritten: Whether `owner` is as written in `to:`.
+    ///   - name: The query's name.
+    ///   - claimant: How a message names what generates the query.
+    package init(owner: String, isWritten: Bool, name: String, claimant: String) {
+        self.owner = owner
+        self.ownerIsWritten = isWritten
+        self.name = name
+        self.claimant = claimant
     }
 }
 
@@ -87,6 +124,16 @@ package struct Lookup: Sendable, Hashable {
         /// The path of the input declaring the annotated type `argument` names, or `""`. Its answer
         /// also depends on that input's whole text: the type's declaration is read from it.
         case declaringFile = 4
+        /// The path of the input declaring the annotated type named exactly `argument`, or `""`;
+        /// like ``declaringFile``, its answer depends on that input's whole text.
+        case annotatedTypeFile = 5
+        /// What generates each relationship query `argument` (`Type.name`), across all inputs in
+        /// input order, one per line.
+        case queryClaimants = 6
+
+        /// Whether the answer names an input whose declarations the builder then reads, so that
+        /// it is no longer valid when that input changes.
+        package var readsDeclaration: Bool { self == .declaringFile || self == .annotatedTypeFile }
     }
 
     /// The kind of question.
@@ -135,6 +182,8 @@ struct TypeTable {
     private var indexableEnums: Set<String> = []
     /// The input declaring each annotated type, the first one for a name declared twice.
     private var declaringFiles: [String: String] = [:]
+    /// What generates each relationship query, by `Type.name`, in input order.
+    private var queryClaimants: [String: [String]] = [:]
 
     /// Gathers the facts of every input that may contain annotations, in input order.
     ///
@@ -161,6 +210,19 @@ struct TypeTable {
                 }
             }
         }
+        for (_, facts) in files {
+            for type in facts.annotatedTypes {
+                for claim in type.relationshipQueries {
+                    var owner = claim.owner
+                    if claim.ownerIsWritten {
+                        // As the builder resolves `to:`: qualified in the claiming type, else as written.
+                        let qualified = qualify(claim.owner, in: type.name)
+                        owner = declaringFiles[qualified] != nil || declaringFiles[claim.owner] == nil ? qualified : claim.owner
+                    }
+                    queryClaimants[owner + "." + claim.name, default: []].append(claim.claimant)
+                }
+            }
+        }
     }
 
     /// The answer to a question of ``Lookup``.
@@ -179,6 +241,8 @@ struct TypeTable {
             metadataTypes.contains(argument) || metadataTypeSuffixes.contains(argument) ? "1" : "0"
         case .isIndexableEnum: indexableEnums.contains(argument) ? "1" : "0"
         case .declaringFile: declaringType(of: argument).map { declaringFiles[$0] ?? "" } ?? ""
+        case .annotatedTypeFile: declaringFiles[argument] ?? ""
+        case .queryClaimants: queryClaimants[argument]?.joined(separator: "\n") ?? ""
         }
     }
 

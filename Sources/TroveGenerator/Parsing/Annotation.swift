@@ -2,7 +2,8 @@
 ///
 /// Annotations are line comments shaped like a Swift attribute: `//`, then `@name`, then an
 /// optional argument list of `label: value` pairs whose values are string literals, number
-/// literals or `true`/`false`. A comment that starts like an annotation but goes on with prose
+/// literals, `true`/`false`, type references (`User.self`) or rules (`.deleteSource`,
+/// `[.deleteSource, .notifyDestination]`). A comment that starts like an annotation but goes on with prose
 /// (`// @unchecked because ...`) is an ordinary comment.
 struct Annotation: Sendable, Hashable {
     /// A value of an annotation argument.
@@ -13,6 +14,11 @@ struct Annotation: Sendable, Hashable {
         case bool(Bool)
         /// A number literal (`10`, `2.5`), as written.
         case number(String)
+        /// A type reference, `User.self` or `Library.Book.self`: the dotted name without `.self`.
+        case type(String)
+        /// One member (`.deleteSource`) or a list of members (`[.deleteSource, .notifySource]`,
+        /// possibly empty): the names without their dots, in source order.
+        case members([String])
 
         /// How the value is spelled in a message.
         var spelling: String {
@@ -20,6 +26,9 @@ struct Annotation: Sendable, Hashable {
             case .string(let string): "\"\(string)\""
             case .bool(let bool): "\(bool)"
             case .number(let number): number
+            case .type(let name): name + ".self"
+            case .members(let names) where names.count == 1: "." + names[0]
+            case .members(let names): "[" + names.map { "." + $0 }.joined(separator: ", ") + "]"
             }
         }
 
@@ -29,13 +38,15 @@ struct Annotation: Sendable, Hashable {
             case .string: .string
             case .bool: .bool
             case .number: .number
+            case .type: .type
+            case .members: .members
             }
         }
     }
 
     /// The kinds of values an argument can take.
     enum ValueKind: Sendable, Hashable {
-        case string, bool, number
+        case string, bool, number, type, members
 
         /// How a message names values of this kind.
         var description: String {
@@ -43,6 +54,8 @@ struct Annotation: Sendable, Hashable {
             case .string: "a string literal"
             case .bool: "true or false"
             case .number: "a number"
+            case .type: "a type reference such as 'User.self'"
+            case .members: "a rule such as '.deleteSource', or a list of them such as '[.deleteSource, .notifySource]'"
             }
         }
     }
@@ -78,6 +91,7 @@ enum AnnotationName: String, CaseIterable, Sendable {
     case metadata
     case indexed
     case searchable
+    case relationship
     case transient
     case renamed
 
@@ -88,6 +102,8 @@ enum AnnotationName: String, CaseIterable, Sendable {
         case .persistable: [("collection", false, .string), ("searchTokenizer", false, .string)]
         case .indexed: [("unique", false, .bool)]
         case .searchable: [("weight", false, .number)]
+        case .relationship:
+            [("to", true, .type), ("onDelete", false, .members), ("name", false, .string), ("inverse", false, .string)]
         case .renamed: [("from", true, .string)]
         case .coded, .key, .metadata, .transient: []
         }

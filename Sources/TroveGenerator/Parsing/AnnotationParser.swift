@@ -81,7 +81,8 @@ struct AnnotationParser {
                 guard let value = cursor.readValue() else {
                     return .malformed(
                         .error(
-                            "the value of '\(label)' must be a string literal, a number, true or false",
+                            "the value of '\(label)' must be a string literal, a number, true, false, a type "
+                                + "reference such as 'User.self', or rules such as '.deleteSource' or '[.deleteSource]'",
                             at: location(valueStart)))
                 }
                 arguments.append(.init(label: label, value: value, location: location(labelStart)))
@@ -130,6 +131,15 @@ struct AnnotationParser {
         }
 
         mutating func readValue() -> Annotation.Value? {
+            if peek == UInt8(ascii: ".") {
+                return readMember().map { .members([$0]) }
+            }
+            if peek == UInt8(ascii: "[") {
+                return readMemberList()
+            }
+            if let byte = peek, AnnotationParser.isIdentifierByte(byte, first: true), let type = readTypeReference() {
+                return .type(type)
+            }
             if peek == UInt8(ascii: "\"") {
                 index += 1
                 var string: [UInt8] = []
@@ -163,6 +173,64 @@ struct AnnotationParser {
                 }
             }
             return nil
+        }
+
+        /// Reads `.name`, returning `name`.
+        mutating func readMember() -> String? {
+            guard peek == UInt8(ascii: ".") else { return nil }
+            index += 1
+            return readIdentifier()
+        }
+
+        /// Reads `[.a, .b]` (or `[]`).
+        mutating func readMemberList() -> Annotation.Value? {
+            guard peek == UInt8(ascii: "[") else { return nil }
+            index += 1
+            var names: [String] = []
+            skipSpaces()
+            if peek == UInt8(ascii: "]") {
+                index += 1
+                return .members(names)
+            }
+            while true {
+                skipSpaces()
+                guard let name = readMember() else { return nil }
+                names.append(name)
+                skipSpaces()
+                if peek == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                guard peek == UInt8(ascii: "]") else { return nil }
+                index += 1
+                return .members(names)
+            }
+        }
+
+        /// Reads `Name.self` or `Outer.Inner.self`, returning the dotted name; leaves the cursor
+        /// where it was and returns `nil` for anything else (`true`, `false`).
+        mutating func readTypeReference() -> String? {
+            let start = index
+            var components: [String] = []
+            while let identifier = readIdentifier() {
+                components.append(identifier)
+                guard peek == UInt8(ascii: ".") else { break }
+                index += 1
+            }
+            guard components.count >= 2, components.last == "self" else {
+                index = start
+                return nil
+            }
+            return components.dropLast().joined(separator: ".")
+        }
+
+        /// Reads an identifier, or returns `nil` without moving.
+        mutating func readIdentifier() -> String? {
+            let start = index
+            while let byte = peek, AnnotationParser.isIdentifierByte(byte, first: index == start) {
+                index += 1
+            }
+            return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
         }
 
         /// Reads a number literal: an optional `-`, digits, and an optional `.` with digits.

@@ -61,6 +61,10 @@ package struct Renderer: Sendable {
                 sections.append(render("FullTextSearch", fullTextSearchContext(type, search, access: access)))
                 extensions.append(("fullTextSearch.databaseExtension", "its full-text search"))
             }
+            if let relationships = persistable.relationships {
+                sections.append(render("Relationships", relationshipsContext(type, relationships, access: access)))
+                extensions.append(("relationships.databaseExtension", "its relationships"))
+            }
             if !extensions.isEmpty {
                 conformances.append("DatabaseExtensionProviding")
                 let context = DatabaseExtensionsContext(

@@ -134,6 +134,34 @@ struct FullTextSearchContext {
     var columns: [Column]
 }
 
+/// The relationships of one `@persistable` type and their typed queries.
+struct RelationshipsContext {
+    struct Edge {
+        var edgeName: String
+        var edgeLiteral: String
+        var property: String
+        var sourceName: String
+        var destination: String
+        var rules: String?
+        var extractLabel: String
+        var extract: String
+        var forwardSummary: String
+        var swiftName: String
+        var forwardType: String
+        var forwardBody: String
+        var inverseAccess: String
+        var inverseSwiftName: String
+        var inverseCountName: String
+    }
+
+    var name: String
+    var access: String
+    var summary: String
+    var nameLiteral: String
+    var version: Int
+    var edges: [Edge]
+}
+
 /// The list of the extensions of one `@persistable` type.
 struct DatabaseExtensionsContext {
     var name: String

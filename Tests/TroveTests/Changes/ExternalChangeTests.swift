@@ -54,6 +54,8 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
             var observation = database.observe { tx in try Note.read(tx).byKey("a")?.text }.makeAsyncIterator()
             #expect(try await observation.next() == "mine")
             #expect(database.changeHub.isPolling)
+            database.changeHub.pollNow()
+            #expect(database.changeHub.isPollerConnectionReadOnly == false)
 
             try syncReadWrite(other.newConnection()) { tx in try tx.write(Note(id: "a", text: "theirs")) }
             #expect(database.changeHub.pollNow())
@@ -66,6 +68,53 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
             #expect(try await observation.next() == "theirs")
             // A connection that cached the item reads the other instance's value.
             #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == "theirs")
+        }
+    }
+
+    /// A database opened read-only (as `trove` and inspection tools open one) observes the
+    /// commits of the instance that writes: `changes` reports them as external, observations run
+    /// again, and its connections' caches lose what they held.
+    @Test func aReadOnlyDatabaseSeesAnotherInstancesCommits() async throws {
+        try await withWatchdog {
+            let folder = try makeTemporaryFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let writer = try Self.open(folder + "/db.trove", interval: nil)
+            try syncReadWrite(writer.newConnection()) { tx in try tx.write(Note(id: "a", text: "first")) }
+            var configuration = Configuration()
+            configuration.externalChangePollingInterval = .seconds(3_600)
+            configuration.isReadOnly = true
+            let database = try Database(path: folder + "/db.trove", configuration: configuration)
+            let reader = try database.newConnection()
+            #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == "first")
+            // Nothing observes yet, so no poller runs: the connection's next transaction notices
+            // the commit by itself and drops the cached item.
+            try syncReadWrite(writer.newConnection()) { tx in try tx.write(Note(id: "a", text: "unobserved")) }
+            #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == "unobserved")
+
+            var changes = database.changes.makeAsyncIterator()
+            var observation = database.observe { tx in try Note.read(tx).byKey("a")?.text }.makeAsyncIterator()
+            #expect(try await observation.next() == "unobserved")
+            #expect(database.changeHub.isPolling)
+            #expect(database.changeHub.pollNow())
+            #expect(changes.bufferedCount == 0, "nothing changed yet")
+            // Its poller reads the file without the right to write it: a read-write connection
+            // that is the last to close checkpoints the log into the file.
+            #expect(database.changeHub.isPollerConnectionReadOnly == true)
+
+            for text in ["second", "third"] {
+                try syncReadWrite(writer.newConnection()) { tx in try tx.write(Note(id: "a", text: text)) }
+                #expect(database.changeHub.pollNow())
+                try #require(changes.bufferedCount == 1)
+                let changeset = try #require(await changes.next())
+                #expect(changeset.reloadReason == .externalChange)
+                #expect(try await observation.next() == text)
+                // The connection had cached the item: it reads the writer's value.
+                #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == text)
+                #expect(try await database.read { try Note.read($0).byKey("a")?.text } == text)
+            }
+            #expect(throws: TroveError.self) {
+                try syncReadWrite(reader) { tx in try tx.write(Note(id: "b", text: "refused")) }
+            }
         }
     }
 

@@ -9,18 +9,22 @@
     /// The PostgreSQL suite (issue 18), built only with the package trait `Postgres`: Trove's
     /// ``TrovePostgres/PostgresStore`` (generated coder, its cache, change log and notifications)
     /// against raw postgres-nio on the same table (collection, key, data bytea, metadata bytea)
-    /// with the hand-written coder of the SQLite baseline, through the database workloads of the
-    /// SQLite suite, on the server of `TROVE_POSTGRES_URL` (`Scripts/postgres-test-server.sh`).
+    /// with the hand-written coder of the SQLite baseline, and against Fluent models with the
+    /// same fields (``FluentPostgres``), through the database workloads of the SQLite suite, on
+    /// the server of `TROVE_POSTGRES_URL` (`Scripts/postgres-test-server.sh`).
     ///
     /// Elapsed time (the server's work is in another process: this process's CPU time would not
     /// see it), median of the runs. The raw implementation writes what a careful user writes by
     /// hand: a point read is one `SELECT` (no transaction around it), a batch of reads one
     /// `REPEATABLE READ` transaction, writes one transaction of one upsert per item.
     struct PostgresSuite {
+        /// The implementations, in the order of the table's columns; the first is Trove.
+        static let implementations = ["Trove", "raw postgres-nio", "Fluent"]
+
         struct Row {
             let title: String
-            var trove: Double
-            var raw: Double
+            /// The median seconds of each implementation, in the order of ``implementations``.
+            var seconds: [Double]
         }
 
         let options: Options
@@ -51,44 +55,52 @@
             let url = url
             let runs = options.runs
             log("postgres: \(Workload.format(fixtures.users.count)) users on \(PostgresStore.Configuration.describe(url))")
-            let trove = try blocking { try await TroveOnPostgres(url: url) }
-            let raw = try blocking { try await RawPostgres(url: url) }
+            let stores: [any PostgresBenchmarkStore] = [
+                try blocking { try await TroveOnPostgres(url: url) },
+                try blocking { try await RawPostgres(url: url) },
+                try blocking { try await FluentPostgres(url: url) },
+            ]
             defer {
-                trove.close()
-                raw.close()
+                for store in stores { store.close() }
             }
+            let names = Self.implementations
             // Each run starts from empty tables and runs the workloads in order, as the SQLite
-            // suite does: reads on the inserted users, then the writes.
-            var samples: [String: (trove: [Double], raw: [Double])] = [:]
+            // suite does: reads on the inserted users, then the writes. Every read's checksum
+            // must match Trove's, and so must the final contents (read untimed after the writes).
+            var samples: [String: [[Double]]] = [:]
             var titles: [String] = []
             var checksums: [String: Checksum] = [:]
+            let finalTitle = "contents after the writes"
             for run in 0..<runs {
-                for (name, implementation) in [("trove", trove as any PostgresBenchmarkStore), ("raw", raw)] {
+                for (index, implementation) in stores.enumerated() {
+                    let name = names[index]
                     try blocking { try await implementation.reset() }
                     for (title, workload) in Self.workloads(fixtures) {
-                        if run == 0 && name == "trove" { titles.append(title) }
+                        if run == 0 && index == 0 { titles.append(title) }
                         let start = ContinuousClock.now
                         let checksum = try blocking { try await workload(implementation) }
                         let seconds = start.duration(to: .now).seconds
-                        if name == "trove" {
-                            samples[title, default: ([], [])].trove.append(seconds)
-                        } else {
-                            samples[title, default: ([], [])].raw.append(seconds)
-                        }
-                        if let checksum {
-                            if name == "trove" {
-                                checksums[title] = checksum
-                            } else if checksums[title] != checksum {
-                                throw BenchmarkError(
-                                    "postgres \(title): raw found \(checksum), Trove \(checksums[title].map { "\($0)" } ?? "-")")
-                            }
-                        }
+                        samples[title, default: Array(repeating: [], count: stores.count)][index].append(seconds)
+                        if let checksum { try Self.check(checksum, of: name, title: title, index: index, in: &checksums) }
                     }
+                    let contents = try blocking { try await implementation.readAll() }
+                    try Self.check(contents, of: name, title: finalTitle, index: index, in: &checksums)
                 }
             }
             rows = titles.map { title in
-                let sample = samples[title]!
-                return Row(title: title, trove: Self.median(sample.trove), raw: Self.median(sample.raw))
+                Row(title: title, seconds: samples[title]!.map(Self.median))
+            }
+        }
+
+        /// Records Trove's checksum (`index` 0), or checks another implementation's against it.
+        private static func check(
+            _ checksum: Checksum, of name: String, title: String, index: Int, in checksums: inout [String: Checksum]
+        ) throws {
+            if index == 0 {
+                checksums[title] = checksum
+            } else if checksums[title] != checksum {
+                throw BenchmarkError(
+                    "postgres \(title): \(name) found \(checksum), Trove \(checksums[title].map { "\($0)" } ?? "-")")
             }
         }
 
@@ -123,18 +135,23 @@
             var lines = ["", "## PostgreSQL (issue 18)", ""]
             lines.append(
                 "Elapsed time, median of \(options.runs) run\(options.runs == 1 ? "" : "s"), server on loopback. Trove = `PostgresStore` "
-                    + "(generated coder, cache, change log + NOTIFY); raw = postgres-nio on the same table with the hand-written coder. "
-                    + "Ratio = Trove / raw (aim: 1.3× or less).")
+                    + "(generated coder, cache, change log + NOTIFY); raw = postgres-nio on the same table with the hand-written coder; "
+                    + "Fluent = a FluentKit model with the same fields as columns (fluent-postgres-driver). "
+                    + "Trove / raw aim: 1.3× or less; Trove / Fluent aim: below 1×.")
             lines.append("")
-            lines.append("| Workload | Trove | raw postgres-nio | Trove / raw |")
-            lines.append("|---|---:|---:|---:|")
+            lines.append("| Workload | Trove | raw postgres-nio | Fluent | Trove / raw | Trove / Fluent |")
+            lines.append("|---|---:|---:|---:|---:|---:|")
             for row in rows {
-                let ratio = row.trove / row.raw
-                // Far below 1 (Trove's cache answers): "1/250×" says more than "0.00×".
-                let shown = ratio < 0.1 ? "1/\(Int((1 / ratio).rounded()))×" : formatRatio(ratio)
-                lines.append("| \(row.title) | \(formatDuration(row.trove)) | \(formatDuration(row.raw)) | \(shown) |")
+                let durations = row.seconds.map(formatDuration).joined(separator: " | ")
+                let ratios = row.seconds.dropFirst().map { Self.shownRatio(row.seconds[0] / $0) }.joined(separator: " | ")
+                lines.append("| \(row.title) | \(durations) | \(ratios) |")
             }
             return lines
+        }
+
+        /// A ratio for the table: far below 1 (Trove's cache answers), "1/250×" says more than "0.00×".
+        private static func shownRatio(_ ratio: Double) -> String {
+            ratio < 0.1 ? "1/\(Int((1 / ratio).rounded()))×" : formatRatio(ratio)
         }
     }
 

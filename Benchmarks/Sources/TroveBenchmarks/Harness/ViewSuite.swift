@@ -5,7 +5,8 @@ import Foundation
 /// ten to another one).
 ///
 /// - **Per commit**: each update in a write transaction of its own. Trove with a persistent
-///   `View` (its row changes computed in the commit), Trove without a view, and raw SQLite and
+///   `View` (its row changes computed in the commit), the same view with `storage: .inMemory`
+///   (its pages in process memory, nothing in the file), Trove without a view, and raw SQLite and
 ///   GRDB, which keep each conversation's key list as a screen would and, after each commit,
 ///   read the list of the affected conversation(s) again (`ORDER BY timestamp, key`, from an
 ///   index on (conversation, timestamp, key)) and diff it with the list held
@@ -29,6 +30,7 @@ struct ViewSuite {
     /// The implementations, in table order.
     enum Engine: String, CaseIterable {
         case troveView = "Trove + view"
+        case troveMemoryView = "Trove + in-memory view"
         case trove = "Trove, no view"
         case raw = "raw SQLite"
         case grdb = "GRDB"
@@ -141,6 +143,7 @@ struct ViewSuite {
         let store: any ViewBenchmarkStore =
             switch engine {
             case .troveView: try TroveViewStore(directory: directory, counter: counter)
+            case .troveMemoryView: try TroveViewStore(directory: directory, counter: CallCounter(), inMemory: true)
             case .trove: try TroveViewStore(directory: directory, counter: nil)
             case .raw: try RawViewStore(directory: directory)
             case .grdb: try GRDBViewStore(directory: directory)
@@ -297,8 +300,8 @@ struct ViewSuite {
                 + "affected conversation(s) again after the commit and diffs it with the list held "
                 + "(`CollectionDifference`, moves inferred).")
         lines.append("")
-        lines.append("| Per commit | Trove + view | Trove, no view | raw SQLite | GRDB |")
-        lines.append("|---|---:|---:|---:|---:|")
+        lines.append("| Per commit | " + Engine.allCases.map(\.rawValue).joined(separator: " | ") + " |")
+        lines.append("|---|" + Engine.allCases.map { _ in "---:|" }.joined())
         func cell(_ value: Double, _ wall: Double) -> String {
             value.isFinite ? "\(formatDuration(value)) (\(formatDuration(wall)))" : "–"
         }
@@ -307,7 +310,7 @@ struct ViewSuite {
             "| write + commit | "
                 + engines.map { cell(median(write[$0]), wallMedian(write[$0])) }.joined(separator: " | ") + " |")
         lines.append(
-            "| re-query + diff by hand | in the commit | – | "
+            "| re-query + diff by hand | in the commit | in the commit | – | "
                 + [Engine.raw, .grdb].map { cell(median(requery[$0]), wallMedian(requery[$0])) }.joined(separator: " | ")
                 + " |")
         func total(_ engine: Engine) -> (Double, Double) {
@@ -330,13 +333,15 @@ struct ViewSuite {
                 + "its own, \(fixtures.readGroups.count) reads over the conversations in turn: \(clock.rawValue) time per read "
                 + "(elapsed), median of \(runs).")
         lines.append("")
-        lines.append("| Read rows 0..<50 | Trove view `items(in:range:)` | raw SQLite `ORDER BY … LIMIT 50` | GRDB `order(…).limit(50)` |")
-        lines.append("|---|---:|---:|---:|")
         lines.append(
-            "| per read | " + [Engine.troveView, .raw, .grdb].map { cell(median(top[$0]), wallMedian(top[$0])) }
-                .joined(separator: " | ") + " |")
+            "| Read rows 0..<50 | Trove view `items(in:range:)` | Trove in-memory view | raw SQLite `ORDER BY … LIMIT 50` | "
+                + "GRDB `order(…).limit(50)` |")
+        lines.append("|---|---:|---:|---:|---:|")
+        let readers: [Engine] = [.troveView, .troveMemoryView, .raw, .grdb]
         lines.append(
-            "| / raw SQLite | " + [Engine.troveView, .raw, .grdb].map { formatRatio(median(top[$0]) / median(top[.raw])) }
+            "| per read | " + readers.map { cell(median(top[$0]), wallMedian(top[$0])) }.joined(separator: " | ") + " |")
+        lines.append(
+            "| / raw SQLite | " + readers.map { formatRatio(median(top[$0]) / median(top[.raw])) }
                 .joined(separator: " | ") + " |")
         lines.append("")
         let log2Size = log2(Double(groupSize))

@@ -47,14 +47,17 @@ final class TroveViewStore: ViewBenchmarkStore {
     let reader: Trove.Connection
     let view: View<Message>?
 
-    init(directory: String, counter: CallCounter?) throws {
+    /// - Parameters:
+    ///   - counter: Counts the calls of the view's sort closure; `nil` for no view at all.
+    ///   - inMemory: Whether the view keeps its pages in memory (`.inMemory`) or in the file.
+    init(directory: String, counter: CallCounter?, inMemory: Bool = false) throws {
         path = directory + "/messages.trove"
         database = try Trove.Database(path: path)
         writer = try database.newConnection()
         reader = try database.newConnection()
         view = counter.map { counter in
             View<Message>(
-                Self.viewName, grouping: { message, _ in message.conversation },
+                Self.viewName, storage: inMemory ? .inMemory : .persistent, grouping: { message, _ in message.conversation },
                 areInIncreasingOrder: { lhs, rhs in
                     counter.increment()
                     return lhs.timestamp < rhs.timestamp

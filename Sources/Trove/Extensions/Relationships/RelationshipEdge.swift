@@ -78,9 +78,10 @@ public struct RelationshipEdge<Source: Persistable>: Sendable {
     /// An edge that no property describes: added and removed with
     /// ``Relationships/addEdge(_:from:to:in:)`` and ``Relationships/removeEdge(_:from:to:in:)``.
     ///
-    /// Manual edges live in the extension's table: a rebuild of the extension (a new version or
-    /// definition, or another process writing to the collection without maintaining it) drops
-    /// them.
+    /// A rebuild of the extension (a new version or definition, or another process writing to
+    /// the collection without maintaining it) recomputes the other edges from the items and
+    /// keeps the manual ones whose source still exists, as long as the definition still declares
+    /// this edge manual; their rules are those of the definition.
     ///
     /// - Parameters:
     ///   - name: The name of the edge: unique in the relationship.

@@ -194,6 +194,15 @@ public struct Relationships<Source: Persistable>: Sendable {
         let core = transaction.checkedCore
         try implementation.insertEdge(
             source: rowID, edge: edge, destination: destination.itemKey, manual: true, in: ExtensionContext(core: core))
+        // Again by the source's key, for a rebuild to keep it.
+        let statement = try core.sqlite.cachedStatement(implementation.insertManualSQL)
+        do {
+            defer { statement.reset() }
+            try statement.bind(source.itemKey, at: 1)
+            try statement.bind(edge, at: 2)
+            try statement.bind(destination.itemKey, at: 3)
+            try statement.stepToEnd()
+        }
         _ = try core.touchRow(key: source.itemKey, collection: Source.collection)
     }
 
@@ -223,6 +232,14 @@ public struct Relationships<Source: Persistable>: Sendable {
             try statement.stepToEnd()
         }
         guard core.sqlite.changes > 0 else { return false }
+        let manual = try core.sqlite.cachedStatement(implementation.deleteManualSQL)
+        do {
+            defer { manual.reset() }
+            try manual.bind(source.itemKey, at: 1)
+            try manual.bind(edge, at: 2)
+            try manual.bind(destination.itemKey, at: 3)
+            try manual.stepToEnd()
+        }
         _ = try core.touchRow(key: source.itemKey, collection: Source.collection)
         return true
     }

@@ -15,6 +15,16 @@
 ///
 /// An index on `(edge, dst_key)` finds the sources of a destination.
 ///
+/// `trove_ext_<name>_manual` holds the manual edges again, `(src_key, edge, dst_key)`, by the
+/// key of the source: the edges that no item describes, so that a rebuild (a new version or
+/// definition, a stale copy) recomputes the property edges from the items and keeps these
+/// (``tablesKeptByRebuild(name:storedFingerprint:)``). A rebuild drops the manual edges whose
+/// source no longer exists or whose name is no longer a manual edge of the definition.
+///
+/// The format is in the fingerprint, and a rebuild climbs from the stored one: `v1` had no
+/// `_manual` table (its manual edges are taken from its edge table, which the rebuild keeps
+/// for that); `v2` keeps `_manual`.
+///
 /// ## The rules
 ///
 /// The extension follows the source collection and every destination collection. A removal of
@@ -32,9 +42,15 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     /// The collections the destinations are in.
     let destinationCollections: Set<String>
 
+    /// The table of the manual edges, by the key of their source.
+    let manualTable: String
     private let createSQL: String
     let insertSQL: String
     let deleteSQL: String
+    let insertManualSQL: String
+    let deleteManualSQL: String
+    private let deleteManualOfSourceSQL: String
+    private let deleteAllManualSQL: String
     private let deletePropertyEdgesSQL: String
     private let deleteAllSQL: String
     private let selectEdgesOfSourceSQL: String
@@ -50,25 +66,35 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         self.edges = edges
         table = "trove_ext_\(name)"
         fingerprint =
-            "relationships v1 \(Source.collection): "
+            "\(Self.format) \(Source.collection): "
             + edges.map { "\($0.name) -> \($0.destinationCollection) \($0.rules.rawValue)\($0.isManual ? " manual" : "")" }
             .joined(separator: ", ")
         var byName: [String: Int] = [:]
         for (offset, edge) in edges.enumerated() where byName[edge.name] == nil { byName[edge.name] = offset }
         edgesByName = byName
         destinationCollections = Set(edges.map(\.destinationCollection))
+        manualTable = "trove_ext_\(name)_manual"
         let quoted = "\"\(table)\""
+        let manualQuoted = "\"\(manualTable)\""
+        // IF NOT EXISTS: a rebuild may keep the tables (see `tablesKeptByRebuild`).
         createSQL = """
-            CREATE TABLE \(quoted) (
+            CREATE TABLE IF NOT EXISTS \(quoted) (
                 src INTEGER NOT NULL, edge TEXT NOT NULL, dst_key TEXT NOT NULL, manual INTEGER NOT NULL,
                 PRIMARY KEY (src, edge, dst_key, manual)) WITHOUT ROWID;
-            CREATE INDEX "\(table)_dst" ON \(quoted) (edge, dst_key);
+            CREATE INDEX IF NOT EXISTS "\(table)_dst" ON \(quoted) (edge, dst_key);
+            CREATE TABLE IF NOT EXISTS \(manualQuoted) (
+                src_key TEXT NOT NULL, edge TEXT NOT NULL, dst_key TEXT NOT NULL,
+                PRIMARY KEY (src_key, edge, dst_key)) WITHOUT ROWID;
             """
+        insertManualSQL = "INSERT OR IGNORE INTO \(manualQuoted) (src_key, edge, dst_key) VALUES (?1, ?2, ?3)"
+        deleteManualSQL = "DELETE FROM \(manualQuoted) WHERE src_key = ?1 AND edge = ?2 AND dst_key = ?3"
+        deleteManualOfSourceSQL = "DELETE FROM \(manualQuoted) WHERE src_key = ?1"
+        deleteAllManualSQL = "DELETE FROM \(manualQuoted)"
         insertSQL = "INSERT OR IGNORE INTO \(quoted) (src, edge, dst_key, manual) VALUES (?1, ?2, ?3, ?4)"
         deleteSQL = "DELETE FROM \(quoted) WHERE src = ?1 AND edge = ?2 AND dst_key = ?3 AND manual = 1"
         deletePropertyEdgesSQL = "DELETE FROM \(quoted) WHERE src = ?1 AND manual = 0"
         deleteAllSQL = "DELETE FROM \(quoted)"
-        selectEdgesOfSourceSQL = "SELECT edge, dst_key FROM \(quoted) WHERE src = ?1"
+        selectEdgesOfSourceSQL = "SELECT edge, dst_key, manual FROM \(quoted) WHERE src = ?1"
         selectSourcesSQL =
             "SELECT DISTINCT e.src, t.key FROM \(quoted) AS e JOIN trove_items AS t ON t.rowid = e.src WHERE e.edge = ?1 AND e.dst_key = ?2"
         countSourcesSQL = "SELECT count(DISTINCT src) FROM \(quoted) WHERE edge = ?1 AND dst_key = ?2"
@@ -90,8 +116,19 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         collection == Source.collection || destinationCollections.contains(collection)
     }
 
+    /// The format of the tables, first in the fingerprint.
+    static var format: String { "relationships v2" }
+
     func tableNames(name: String) -> [String] {
-        [table]
+        [table, manualTable]
+    }
+
+    /// The manual edges, from the stored format: `v2` keeps its `_manual` table; `v1` kept them
+    /// in its edge table only, which ``populate(name:in:progress:)`` moves them out of.
+    func tablesKeptByRebuild(name: String, storedFingerprint: String) -> [String] {
+        if storedFingerprint.hasPrefix(Self.format + " ") { return [manualTable] }
+        if storedFingerprint.hasPrefix("relationships v1 ") { return [table] }
+        return []
     }
 
     func create(name: String, in context: ExtensionContext) throws {
@@ -99,10 +136,55 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         try context.sqlite.execute(createSQL)
     }
 
+    /// Recomputes the property edges from the items, and puts back the manual edges that a
+    /// rebuild kept and that still hold: their source exists and their name is a manual edge.
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
+        let quoted = "\"\(table)\""
+        let manualQuoted = "\"\(manualTable)\""
+        let sqlite = context.sqlite
+        // A kept edge table (format v1) hands its manual edges over to the manual table.
+        do {
+            let statement = try sqlite.makeStatement(
+                """
+                INSERT OR IGNORE INTO \(manualQuoted) (src_key, edge, dst_key)
+                SELECT t.key, e.edge, e.dst_key FROM \(quoted) AS e JOIN trove_items AS t ON t.rowid = e.src
+                WHERE e.manual = 1 AND t.collection = ?1
+                """)
+            try statement.bind(Source.collection, at: 1)
+            try statement.stepToEnd()
+        }
+        try sqlite.execute("DELETE FROM \(quoted)")
+        // Manual edges of a name the definition no longer declares manual, or of a source gone.
+        var names: [String] = []
+        do {
+            let statement = try sqlite.makeStatement("SELECT DISTINCT edge FROM \(manualQuoted)")
+            while try statement.step() { names.append(statement.string(at: 0)) }
+        }
+        for edge in names where edgesByName[edge].map({ !edges[$0].isManual }) ?? true {
+            let statement = try sqlite.makeStatement("DELETE FROM \(manualQuoted) WHERE edge = ?1")
+            try statement.bind(edge, at: 1)
+            try statement.stepToEnd()
+        }
+        do {
+            let statement = try sqlite.makeStatement(
+                """
+                DELETE FROM \(manualQuoted) WHERE NOT EXISTS
+                (SELECT 1 FROM trove_items AS t WHERE t.collection = ?1 AND t.key = \(manualQuoted).src_key)
+                """)
+            try statement.bind(Source.collection, at: 1)
+            try statement.stepToEnd()
+        }
         try ExtensionItems<Source>.forEachStored(in: context, progress: progress) { rowID, _, item in
             try storeEdges(of: item, rowID: rowID, replacing: false, in: context)
         }
+        let statement = try sqlite.makeStatement(
+            """
+            INSERT OR IGNORE INTO \(quoted) (src, edge, dst_key, manual)
+            SELECT t.rowid, m.edge, m.dst_key, 1 FROM \(manualQuoted) AS m
+            JOIN trove_items AS t ON t.collection = ?1 AND t.key = m.src_key
+            """)
+        try statement.bind(Source.collection, at: 1)
+        try statement.stepToEnd()
     }
 
     func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
@@ -127,6 +209,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
 
     func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws {
         try context.sqlite.executeCached(deleteAllSQL)
+        try context.sqlite.executeCached(deleteAllManualSQL)
     }
 
     func removeAll(rows: [RemovedRow]?, ofCollection removed: String?, name: String, in context: ExtensionContext)
@@ -147,6 +230,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             let keys = Dictionary(
                 (rows ?? []).map { (String($0.rowID), $0.key) }, uniquingKeysWith: { first, _ in first })
             try context.sqlite.executeCached(deleteAllSQL)
+            try context.sqlite.executeCached(deleteAllManualSQL)
             for (edge, rowID, destination) in pending {
                 try destinationSideRules(
                     edge, sourceKey: keys[rowID] ?? "", destinationKey: destination, sourcesLeft: 0, in: context)
@@ -198,12 +282,14 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     /// A source went: its edges go, and the rules that act on a source's removal are queued.
     private func sourceRemoved(rowID: Int64, key: String, in context: ExtensionContext) throws {
         var removedEdges: [(edge: String, destination: String)] = []
+        var hadManualEdges = false
         do {
             let statement = try context.sqlite.cachedStatement(selectEdgesOfSourceSQL)
             defer { statement.reset() }
             try statement.bind(rowID, at: 1)
             while try statement.step() {
                 removedEdges.append((statement.string(at: 0), statement.string(at: 1)))
+                if statement.int64(at: 2) != 0 { hadManualEdges = true }
             }
         }
         guard !removedEdges.isEmpty else { return }
@@ -212,6 +298,12 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
                 "DELETE FROM \"\(table)\" WHERE src = ?1")
             defer { statement.reset() }
             try statement.bind(rowID, at: 1)
+            try statement.stepToEnd()
+        }
+        if hadManualEdges {
+            let statement = try context.sqlite.cachedStatement(deleteManualOfSourceSQL)
+            defer { statement.reset() }
+            try statement.bind(key, at: 1)
             try statement.stepToEnd()
         }
         for (name, destination) in removedEdges {

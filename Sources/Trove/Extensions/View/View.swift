@@ -28,12 +28,14 @@ import Foundation
 /// - The ordered rows are stored in the file in pages of row ids (see the article "Views"): one
 ///   write costs O(log n) comparisons and rewrites one page, or two when a page splits or merges.
 ///   A later open with the same name and version does no work; a new version (or another
-///   ``Storage``) rebuilds the view.
+///   ``Storage``) rebuilds the view. With ``Storage/inMemory``, the same pages live in memory
+///   only, versioned by commit.
 /// - Reads (``read(_:)``) see the transaction's snapshot; index lookups skip whole pages.
 /// - Each commit's ``Changeset/viewChanges`` holds the view's ``ViewChanges``;
 ///   ``ViewMappings`` and ``Database/observe(_:mappings:)`` turn them into sections for a UI.
 public struct View<Item: Persistable>: Sendable {
-    /// Whether a view's pages survive from one run of the program to the next.
+    /// Where a view keeps its pages, and whether they survive from one run of the program to
+    /// the next.
     public enum Storage: Sendable, Hashable {
         /// The pages are kept in the file: a later open with the same definition does no work.
         case persistent
@@ -42,6 +44,18 @@ public struct View<Item: Persistable>: Sendable {
         /// (a locale, a setting). The pages still live in the file while the program runs, so
         /// that every reader sees them in its snapshot.
         case rebuiltAtLaunch
+        /// The pages live only in the memory of the process, never in the file: built when the
+        /// view is registered on a ``Database``, changed by every write transaction (and rolled
+        /// back with it), and read by each transaction at its snapshot, like the items: a
+        /// transaction that began before a commit does not see the commit's changes. Reads and
+        /// ``ViewChanges`` are the same as for the other storages.
+        ///
+        /// Commits keep only the versions that a transaction under way still reads. The file
+        /// holds only the view's row in the registry of extensions (its name, version and
+        /// definition), so that other processes know of it. When another process (or another
+        /// `Database` on the file) commits, the view is rebuilt by this database's next write
+        /// transaction; reading it meanwhile throws.
+        case inMemory
     }
 
     /// The name of the view, unique among the extensions of a file.
@@ -112,7 +126,11 @@ public struct View<Item: Persistable>: Sendable {
         self.areInIncreasingOrder = areInIncreasingOrder
         var fingerprint =
             "view v1 \(Item.collection) version \(version) pages \(ViewStorage.maximumPageSize)/\(ViewStorage.minimumPageSize)"
-        if storage == .rebuiltAtLaunch { fingerprint += " launch \(View.launchToken)" }
+        switch storage {
+        case .persistent: break
+        case .rebuiltAtLaunch: fingerprint += " launch \(View.launchToken)"
+        case .inMemory: fingerprint += " memory \(View.launchToken)"
+        }
         if !parentFingerprint.isEmpty { fingerprint += " of (\(parentFingerprint))" }
         self.fingerprint = fingerprint
         pages = ViewStorage(name: name)
@@ -176,8 +194,46 @@ public struct View<Item: Persistable>: Sendable {
     static var launchToken: String { viewLaunchToken }
 }
 
+extension View: ViewDefinition {
+    typealias Row = Item
+
+    var isInMemory: Bool { storage == .inMemory }
+    var primaryCollection: String { Item.collection }
+    var collections: [String] { [Item.collection] }
+    var reportsCollections: Bool { false }
+
+    func follows(_ collection: String) -> Bool {
+        collection == Item.collection
+    }
+
+    func forEachStored(
+        in context: ExtensionContext, progress: (Int) -> Void, _ body: (Int64, String, Item) throws -> Void
+    ) throws {
+        try ExtensionItems<Item>.forEachStored(in: context, progress: progress, body)
+    }
+
+    func resolve(_ event: WriteEvent, in context: ExtensionContext) throws -> Item {
+        try ExtensionItems<Item>.resolve(event, in: context)
+    }
+
+    func row(_ rowID: Int64, in context: ExtensionContext) throws -> (key: String, row: Item) {
+        let statement = try context.sqlite.cachedStatement(Schema.selectRowByID)
+        defer { statement.reset() }
+        try statement.bind(rowID, at: 1)
+        guard try statement.step() else {
+            throw TroveError(
+                code: .extensionFailed, message: "A row of the view '\(name)' is gone from the items (row \(rowID)).",
+                collection: Item.collection, extensionName: name)
+        }
+        let key = statement.string(at: 0)
+        let item = try ExtensionItems<Item>.decode(
+            key: key, data: statement.bytes(at: 1), metadata: statement.isNull(at: 2) ? nil : statement.bytes(at: 2))
+        return (key, item)
+    }
+}
+
 /// Drawn once per process (see ``View/Storage/rebuiltAtLaunch``): a constant, not mutable state.
-private let viewLaunchToken = UUID().uuidString
+let viewLaunchToken = UUID().uuidString
 
 extension TransactionReader {
     /// Reads `view` in the reader's transaction (see ``View/read(_:)``).

@@ -141,6 +141,9 @@ public struct ViewRowChange: Sendable, Hashable, Comparable, CustomStringConvert
     public var kind: Kind
     /// The key of the row's item.
     public var key: String
+    /// The collection of the row's item in a view over several collections
+    /// (``MultiCollectionView``); `nil` in a ``View`` of one type, whose collection is its type's.
+    public var collection: String?
     /// The position before the changes: `nil` for an inserted row.
     public var from: ViewIndexPath?
     /// The position after the changes: `nil` for a removed row.
@@ -157,9 +160,14 @@ public struct ViewRowChange: Sendable, Hashable, Comparable, CustomStringConvert
     ///   - from: The position before the changes.
     ///   - to: The position after the changes.
     ///   - changedParts: What of the item changed.
-    public init(kind: Kind, key: String, from: ViewIndexPath?, to: ViewIndexPath?, changedParts: Parts = []) {
+    ///   - collection: The collection of the row's item, in a view over several collections.
+    public init(
+        kind: Kind, key: String, from: ViewIndexPath?, to: ViewIndexPath?, changedParts: Parts = [],
+        collection: String? = nil
+    ) {
         self.kind = kind
         self.key = key
+        self.collection = collection
         self.from = from
         self.to = to
         self.changedParts = changedParts
@@ -172,12 +180,15 @@ public struct ViewRowChange: Sendable, Hashable, Comparable, CustomStringConvert
         let left = lhs.to ?? lhs.from
         let right = rhs.to ?? rhs.from
         if left != right, let left, let right { return left < right }
-        return lhs.key < rhs.key
+        if lhs.key != rhs.key { return lhs.key < rhs.key }
+        return (lhs.collection ?? "") < (rhs.collection ?? "")
     }
 
-    /// A short description: `moved k1 a[3] -> b[0]`.
+    /// A short description: `moved k1 a[3] -> b[0]`, or `moved notes/k1 a[3] -> b[0]` in a view
+    /// over several collections.
     public var description: String {
-        "\(kind) \(key) \(from?.description ?? "-") -> \(to?.description ?? "-")"
+        let name = collection.map { "\($0)/\(key)" } ?? key
+        return "\(kind) \(name) \(from?.description ?? "-") -> \(to?.description ?? "-")"
     }
 }
 

@@ -13,12 +13,32 @@
 public struct ViewContents: Sendable, Hashable {
     /// The keys of each group that has rows, in the view's order.
     public var keysByGroup: [String: [String]]
+    /// The fingerprint of each row's stored item and metadata, by key, when the contents were
+    /// read from a view (empty when made with ``init(keysByGroup:)``).
+    var fingerprints: [String: ViewRowFingerprint] = [:]
 
-    /// Creates contents.
+    /// Creates contents, without fingerprints: the changes between such contents report no
+    /// updates in place.
     ///
     /// - Parameter keysByGroup: The keys of each group, in order (default: an empty view).
     public init(keysByGroup: [String: [String]] = [:]) {
         self.keysByGroup = keysByGroup.filter { !$0.value.isEmpty }
+    }
+
+    /// Equal when the keys of every group are: contents read at two snapshots can be equal while
+    /// the items of some rows changed (``changes(since:)`` reports those as updates).
+    public static func == (lhs: ViewContents, rhs: ViewContents) -> Bool {
+        lhs.keysByGroup == rhs.keysByGroup
+    }
+
+    /// Hashes the keys of every group.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(keysByGroup)
+    }
+
+    /// Whether the keys, and the stored item and metadata of every row, are the same.
+    func isIdentical(to other: ViewContents) -> Bool {
+        keysByGroup == other.keysByGroup && fingerprints == other.fingerprints
     }
 
     /// The groups, sorted.
@@ -29,8 +49,11 @@ public struct ViewContents: Sendable, Hashable {
     /// The changes that turn `old` into these contents, in the convention of ``ViewChanges``:
     /// keys that left are removed, keys that came are inserted, and of the keys in both, those
     /// that changed group, or are not in the longest run that kept its relative order within a
-    /// group, are moved. Updates in place are not visible in keys: read the changesets of the
-    /// commits between for them.
+    /// group, are moved. Of the others, those whose stored item or metadata differs between the
+    /// two snapshots are updated (contents read from a view keep a fingerprint of each row's
+    /// bytes; see ``ViewSections/changes(since:)`` for what that does and does not report), and
+    /// a moved row whose item or metadata differs has non-empty
+    /// ``ViewRowChange/changedParts``.
     ///
     /// - Parameter old: The contents at an earlier snapshot.
     /// - Returns: The changes; `changes(since: old).applied(to: old.keysByGroup)` equals
@@ -61,11 +84,21 @@ public struct ViewContents: Sendable, Hashable {
                     rows.append(ViewRowChange(kind: .inserted, key: key, from: nil, to: to))
                     continue
                 }
+                var changed: ViewRowChange.Parts = []
+                if let before = old.fingerprints[key], let after = fingerprints[key] {
+                    changed = after.changedParts(since: before)
+                }
                 if from.group == group {
                     defer { stayedOffset += 1 }
-                    if kept.contains(stayedOffset) { continue }
+                    if kept.contains(stayedOffset) {
+                        if !changed.isEmpty {
+                            rows.append(
+                                ViewRowChange(kind: .updated, key: key, from: from, to: to, changedParts: changed))
+                        }
+                        continue
+                    }
                 }
-                rows.append(ViewRowChange(kind: .moved, key: key, from: from, to: to))
+                rows.append(ViewRowChange(kind: .moved, key: key, from: from, to: to, changedParts: changed))
             }
         }
         var groupChanges: [ViewGroupChange] = []
@@ -110,17 +143,22 @@ extension ViewReader {
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     public func contents(of groups: [String]? = nil) throws -> ViewContents {
         var keys: [String: [String]] = [:]
+        var fingerprints: [String: ViewRowFingerprint] = [:]
         for group in try groups ?? self.groups() {
-            keys[group] = try rawKeys(in: group, range: nil)
+            let rows = try rawKeys(in: group, range: nil)
+            keys[group] = rows
+            for key in rows { fingerprints[key] = try fingerprint(ofKey: key) }
         }
-        return ViewContents(keysByGroup: keys)
+        var contents = ViewContents(keysByGroup: keys)
+        contents.fingerprints = fingerprints
+        return contents
     }
 }
 
 extension Database {
     /// Observes the contents of `view` (or of some of its groups): an asynchronous sequence that
     /// yields them now, then after each commit that changed the view's collection and the
-    /// contents. Compute the row changes between two values with ``ViewContents/changes(since:)``.
+    /// contents (the keys, or the stored item or metadata of a row). Compute the row changes between two values with ``ViewContents/changes(since:)``.
     ///
     /// - Parameters:
     ///   - view: The view, registered on this database.
@@ -129,6 +167,6 @@ extension Database {
     public func observe<Item: Persistable>(_ view: View<Item>, groups: [String]? = nil)
         -> DatabaseObservation<ViewContents>
     {
-        observe { tx in try view.read(tx).contents(of: groups) }.removingDuplicates()
+        observe { tx in try view.read(tx).contents(of: groups) }.removingDuplicates { $0.isIdentical(to: $1) }
     }
 }

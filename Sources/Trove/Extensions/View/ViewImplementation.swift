@@ -1,40 +1,95 @@
-/// How a ``View`` keeps its pages: creation, population, and the handling of each write (see
+/// What a view's implementation needs of its definition: a ``View`` of one type, or a
+/// ``MultiCollectionView`` whose closures see rows of several collections.
+protocol ViewDefinition: Sendable {
+    /// What the closures of the definition see of one stored row.
+    associatedtype Row
+    var name: String { get }
+    var fingerprint: String { get }
+    var pages: ViewStorage { get }
+    /// Whether the pages live in memory only.
+    var isInMemory: Bool { get }
+    /// The collection recorded in the registry of extensions: the first one the view follows.
+    var primaryCollection: String { get }
+    /// Every collection the view follows.
+    var collections: [String] { get }
+    /// Whether the view's ``ViewRowChange``s name the collection of each row.
+    var reportsCollections: Bool { get }
+    func follows(_ collection: String) -> Bool
+    /// Calls `body` with the row id, key and row of every stored item the view follows.
+    func forEachStored(
+        in context: ExtensionContext, progress: (Int) -> Void, _ body: (Int64, String, Row) throws -> Void) throws
+    /// The row that `event` wrote.
+    func resolve(_ event: WriteEvent, in context: ExtensionContext) throws -> Row
+    /// The key and row of the stored row `rowID`, as the transaction has it now.
+    func row(_ rowID: Int64, in context: ExtensionContext) throws -> (key: String, row: Row)
+    /// The group of `row`, or `nil` when it is not in the view.
+    func group(of row: Row) throws -> String?
+    /// Whether `lhs` (at `lhsKey`) comes before `rhs` (at `rhsKey`), ties broken by key.
+    func sortsBefore(_ lhs: Row, key lhsKey: String, _ rhs: Row, key rhsKey: String) throws -> Bool
+}
+
+/// How a view keeps its pages: creation, population, and the handling of each write (see
 /// ``ViewStorage`` for the layout and ``ViewWriteState`` for the changes).
-struct ViewImplementation<Item: Persistable>: ExtensionImplementation {
-    let view: View<Item>
+struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
+    let view: Definition
 
     var kind: String { "view" }
-    var collection: String { Item.collection }
+    var collection: String { view.primaryCollection }
     var fingerprint: String { view.fingerprint }
     /// A removal of the collection must name the rows that leave the view.
     var needsRemovedRows: Bool { true }
 
+    func follows(_ collection: String) -> Bool {
+        view.follows(collection)
+    }
+
     func tableNames(name: String) -> [String] {
-        view.pages.tableNames
+        view.isInMemory ? [] : view.pages.tableNames
     }
 
+    /// Creates the tables, or for an in-memory view the empty pages of the transaction, which
+    /// its commit publishes.
     func create(name: String, in context: ExtensionContext) throws {
-        try context.sqlite.execute(view.pages.createSQL)
+        guard !view.collections.isEmpty else {
+            throw TroveError(
+                code: .extensionFailed, message: "The view '\(name)' follows no collection: name at least one.",
+                extensionName: name)
+        }
+        let versions = context.core.database.viewVersions
+        if view.isInMemory {
+            versions.activate()
+            context.core.extensionStates[name] = ViewWriteState(memory: ViewMemoryState())
+        } else {
+            // A view of this name that was in memory is no longer.
+            versions.remove(name)
+            try context.sqlite.execute(view.pages.createSQL)
+        }
     }
 
-    /// Sorts the items of each group in memory and writes them in full pages.
+    /// An in-memory view is built when this database has a version of it.
+    func isBuilt(name: String, in context: ExtensionContext) -> Bool {
+        !view.isInMemory || context.core.database.viewVersions.latest(of: name) != nil
+    }
+
+    /// Sorts the items of each group in memory and writes them in pages.
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
-        var groups: [String: [(rowID: Int64, key: String, item: Item)]] = [:]
-        try ExtensionItems<Item>.forEachStored(in: context, progress: progress) { rowID, key, item in
-            if let group = view.group(of: item) {
+        let store = try state(name: name, in: context).store
+        var groups: [String: [(rowID: Int64, key: String, item: Definition.Row)]] = [:]
+        try view.forEachStored(in: context, progress: progress) { rowID, key, item in
+            if let group = try view.group(of: item) {
                 groups[group, default: []].append((rowID, key, item))
             }
         }
         for (group, rows) in groups {
-            let sorted = rows.sorted { view.sortsBefore($0.item, key: $0.key, $1.item, key: $1.key) }
+            let sorted = try rows.sorted { try view.sortsBefore($0.item, key: $0.key, $1.item, key: $1.key) }
             var start = 0
             var ord: Int64 = 0
             while start < sorted.count {
-                let end = Swift.min(start + ViewStorage.maximumPageSize, sorted.count)
+                let end = Swift.min(start + ViewStorage.buildPageSize, sorted.count)
                 let rowIDs = sorted[start..<end].map(\.rowID)
-                let page = try view.pages.insertPage(group: group, ord: ord, rows: rowIDs, in: context.sqlite)
+                let page = try store.insertPage(group: group, ord: ord, rows: rowIDs)
                 for rowID in rowIDs {
-                    try view.pages.setPage(page, ofRow: rowID, in: context.sqlite)
+                    try store.setPage(page, ofRow: rowID)
                 }
                 start = end
                 ord += ViewStorage.ordinalGap
@@ -43,24 +98,27 @@ struct ViewImplementation<Item: Persistable>: ExtensionImplementation {
     }
 
     func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
-        let state = self.state(name: name, in: context)
+        let state = try self.state(name: name, in: context)
         switch event.kind {
         case .removed:
-            try state.noteRemoval(event.rowID, key: event.key, in: context)
+            try state.noteRemoval(event.rowID, key: event.key, collection: reported(event.collection), in: context)
         case .touched:
             if try state.currentPage(of: event.rowID, in: context) != 0 {
-                state.noteChange(event.rowID, key: event.key, parts: [], repositioned: false)
+                state.noteChange(
+                    event.rowID, key: event.key, collection: reported(event.collection), parts: [], repositioned: false)
             }
         case .inserted, .dataUpdated, .metadataUpdated:
-            let item = try ExtensionItems<Item>.resolve(event, in: context)
+            let item = try view.resolve(event, in: context)
             let parts: ViewRowChange.Parts = event.kind == .metadataUpdated ? .metadata : .item
-            let newGroup = view.group(of: item)
+            let newGroup = try view.group(of: item)
             let page = try state.currentPage(of: event.rowID, in: context)
             if page != 0 {
                 if try state.group(ofPage: page, in: context) == newGroup,
                     try isInOrder(item, key: event.key, rowID: event.rowID, page: page, state: state, in: context)
                 {
-                    state.noteChange(event.rowID, key: event.key, parts: parts, repositioned: false)
+                    state.noteChange(
+                        event.rowID, key: event.key, collection: reported(event.collection), parts: parts,
+                        repositioned: false)
                     return
                 }
                 try state.remove(event.rowID, in: context)
@@ -70,26 +128,58 @@ struct ViewImplementation<Item: Persistable>: ExtensionImplementation {
             }
             if let newGroup {
                 try state.insert(event.rowID, into: newGroup, in: context) { other in
-                    let (otherKey, otherItem) = try row(other, in: context)
-                    return view.sortsBefore(item, key: event.key, otherItem, key: otherKey)
+                    let (otherKey, otherItem) = try view.row(other, in: context)
+                    return try view.sortsBefore(item, key: event.key, otherItem, key: otherKey)
                 }
             }
-            state.noteChange(event.rowID, key: event.key, parts: parts, repositioned: true)
+            state.noteChange(
+                event.rowID, key: event.key, collection: reported(event.collection), parts: parts, repositioned: true)
         }
     }
 
     func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws {
-        try state(name: name, in: context).removeEverything(rows: rows ?? [], in: context)
+        try self.state(name: name, in: context).removeEverything(
+            rows: rows ?? [], reportsCollections: view.reportsCollections, in: context)
+    }
+
+    /// The removal of one collection of a view over several takes out that collection's rows
+    /// only; the removal of everything, or of a view's only collection, empties the view.
+    func removeAll(rows: [RemovedRow]?, ofCollection collection: String?, name: String, in context: ExtensionContext)
+        throws
+    {
+        guard view.reportsCollections, let collection else {
+            return try removeAll(rows: rows, name: name, in: context)
+        }
+        let state = try self.state(name: name, in: context)
+        for row in rows ?? [] {
+            try state.noteRemoval(row.rowID, key: row.key, collection: collection, in: context)
+        }
+    }
+
+    /// The collection to name in the row changes: only a view over several collections names it.
+    private func reported(_ collection: String) -> String? {
+        view.reportsCollections ? collection : nil
     }
 
     // MARK: Helpers
 
-    /// The view's state in the current write transaction, made on first use.
-    private func state(name: String, in context: ExtensionContext) -> ViewWriteState {
+    /// The view's state in the current write transaction, made on first use: on the file's
+    /// tables, or on a copy of the latest version of an in-memory view.
+    private func state(name: String, in context: ExtensionContext) throws -> ViewWriteState {
         if let state = context.core.extensionStates[name] as? ViewWriteState {
             return state
         }
-        let state = ViewWriteState(storage: view.pages)
+        let state: ViewWriteState
+        if view.isInMemory {
+            guard let latest = context.core.database.viewVersions.latest(of: name) else {
+                throw TroveError(
+                    code: .extensionFailed, message: "The in-memory view '\(name)' has no pages on this database.",
+                    collection: view.primaryCollection, extensionName: name)
+            }
+            state = ViewWriteState(memory: latest.state)
+        } else {
+            state = ViewWriteState(storage: view.pages, sqlite: context.sqlite)
+        }
         context.core.extensionStates[name] = state
         return state
     }
@@ -97,33 +187,18 @@ struct ViewImplementation<Item: Persistable>: ExtensionImplementation {
     /// Whether `item`, at its place in `page`, still sorts after the row before it and before
     /// the row after it.
     private func isInOrder(
-        _ item: Item, key: String, rowID: Int64, page: Int64, state: ViewWriteState, in context: ExtensionContext
+        _ item: Definition.Row, key: String, rowID: Int64, page: Int64, state: ViewWriteState,
+        in context: ExtensionContext
     ) throws -> Bool {
         let (previous, next) = try state.neighbours(of: rowID, page: page, in: context)
         if let previous {
-            let (previousKey, previousItem) = try row(previous, in: context)
-            guard view.sortsBefore(previousItem, key: previousKey, item, key: key) else { return false }
+            let (previousKey, previousItem) = try view.row(previous, in: context)
+            guard try view.sortsBefore(previousItem, key: previousKey, item, key: key) else { return false }
         }
         if let next {
-            let (nextKey, nextItem) = try row(next, in: context)
-            guard view.sortsBefore(item, key: key, nextItem, key: nextKey) else { return false }
+            let (nextKey, nextItem) = try view.row(next, in: context)
+            guard try view.sortsBefore(item, key: key, nextItem, key: nextKey) else { return false }
         }
         return true
-    }
-
-    /// The key and item of the row `rowID`, as the transaction has it now.
-    private func row(_ rowID: Int64, in context: ExtensionContext) throws -> (String, Item) {
-        let statement = try context.sqlite.cachedStatement(Schema.selectRowByID)
-        defer { statement.reset() }
-        try statement.bind(rowID, at: 1)
-        guard try statement.step() else {
-            throw TroveError(
-                code: .extensionFailed, message: "A row of the view '\(view.name)' is gone from the items (row \(rowID)).",
-                collection: Item.collection, extensionName: view.name)
-        }
-        let key = statement.string(at: 0)
-        let item = try ExtensionItems<Item>.decode(
-            key: key, data: statement.bytes(at: 1), metadata: statement.isNull(at: 2) ? nil : statement.bytes(at: 2))
-        return (key, item)
     }
 }

@@ -23,13 +23,9 @@ public struct ViewReader<Item: Persistable> {
         self.transaction = transaction
     }
 
-    /// The connection, after checking that the view can be read and noting the read for an
-    /// observation.
-    private func core() throws -> ConnectionCore {
-        let core = transaction.checkedCore
-        transaction.recorder?.recordIndex(view.name, of: Item.collection)
-        try core.database.checkQueryable(view.name, fingerprint: view.fingerprint)
-        return core
+    /// The pages at the transaction's snapshot (see ``ViewDefinition/pageSource(in:)``).
+    private func pages() throws -> any ViewPageSource {
+        try view.pageSource(in: transaction)
     }
 
     // MARK: Groups and counts
@@ -40,7 +36,7 @@ public struct ViewReader<Item: Persistable> {
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     /// - Complexity: O(p) in the number of pages of the view.
     public func groups() throws -> [String] {
-        try view.pages.groupCounts(in: core().sqlite).map(\.group).sorted()
+        try pages().groupCounts().map(\.group).sorted()
     }
 
     /// The number of rows of `group` (0 for a group that has none).
@@ -49,7 +45,7 @@ public struct ViewReader<Item: Persistable> {
     /// - Returns: The number of rows.
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     public func count(in group: String) throws -> Int {
-        try view.pages.count(group: group, in: core().sqlite)
+        try pages().count(group: group)
     }
 
     /// The number of rows of every group.
@@ -57,7 +53,7 @@ public struct ViewReader<Item: Persistable> {
     /// - Returns: The number of rows of the view.
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     public func count() throws -> Int {
-        try view.pages.count(group: nil, in: core().sqlite)
+        try pages().count(group: nil)
     }
 
     // MARK: Rows by index
@@ -145,14 +141,15 @@ public struct ViewReader<Item: Persistable> {
     public func enumerate(
         in group: String, reversed: Bool = false, _ body: (Int, Item, inout Bool) throws -> Void
     ) throws {
-        let sqlite = try core().sqlite
-        let pages = try view.pages.groupPages(group, in: sqlite)
+        let source = try pages()
+        let sqlite = transaction.checkedCore.sqlite
+        let pages = try source.groupPages(group)
         let total = pages.reduce(0) { $0 + $1.count }
         var stop = false
         var offset = reversed ? total : 0
         for page in reversed ? Array(pages.reversed()) : pages {
             if reversed { offset -= page.count }
-            var rows = try view.pages.page(page.id, in: sqlite).rows
+            var rows = try source.page(page.id).rows
             var indexes = Array(rows.indices)
             if reversed {
                 rows.reverse()
@@ -177,7 +174,8 @@ public struct ViewReader<Item: Persistable> {
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     /// - Complexity: O(p + 50), p pages in the item's group.
     public func indexPath(ofKey key: Item.ID) throws -> ViewIndexPath? {
-        let sqlite = try core().sqlite
+        let source = try pages()
+        let sqlite = transaction.checkedCore.sqlite
         let statement = try sqlite.cachedStatement(Schema.selectRowID)
         let rowID: Int64
         do {
@@ -187,11 +185,11 @@ public struct ViewReader<Item: Persistable> {
             guard try statement.step() else { return nil }
             rowID = statement.int64(at: 0)
         }
-        let pageID = try view.pages.pageOfRow(rowID, in: sqlite)
+        let pageID = try source.pageOfRow(rowID)
         guard pageID != 0 else { return nil }
-        let page = try view.pages.page(pageID, in: sqlite)
+        let page = try source.page(pageID)
         var offset = 0
-        for ref in try view.pages.groupPages(page.group, in: sqlite) {
+        for ref in try source.groupPages(page.group) {
             if ref.id == pageID { break }
             offset += ref.count
         }
@@ -204,26 +202,8 @@ public struct ViewReader<Item: Persistable> {
     /// The stored keys of the rows of `group` in `range`: the page list is summed to skip the
     /// pages before the range, then only the pages that hold it are read.
     func rawKeys(in group: String, range: Range<Int>?) throws -> [String] {
-        let sqlite = try core().sqlite
-        let pages = try view.pages.groupPages(group, in: sqlite)
-        let total = pages.reduce(0) { $0 + $1.count }
-        let wanted = (range ?? 0..<total).clamped(to: 0..<total)
-        guard !wanted.isEmpty else { return [] }
-        var keys: [String] = []
-        keys.reserveCapacity(wanted.count)
-        var offset = 0
-        for page in pages {
-            defer { offset += page.count }
-            if offset + page.count <= wanted.lowerBound { continue }
-            if offset >= wanted.upperBound { break }
-            let rows = try view.pages.page(page.id, in: sqlite).rows
-            let lower = Swift.max(wanted.lowerBound - offset, 0)
-            let upper = Swift.min(wanted.upperBound - offset, rows.count)
-            for rowID in rows[lower..<upper] {
-                keys.append(try key(ofRow: rowID, sqlite: sqlite))
-            }
-        }
-        return keys
+        let sqlite = transaction.checkedCore.sqlite
+        return try pages().rowIDs(in: group, range: range).map { try key(ofRow: $0, sqlite: sqlite) }
     }
 
     private func key(ofRow rowID: Int64, sqlite: SQLiteConnection) throws -> String {
@@ -251,3 +231,44 @@ public struct ViewReader<Item: Persistable> {
 // Explicit non-conformance to Sendable: a reader belongs to its transaction.
 @available(*, unavailable)
 extension ViewReader: Sendable {}
+
+extension ViewDefinition {
+    /// The pages at `transaction`'s snapshot, after checking that the view can be read and
+    /// noting the read for an observation: the file's tables, or the version of an in-memory
+    /// view that the snapshot reads (the transaction's own copy in a write transaction that
+    /// changed the view).
+    func pageSource(in transaction: ReadTransaction) throws -> any ViewPageSource {
+        let core = transaction.checkedCore
+        for collection in collections {
+            transaction.recorder?.recordIndex(name, of: collection)
+        }
+        try core.database.checkQueryable(name, fingerprint: fingerprint)
+        guard isInMemory else {
+            return SQLiteViewPages(storage: pages, sqlite: core.sqlite)
+        }
+        if let state = core.extensionStates[name] as? ViewWriteState, let memory = state.memory {
+            return memory.state
+        }
+        guard let snapshot = core.exactSnapshot else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The in-memory view '\(name)' was registered after this transaction began: read it in a later transaction.",
+                collection: primaryCollection, extensionName: name)
+        }
+        guard let version = core.database.viewVersions.version(of: name, atOrBefore: snapshot) else {
+            throw TroveError(
+                code: .extensionFailed,
+                message: "The in-memory view '\(name)' did not exist yet at this transaction's snapshot.",
+                collection: primaryCollection, extensionName: name)
+        }
+        guard version.writerToken == core.fileWriterToken else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The in-memory view '\(name)' is behind: another process (or another Database on the file) committed since it was last changed. The next write transaction of this database rebuilds it.",
+                collection: primaryCollection, extensionName: name)
+        }
+        return version.state
+    }
+}

@@ -23,11 +23,18 @@
 /// of an insert costs O(log p) page reads and O(log n) comparisons, p pages and n rows in the
 /// group. `ord` leaves gaps (2³² between pages of a fresh group); a split takes the middle of the
 /// gap, and a group whose gap is used up is renumbered, once in about 32 splits at one place.
+///
+/// A build writes pages of 33 rows (``buildPageSize``): full pages would split at the first
+/// insert into each, which rewrites 26 map rows.
 struct ViewStorage: Sendable {
     /// The largest number of rows in a page.
     static let maximumPageSize = 50
     /// A page with fewer rows after a removal merges into a neighbour when they fit together.
     static let minimumPageSize = 13
+    /// The rows of a page that a build writes: two thirds of ``maximumPageSize``, so that the
+    /// first inserts into a page of a fresh build do not split it (a split rewrites the map rows
+    /// of the 26 rows it moves, on as many b-tree pages).
+    static let buildPageSize = maximumPageSize * 2 / 3
     /// The gap of `ord` between consecutive pages of a group when it is numbered.
     static let ordinalGap: Int64 = 1 << 32
 
@@ -38,6 +45,7 @@ struct ViewStorage: Sendable {
     let selectPageSQL: String
     let insertPageSQL: String
     let updatePageSQL: String
+    let updatePageRowsSQL: String
     let deletePageSQL: String
     let selectMapSQL: String
     let upsertMapSQL: String
@@ -63,6 +71,7 @@ struct ViewStorage: Sendable {
         selectPageSQL = "SELECT grp, rows FROM \(pages) WHERE id = ?1"
         insertPageSQL = "INSERT INTO \(pages) (grp, ord, count, rows) VALUES (?1, ?2, ?3, ?4)"
         updatePageSQL = "UPDATE \(pages) SET ord = ?2, count = ?3, rows = ?4 WHERE id = ?1"
+        updatePageRowsSQL = "UPDATE \(pages) SET count = ?3, rows = ?4 WHERE id = ?1"
         deletePageSQL = "DELETE FROM \(pages) WHERE id = ?1"
         selectMapSQL = "SELECT page FROM \(map) WHERE rowid = ?1"
         upsertMapSQL = "INSERT INTO \(map) (rowid, page) VALUES (?1, ?2) ON CONFLICT (rowid) DO UPDATE SET page = excluded.page"
@@ -156,11 +165,13 @@ struct ViewStorage: Sendable {
         return sqlite.lastInsertRowID
     }
 
-    func updatePage(_ id: Int64, ord: Int64, rows: [Int64], in sqlite: SQLiteConnection) throws {
-        let statement = try sqlite.cachedStatement(updatePageSQL)
+    /// Replaces the rows of page `id`, and its place when `ord` is not `nil`: an update that
+    /// does not set `ord` leaves the index on (`grp`, `ord`) unwritten.
+    func updatePage(_ id: Int64, ord: Int64?, rows: [Int64], in sqlite: SQLiteConnection) throws {
+        let statement = try sqlite.cachedStatement(ord == nil ? updatePageRowsSQL : updatePageSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
-        try statement.bind(ord, at: 2)
+        if let ord { try statement.bind(ord, at: 2) }
         try statement.bind(Int64(rows.count), at: 3)
         try Self.withEncodedRows(rows) { try statement.bindCopy($0, at: 4) }
         try statement.stepToEnd()

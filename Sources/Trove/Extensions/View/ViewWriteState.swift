@@ -8,7 +8,13 @@
 /// write left in place is reported as updated, and only the rows that were taken out and put
 /// back are moves (see ``ViewChanges`` for the index convention).
 final class ViewWriteState: ExtensionTransactionState {
-    let storage: ViewStorage
+    /// The pages: the file's tables, or the transaction's copy of an in-memory view's.
+    let store: any ViewPageStore
+    /// The pages of an in-memory view, published when the transaction commits; `nil` for a view
+    /// in the file.
+    let memory: ViewMemoryPages?
+    /// Where the pages are, for error messages.
+    private let location: String
 
     // The pages as they are now, as far as this transaction read or wrote them.
     private var groupPages: [String: [ViewPageRef]] = [:]
@@ -30,6 +36,8 @@ final class ViewWriteState: ExtensionTransactionState {
 
     private struct ChangedRow {
         var key: String
+        /// The collection of the row, for a view over several collections; `nil` otherwise.
+        var collection: String?
         var parts: ViewRowChange.Parts
         /// Whether the row was taken out of its place and put back (a move unless it is new).
         var repositioned: Bool
@@ -38,25 +46,37 @@ final class ViewWriteState: ExtensionTransactionState {
     private struct DepartedRow {
         var rowID: Int64
         var key: String
+        var collection: String?
         /// The page of the row before the transaction; 0 when it was not in the view.
         var originalPage: Int64
         var parts: ViewRowChange.Parts
     }
 
-    init(storage: ViewStorage) {
-        self.storage = storage
+    /// The state of a view whose pages are in the file's tables.
+    init(storage: ViewStorage, sqlite: SQLiteConnection) {
+        store = SQLiteViewPages(storage: storage, sqlite: sqlite)
+        memory = nil
+        location = storage.pagesTable
+    }
+
+    /// The state of an in-memory view, starting from `pages`.
+    init(memory pages: ViewMemoryState) {
+        let memory = ViewMemoryPages(state: pages)
+        store = memory
+        self.memory = memory
+        location = "in memory"
     }
 
     // MARK: Reading the current pages
 
     /// The page that holds `rowID` now, or 0.
     func currentPage(of rowID: Int64, in context: ExtensionContext) throws -> Int64 {
-        try storage.pageOfRow(rowID, in: context.sqlite)
+        try store.pageOfRow(rowID)
     }
 
     func group(ofPage id: Int64, in context: ExtensionContext) throws -> String {
         if let group = pageGroups[id] { return group }
-        let page = try storage.page(id, in: context.sqlite)
+        let page = try store.page(id)
         pageGroups[id] = page.group
         pageRows[id] = page.rows
         return page.group
@@ -64,7 +84,7 @@ final class ViewWriteState: ExtensionTransactionState {
 
     func rows(ofPage id: Int64, in context: ExtensionContext) throws -> [Int64] {
         if let rows = pageRows[id] { return rows }
-        let page = try storage.page(id, in: context.sqlite)
+        let page = try store.page(id)
         pageGroups[id] = page.group
         pageRows[id] = page.rows
         return page.rows
@@ -72,7 +92,7 @@ final class ViewWriteState: ExtensionTransactionState {
 
     func pages(ofGroup group: String, in context: ExtensionContext) throws -> [ViewPageRef] {
         if let pages = groupPages[group] { return pages }
-        let pages = try storage.groupPages(group, in: context.sqlite)
+        let pages = try store.groupPages(group)
         groupPages[group] = pages
         return pages
     }
@@ -117,16 +137,18 @@ final class ViewWriteState: ExtensionTransactionState {
         if originalLocation[rowID] == nil {
             originalLocation[rowID] = try currentPage(of: rowID, in: context)
         }
-        try storage.setPage(page, ofRow: rowID, in: context.sqlite)
+        try store.setPage(page, ofRow: rowID)
     }
 
-    private func storePage(_ id: Int64, ord: Int64, rows: [Int64], in context: ExtensionContext) throws {
-        try storage.updatePage(id, ord: ord, rows: rows, in: context.sqlite)
+    /// Stores the rows of page `id`, and its place when `ord` is not `nil` (only a renumbering
+    /// moves a page: leaving `ord` alone spares the write of the group index).
+    private func storePage(_ id: Int64, ord: Int64? = nil, rows: [Int64], in context: ExtensionContext) throws {
+        try store.updatePage(id, ord: ord, rows: rows)
         pageRows[id] = rows
     }
 
     private func createPage(group: String, ord: Int64, rows: [Int64], in context: ExtensionContext) throws -> Int64 {
-        let id = try storage.insertPage(group: group, ord: ord, rows: rows, in: context.sqlite)
+        let id = try store.insertPage(group: group, ord: ord, rows: rows)
         createdPages.insert(id)
         pageGroups[id] = group
         pageRows[id] = rows
@@ -147,12 +169,12 @@ final class ViewWriteState: ExtensionTransactionState {
         guard let position = list.firstIndex(where: { $0.id == page }), let index = rows.firstIndex(of: rowID) else {
             throw TroveError(
                 code: .corruptDatabase,
-                message: "The view's map puts row \(rowID) in page \(page), which does not hold it (\(storage.pagesTable)).")
+                message: "The view's map puts row \(rowID) in page \(page), which does not hold it (\(location)).")
         }
         rows.remove(at: index)
         try setPage(0, ofRow: rowID, in: context)
         if rows.isEmpty {
-            try storage.deletePage(page, in: context.sqlite)
+            try store.deletePage(page)
             pageRows[page] = nil
             list.remove(at: position)
         } else if rows.count < ViewStorage.minimumPageSize, position > 0,
@@ -162,9 +184,9 @@ final class ViewWriteState: ExtensionTransactionState {
             let previous = list[position - 1]
             try willModify(page: previous.id, in: context)
             let merged = try self.rows(ofPage: previous.id, in: context) + rows
-            try storePage(previous.id, ord: previous.ord, rows: merged, in: context)
+            try storePage(previous.id, rows: merged, in: context)
             for moved in rows { try setPage(previous.id, ofRow: moved, in: context) }
-            try storage.deletePage(page, in: context.sqlite)
+            try store.deletePage(page)
             pageRows[page] = nil
             list[position - 1].count = merged.count
             list.remove(at: position)
@@ -175,14 +197,14 @@ final class ViewWriteState: ExtensionTransactionState {
             let next = list[position + 1]
             try willModify(page: next.id, in: context)
             let merged = try rows + self.rows(ofPage: next.id, in: context)
-            try storePage(next.id, ord: next.ord, rows: merged, in: context)
+            try storePage(next.id, rows: merged, in: context)
             for moved in rows { try setPage(next.id, ofRow: moved, in: context) }
-            try storage.deletePage(page, in: context.sqlite)
+            try store.deletePage(page)
             pageRows[page] = nil
             list[position + 1].count = merged.count
             list.remove(at: position)
         } else {
-            try storePage(page, ord: list[position].ord, rows: rows, in: context)
+            try storePage(page, rows: rows, in: context)
             list[position].count = rows.count
         }
         groupPages[group] = list
@@ -230,7 +252,7 @@ final class ViewWriteState: ExtensionTransactionState {
         }
         rows.insert(rowID, at: lowRow)
         if rows.count <= ViewStorage.maximumPageSize {
-            try storePage(page.id, ord: page.ord, rows: rows, in: context)
+            try storePage(page.id, rows: rows, in: context)
             try setPage(page.id, ofRow: rowID, in: context)
             list[position].count = rows.count
             groupPages[group] = list
@@ -247,7 +269,7 @@ final class ViewWriteState: ExtensionTransactionState {
         let half = ViewStorage.maximumPageSize / 2
         let kept = Array(rows[..<half])
         let moved = Array(rows[half...])
-        try storePage(page.id, ord: list[position].ord, rows: kept, in: context)
+        try storePage(page.id, rows: kept, in: context)
         let newID = try createPage(group: group, ord: ord, rows: moved, in: context)
         for row in moved where row != rowID {
             try setPage(newID, ofRow: row, in: context)
@@ -268,47 +290,54 @@ final class ViewWriteState: ExtensionTransactionState {
 
     // MARK: Recording what happened
 
-    /// Records that the row `rowID` (`key`) was written.
-    func noteChange(_ rowID: Int64, key: String, parts: ViewRowChange.Parts, repositioned: Bool) {
+    /// Records that the row `rowID` (`key`, in `collection` for a view over several) was written.
+    func noteChange(
+        _ rowID: Int64, key: String, collection: String?, parts: ViewRowChange.Parts, repositioned: Bool
+    ) {
         if var row = changed[rowID] {
             row.parts.formUnion(parts)
             row.repositioned = row.repositioned || repositioned
             changed[rowID] = row
         } else {
-            changed[rowID] = ChangedRow(key: key, parts: parts, repositioned: repositioned)
+            changed[rowID] = ChangedRow(key: key, collection: collection, parts: parts, repositioned: repositioned)
         }
     }
 
-    /// Records that the row `rowID` (`key`) was removed from the table, and takes it out of the
-    /// view. A later row with the same row id is another item.
-    func noteRemoval(_ rowID: Int64, key: String, in context: ExtensionContext) throws {
+    /// Records that the row `rowID` (`key`, in `collection` for a view over several) was removed
+    /// from the table, and takes it out of the view. A later row with the same row id is another
+    /// item.
+    func noteRemoval(_ rowID: Int64, key: String, collection: String?, in context: ExtensionContext) throws {
         let original = try originalLocation[rowID] ?? currentPage(of: rowID, in: context)
         try remove(rowID, in: context)
         departed.append(
-            DepartedRow(rowID: rowID, key: key, originalPage: original, parts: changed[rowID]?.parts ?? []))
+            DepartedRow(
+                rowID: rowID, key: key, collection: collection, originalPage: original,
+                parts: changed[rowID]?.parts ?? []))
         changed[rowID] = nil
         originalLocation[rowID] = 0
     }
 
-    /// Takes every row out of the view: the rows of the collection were removed, `rows` lists them.
-    func removeEverything(rows: [RemovedRow], in context: ExtensionContext) throws {
+    /// Takes every row out of the view: the rows of the collections it follows were removed,
+    /// `rows` lists them; the changes name their collections when `reportsCollections`.
+    func removeEverything(rows: [RemovedRow], reportsCollections: Bool, in context: ExtensionContext) throws {
         // Save what the removal changes: every group's pages and every row's page.
-        for (group, _) in try storage.groupCounts(in: context.sqlite) {
+        for (group, _) in try store.groupCounts() {
             try willModify(group: group, in: context)
             for page in try pages(ofGroup: group, in: context) {
                 try willModify(page: page.id, in: context)
             }
         }
-        for (rowID, page) in try storage.allRows(in: context.sqlite) where originalLocation[rowID] == nil {
+        for (rowID, page) in try store.allRows() where originalLocation[rowID] == nil {
             originalLocation[rowID] = page
         }
-        try storage.deleteAll(in: context.sqlite)
+        try store.deleteAll()
         for group in groupPages.keys { groupPages[group] = [] }
         pageRows.removeAll()
         for row in rows {
             departed.append(
                 DepartedRow(
-                    rowID: row.rowID, key: row.key, originalPage: originalLocation[row.rowID] ?? 0,
+                    rowID: row.rowID, key: row.key, collection: reportsCollections ? row.collection : nil,
+                    originalPage: originalLocation[row.rowID] ?? 0,
                     parts: changed[row.rowID]?.parts ?? []))
             changed[row.rowID] = nil
             originalLocation[row.rowID] = 0
@@ -364,10 +393,11 @@ final class ViewWriteState: ExtensionTransactionState {
             return ViewIndexPath(group: group, index: offset + index)
         }
 
-        var removedByKey: [String: (path: ViewIndexPath, parts: ViewRowChange.Parts)] = [:]
+        // By collection and key: the keys of two collections may be equal.
+        var removedByKey: [ViewRowName: (path: ViewIndexPath, parts: ViewRowChange.Parts)] = [:]
         for row in departed {
             guard let path = try originalPath(of: row.rowID, page: row.originalPage) else { continue }
-            removedByKey[row.key] = (path, row.parts)
+            removedByKey[ViewRowName(collection: row.collection, key: row.key)] = (path, row.parts)
         }
         var rowChanges: [ViewRowChange] = []
         for (rowID, row) in changed {
@@ -375,7 +405,9 @@ final class ViewWriteState: ExtensionTransactionState {
             let new = try currentPath(of: rowID)
             var repositioned = row.repositioned
             var parts = row.parts
-            if old == nil, let removed = removedByKey.removeValue(forKey: row.key) {
+            if old == nil,
+                let removed = removedByKey.removeValue(forKey: ViewRowName(collection: row.collection, key: row.key))
+            {
                 // The item was removed and stored again: the same item, moved or updated.
                 old = removed.path
                 repositioned = true
@@ -386,17 +418,27 @@ final class ViewWriteState: ExtensionTransactionState {
             case (nil, nil):
                 continue
             case (nil, let new?):
-                rowChanges.append(ViewRowChange(kind: .inserted, key: row.key, from: nil, to: new, changedParts: parts))
+                rowChanges.append(
+                    ViewRowChange(
+                        kind: .inserted, key: row.key, from: nil, to: new, changedParts: parts,
+                        collection: row.collection))
             case (let old?, nil):
-                rowChanges.append(ViewRowChange(kind: .removed, key: row.key, from: old, to: nil, changedParts: parts))
+                rowChanges.append(
+                    ViewRowChange(
+                        kind: .removed, key: row.key, from: old, to: nil, changedParts: parts,
+                        collection: row.collection))
             case (let old?, let new?):
                 rowChanges.append(
                     ViewRowChange(
-                        kind: repositioned ? .moved : .updated, key: row.key, from: old, to: new, changedParts: parts))
+                        kind: repositioned ? .moved : .updated, key: row.key, from: old, to: new, changedParts: parts,
+                        collection: row.collection))
             }
         }
-        for (key, removed) in removedByKey {
-            rowChanges.append(ViewRowChange(kind: .removed, key: key, from: removed.path, to: nil, changedParts: []))
+        for (name, removed) in removedByKey {
+            rowChanges.append(
+                ViewRowChange(
+                    kind: .removed, key: name.key, from: removed.path, to: nil, changedParts: [],
+                    collection: name.collection))
         }
         var groupChanges: [ViewGroupChange] = []
         for (group, original) in originalGroupPages {
@@ -410,6 +452,20 @@ final class ViewWriteState: ExtensionTransactionState {
         context.core.changes.viewChanges[name] = ViewChanges(
             groupChanges: groupChanges.sorted(), rowChanges: rowChanges.sorted())
     }
+}
+
+extension ViewWriteState {
+    /// Publishes the pages of an in-memory view as the version of the commit.
+    func didCommit(name: String, snapshot: UInt64, writerToken: UInt64, database: Database) {
+        guard let memory else { return }
+        database.viewVersions.publish(memory.state, of: name, commit: snapshot, writerToken: writerToken)
+    }
+}
+
+/// A row of a view by name: its collection (for a view over several collections) and key.
+private struct ViewRowName: Hashable {
+    var collection: String?
+    var key: String
 }
 
 // Explicit non-conformance to Sendable: the state belongs to one write transaction.

@@ -48,6 +48,31 @@ struct ViewLifecycleTests {
         }
     }
 
+    /// A build writes pages two thirds full, so that the first insert into a page does not
+    /// split it (a split rewrites the map rows of the rows it moves).
+    @Test func aBuildLeavesRoomInItsPages() throws {
+        try withFolder { path in
+            let members = (0..<300).map { Member(id: "k\($0)", age: $0, city: "a", score: Double($0)) }
+            let database = try Database(path: path)
+            let connection = try database.newConnection()
+            try connection.write(members)
+            try database.register(ViewTestViews.byCity.databaseExtension)
+            let counts = try rawQuery(path, "SELECT count FROM trove_ext_members_by_city_pages ORDER BY ord").compactMap { Int($0) }
+            #expect(counts.reduce(0, +) == 300)
+            #expect(counts.dropLast().allSatisfy { $0 == 33 }, "page sizes after a build: \(counts)")
+            // One insert into each page of the build: no page splits.
+            try connection.readWrite { tx in
+                for index in stride(from: 0, to: 300, by: 33) {
+                    try tx.write(Member(id: "n\(index)", age: 0, city: "a", score: Double(index) + 0.5))
+                }
+            }
+            let after = try rawQuery(path, "SELECT count FROM trove_ext_members_by_city_pages ORDER BY ord").compactMap { Int($0) }
+            #expect(after.count == counts.count, "pages after one insert into each: \(after)")
+            let all = try connection.read { tx in try tx.readAll(Member.self) }
+            #expect(try connection.read { tx in try ViewTestViews.contents(ViewTestViews.byCity, tx) } == ViewTestViews.expected(all, filter: { _ in true }))
+        }
+    }
+
     /// An item that changes group is a move from its old group and index to its new ones, and
     /// groups appear and go.
     @Test func moveAcrossGroupsAndGroupChanges() async throws {

@@ -1,0 +1,190 @@
+/// What a list shows of a ``View``: which groups, as sections in what order, and per group
+/// whether its rows are reversed and which of them are shown (all, the first N, the last N), as
+/// YapDatabase's mappings do.
+///
+/// ```swift
+/// // One section per conversation, newest conversation name last; the last 50 messages of each.
+/// let mappings = ViewMappings(groups: .all, rows: .init(range: .last(50)))
+/// for try await update in database.observe(inbox, mappings: mappings) {
+///     show(update.sections)                          // ViewSections
+///     if let changes = update.changes { animate(changes) }  // ViewSectionChanges
+/// }
+/// ```
+///
+/// - **Groups** (``Groups``): a fixed list (``Groups/fixed(_:)``), or every group of the view
+///   that passes a filter, in the order of a sort (``Groups/dynamic(_:filter:areInIncreasingOrder:)``,
+///   ``Groups/all``), so that groups that appear later show up as inserted sections.
+/// - **Rows** (``Rows``): per group, whether the rows are shown last to first
+///   (``Rows/reversed``), and which of them (``Range``). The range applies to the rows in the
+///   order they are shown, after the reversal: `.last(50)` of a reversed group is the first 50 of
+///   the view's group, shown last to first. A row that scrolls into or out of a fixed-length
+///   range is inserted or removed.
+/// - **Empty groups**: a group with no row shown is left out, unless ``showsEmptyGroups`` is set
+///   and the group is in a fixed list (a dynamic selection only sees groups that have rows).
+///
+/// Read the sections of a view at one snapshot with ``ViewReader/sections(_:)``; compute the
+/// changes between two of them with ``ViewSections/changes(since:)``.
+public struct ViewMappings: Sendable, Hashable {
+    /// Which groups are shown, and in what order.
+    public var groups: Groups
+    /// How the rows of a group are shown, for the groups without their own in ``rowsByGroup``.
+    public var rows: Rows
+    /// How the rows of particular groups are shown.
+    public var rowsByGroup: [String: Rows]
+    /// Whether a group of a fixed list with no row shown is still a section (empty), so that the
+    /// sections never change (default `false`: it is left out).
+    public var showsEmptyGroups: Bool
+
+    /// Creates mappings.
+    ///
+    /// - Parameters:
+    ///   - groups: Which groups are shown, in what order.
+    ///   - rows: How the rows of a group are shown (default: all, in the view's order).
+    ///   - rowsByGroup: How the rows of particular groups are shown, overriding `rows`.
+    ///   - showsEmptyGroups: Whether a group of a fixed list with no row is an empty section.
+    public init(groups: Groups, rows: Rows = Rows(), rowsByGroup: [String: Rows] = [:], showsEmptyGroups: Bool = false)
+    {
+        self.groups = groups
+        self.rows = rows
+        self.rowsByGroup = rowsByGroup
+        self.showsEmptyGroups = showsEmptyGroups
+    }
+
+    /// How the rows of `group` are shown.
+    ///
+    /// - Parameter group: The group.
+    /// - Returns: Its entry in ``rowsByGroup``, or ``rows``.
+    public func rows(of group: String) -> Rows {
+        rowsByGroup[group] ?? rows
+    }
+
+    /// Which groups of a view a list shows, and in what order.
+    public struct Groups: Sendable, Hashable {
+        enum Kind: Sendable {
+            case fixed([String])
+            case dynamic(
+                id: String, filter: @Sendable (String) -> Bool, areInIncreasingOrder: @Sendable (String, String) -> Bool
+            )
+        }
+
+        let kind: Kind
+
+        /// These groups, in this order, whether they have rows or not; a group named twice is
+        /// shown once, at its first place.
+        ///
+        /// - Parameter groups: The groups.
+        /// - Returns: The selection.
+        public static func fixed(_ groups: [String]) -> Groups {
+            var seen: Set<String> = []
+            return Groups(kind: .fixed(groups.filter { seen.insert($0).inserted }))
+        }
+
+        /// Every group of the view that has rows and passes `filter`, ordered by
+        /// `areInIncreasingOrder`, at each snapshot: a group that appears is an inserted
+        /// section, one that empties a removed section.
+        ///
+        /// Closures cannot be compared: two dynamic selections are equal when their `id`s are.
+        /// Give a different `id` to different closures.
+        ///
+        /// - Parameters:
+        ///   - id: What identifies the closures, for equality.
+        ///   - filter: Whether a group is shown (default: every group).
+        ///   - areInIncreasingOrder: The order of the sections: a strict weak ordering (default:
+        ///     ascending names). Groups that compare equal are ordered by name.
+        /// - Returns: The selection.
+        public static func dynamic(
+            _ id: String, filter: @escaping @Sendable (String) -> Bool = { _ in true },
+            areInIncreasingOrder: @escaping @Sendable (String, String) -> Bool = { $0 < $1 }
+        ) -> Groups {
+            Groups(kind: .dynamic(id: id, filter: filter, areInIncreasingOrder: areInIncreasingOrder))
+        }
+
+        /// Every group of the view that has rows, in ascending order of name.
+        public static var all: Groups {
+            dynamic("trove.all")
+        }
+
+        /// The groups, when the list is fixed; `nil` for a dynamic selection.
+        public var fixedGroups: [String]? {
+            if case .fixed(let groups) = kind { return groups }
+            return nil
+        }
+
+        /// The groups shown out of `available`, the groups of the view that have rows, in order.
+        func select(from available: [String]) -> [String] {
+            switch kind {
+            case .fixed(let groups):
+                return groups
+            case .dynamic(_, let filter, let areInIncreasingOrder):
+                return available.filter(filter).sorted { lhs, rhs in
+                    if areInIncreasingOrder(lhs, rhs) { return true }
+                    if areInIncreasingOrder(rhs, lhs) { return false }
+                    return lhs < rhs
+                }
+            }
+        }
+
+        /// Equal when both are the same fixed list, or dynamic with the same id.
+        public static func == (lhs: Groups, rhs: Groups) -> Bool {
+            switch (lhs.kind, rhs.kind) {
+            case (.fixed(let left), .fixed(let right)): return left == right
+            case (.dynamic(let left, _, _), .dynamic(let right, _, _)): return left == right
+            default: return false
+            }
+        }
+
+        /// Hashes the fixed list, or the id of a dynamic selection.
+        public func hash(into hasher: inout Hasher) {
+            switch kind {
+            case .fixed(let groups):
+                hasher.combine(0)
+                hasher.combine(groups)
+            case .dynamic(let id, _, _):
+                hasher.combine(1)
+                hasher.combine(id)
+            }
+        }
+    }
+
+    /// How the rows of a group are shown.
+    public struct Rows: Sendable, Hashable {
+        /// Whether the rows are shown last to first.
+        public var reversed: Bool
+        /// Which of the rows are shown, counted in the order they are shown (after the reversal).
+        public var range: Range
+
+        /// Creates row options.
+        ///
+        /// - Parameters:
+        ///   - reversed: Whether the rows are shown last to first (default `false`).
+        ///   - range: Which of them are shown (default: all).
+        public init(reversed: Bool = false, range: Range = .all) {
+            self.reversed = reversed
+            self.range = range
+        }
+
+        /// The indexes in the view's group of `count` rows that are shown, from the first shown
+        /// to the last, as a range of the group (ascending) and whether it is read backwards.
+        func groupRange(count: Int) -> Swift.Range<Int> {
+            let shown: Swift.Range<Int>
+            switch range {
+            case .all: shown = 0..<count
+            case .first(let length): shown = 0..<Swift.min(Swift.max(length, 0), count)
+            case .last(let length): shown = (count - Swift.min(Swift.max(length, 0), count))..<count
+            }
+            return reversed ? (count - shown.upperBound)..<(count - shown.lowerBound) : shown
+        }
+    }
+
+    /// Which rows of a group are shown, counted in the order they are shown.
+    public enum Range: Sendable, Hashable {
+        /// Every row.
+        case all
+        /// The first `n` rows shown (fewer when the group has fewer): a fixed-length range
+        /// anchored at the beginning.
+        case first(Int)
+        /// The last `n` rows shown: a fixed-length range anchored at the end, as a chat's
+        /// "last 50 messages".
+        case last(Int)
+    }
+}

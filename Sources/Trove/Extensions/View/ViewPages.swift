@@ -1,0 +1,111 @@
+/// Where a view's pages are read from: the file's tables at the transaction's snapshot
+/// (``SQLiteViewPages``) or a version kept in memory (``ViewMemoryState``). The layout is the same
+/// (see ``ViewStorage``): groups are lists of pages of row ids, and a map gives each row its page.
+protocol ViewPageSource {
+    /// The pages of `group`, in order.
+    func groupPages(_ group: String) throws -> [ViewPageRef]
+    /// The group and rows of page `id`.
+    func page(_ id: Int64) throws -> (group: String, rows: [Int64])
+    /// The page that holds `rowID`, or 0 when the row is not in the view.
+    func pageOfRow(_ rowID: Int64) throws -> Int64
+    /// Every group with its number of rows, unsorted.
+    func groupCounts() throws -> [(group: String, count: Int)]
+    /// The number of rows of `group`, or of every group.
+    func count(group: String?) throws -> Int
+    /// Every row of the view with its page.
+    func allRows() throws -> [(rowID: Int64, page: Int64)]
+}
+
+extension ViewPageSource {
+    /// The row ids of `group` in `range`, clamped to the group's rows: the page list is summed to
+    /// skip the pages before the range, then only the pages that hold it are read.
+    func rowIDs(in group: String, range: Range<Int>?) throws -> [Int64] {
+        let pages = try groupPages(group)
+        let total = pages.reduce(0) { $0 + $1.count }
+        let wanted = (range ?? 0..<total).clamped(to: 0..<total)
+        guard !wanted.isEmpty else { return [] }
+        var result: [Int64] = []
+        result.reserveCapacity(wanted.count)
+        var offset = 0
+        for page in pages {
+            defer { offset += page.count }
+            if offset + page.count <= wanted.lowerBound { continue }
+            if offset >= wanted.upperBound { break }
+            let rows = try self.page(page.id).rows
+            let lower = Swift.max(wanted.lowerBound - offset, 0)
+            let upper = Swift.min(wanted.upperBound - offset, rows.count)
+            result.append(contentsOf: rows[lower..<upper])
+        }
+        return result
+    }
+}
+
+/// Pages that a write transaction changes: what ``ViewWriteState`` and a build write through.
+protocol ViewPageStore: ViewPageSource {
+    /// Stores a new page and returns its id, never used before.
+    func insertPage(group: String, ord: Int64, rows: [Int64]) throws -> Int64
+    /// Replaces the rows of page `id`, and its place when `ord` is not `nil`.
+    func updatePage(_ id: Int64, ord: Int64?, rows: [Int64]) throws
+    /// Deletes page `id`.
+    func deletePage(_ id: Int64) throws
+    /// Sets the page of `rowID` (0: the row leaves the view).
+    func setPage(_ page: Int64, ofRow rowID: Int64) throws
+    /// Deletes every page and every row.
+    func deleteAll() throws
+}
+
+/// The pages of a view in the file (``View/Storage-swift.enum/persistent`` and
+/// ``View/Storage-swift.enum/rebuiltAtLaunch``), read and written with the statements of
+/// ``ViewStorage`` on one connection.
+struct SQLiteViewPages: ViewPageStore {
+    let storage: ViewStorage
+    let sqlite: SQLiteConnection
+
+    func groupPages(_ group: String) throws -> [ViewPageRef] {
+        try storage.groupPages(group, in: sqlite)
+    }
+
+    func page(_ id: Int64) throws -> (group: String, rows: [Int64]) {
+        try storage.page(id, in: sqlite)
+    }
+
+    func pageOfRow(_ rowID: Int64) throws -> Int64 {
+        try storage.pageOfRow(rowID, in: sqlite)
+    }
+
+    func groupCounts() throws -> [(group: String, count: Int)] {
+        try storage.groupCounts(in: sqlite)
+    }
+
+    func count(group: String?) throws -> Int {
+        try storage.count(group: group, in: sqlite)
+    }
+
+    func allRows() throws -> [(rowID: Int64, page: Int64)] {
+        try storage.allRows(in: sqlite)
+    }
+
+    func insertPage(group: String, ord: Int64, rows: [Int64]) throws -> Int64 {
+        try storage.insertPage(group: group, ord: ord, rows: rows, in: sqlite)
+    }
+
+    func updatePage(_ id: Int64, ord: Int64?, rows: [Int64]) throws {
+        try storage.updatePage(id, ord: ord, rows: rows, in: sqlite)
+    }
+
+    func deletePage(_ id: Int64) throws {
+        try storage.deletePage(id, in: sqlite)
+    }
+
+    func setPage(_ page: Int64, ofRow rowID: Int64) throws {
+        try storage.setPage(page, ofRow: rowID, in: sqlite)
+    }
+
+    func deleteAll() throws {
+        try storage.deleteAll(in: sqlite)
+    }
+}
+
+// Explicit non-conformance to Sendable: it holds a connection's SQLite handle.
+@available(*, unavailable)
+extension SQLiteViewPages: Sendable {}

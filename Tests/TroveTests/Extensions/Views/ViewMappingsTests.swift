@@ -1,0 +1,359 @@
+import Foundation
+import Testing
+import Trove
+import TroveTestSupport
+
+/// Mappings and sections: the model test and a few named cases.
+struct ViewMappingsTests {
+    static let cities: [String?] = ["a", "b", "c", "d", nil]
+
+    /// The sections `mappings` give of `contents` (keys by group, in the view's order), computed
+    /// by brute force: reverse, then cut the range in the shown order.
+    static func expectedSections(_ contents: [String: [String]], mappings: ViewMappings, dynamic: DynamicGroups?)
+        -> [ViewSectionContent]
+    {
+        let groups: [String]
+        if let fixed = mappings.groups.fixedGroups {
+            groups = fixed
+        } else {
+            let dynamic = try! #require(dynamic)
+            groups = contents.keys.filter(dynamic.filter).sorted(by: dynamic.descending ? (>) : (<))
+        }
+        var sections: [ViewSectionContent] = []
+        for group in groups {
+            let rows = mappings.rows(of: group)
+            var keys = contents[group] ?? []
+            if rows.reversed { keys.reverse() }
+            switch rows.range {
+            case .all: break
+            case .first(let n): keys = Array(keys.prefix(n))
+            case .last(let n): keys = Array(keys.suffix(n))
+            }
+            if keys.isEmpty && !(mappings.showsEmptyGroups && mappings.groups.fixedGroups != nil) { continue }
+            sections.append(ViewSectionContent(group: group, keys: keys))
+        }
+        return sections
+    }
+
+    /// The closures of a dynamic selection, known to the model.
+    struct DynamicGroups {
+        var excluded: String
+        var descending: Bool
+        func filter(_ group: String) -> Bool { group != excluded }
+    }
+
+    static func randomRows(_ random: inout SplitMix64) -> ViewMappings.Rows {
+        let n = Int.random(in: 0...6, using: &random)
+        let range: ViewMappings.Range
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: range = .all
+        case 1: range = .first(n)
+        default: range = .last(n)
+        }
+        return ViewMappings.Rows(reversed: Bool.random(using: &random), range: range)
+    }
+
+    static func randomMappings(_ random: inout SplitMix64) -> (ViewMappings, DynamicGroups?) {
+        let groups: ViewMappings.Groups
+        var dynamic: DynamicGroups?
+        if Bool.random(using: &random) {
+            let names = ["a", "b", "c", "d", "zz"].filter { _ in Int.random(in: 0..<4, using: &random) != 0 }
+            groups = .fixed(names.shuffled(using: &random))
+        } else {
+            let model = DynamicGroups(
+                excluded: ["a", "b", "c", "d", "none"].randomElement(using: &random)!,
+                descending: Bool.random(using: &random))
+            dynamic = model
+            let excluded = model.excluded
+            let descending = model.descending
+            groups = .dynamic(
+                "not \(excluded) \(descending)", filter: { $0 != excluded },
+                areInIncreasingOrder: { descending ? $0 > $1 : $0 < $1 })
+        }
+        var byGroup: [String: ViewMappings.Rows] = [:]
+        for group in ["a", "b", "c", "d"] where Int.random(in: 0..<3, using: &random) == 0 {
+            byGroup[group] = randomRows(&random)
+        }
+        let mappings = ViewMappings(
+            groups: groups, rows: randomRows(&random), rowsByGroup: byGroup,
+            showsEmptyGroups: Bool.random(using: &random))
+        return (mappings, dynamic)
+    }
+
+    /// The property mappings rest on: a consumer holding sections at one snapshot advances by a
+    /// random run of 1...k commits of random writes, metadata changes, touches and removes;
+    /// then, for random mappings (fixed and dynamic groups, reversed, first/last N):
+    /// - the sections equal the brute-force sections of the brute-force view contents;
+    /// - applying the changes to the old sections gives exactly the new ones;
+    /// - every row shown in both whose item or metadata changed is reported updated (or moved
+    ///   with changed parts), with the right parts, and no other row is;
+    /// - each reported position holds its key, and each shown row maps to its index in the group.
+    ///
+    /// 500 runs (about 1,500 commits) here; `TROVE_VIEW_SOAK=5000` runs 5,000 (about a minute).
+    @Test func randomRunsOfCommitsMatchModel() async throws {
+        let soak = ProcessInfo.processInfo.environment["TROVE_VIEW_SOAK"].flatMap { Int($0) }
+        try await runModel(seed: 0x0015_3A95, runs: soak ?? 500, maxRun: 5)
+    }
+
+    @Test func longRunsWithFewKeys() async throws {
+        try await runModel(seed: 7, runs: 150, maxRun: 12, keyCount: 20, mappingsCount: 6)
+    }
+
+    func runModel(seed: UInt64, runs: Int, maxRun: Int, keyCount: Int = 60, mappingsCount: Int = 4) async throws {
+        let view = ViewTestViews.byCity
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        let connection = try database.newConnection()
+        var random = SplitMix64(seed: seed)
+        let keys = (0..<keyCount).map { "m\($0)" }
+        var allMappings = (0..<mappingsCount).map { _ in Self.randomMappings(&random) }
+        var (oldMembers, oldSections) = try Self.read(connection, view: view, mappings: allMappings.map(\.0))
+        var updatesSeen = 0
+        var movesSeen = 0
+
+        for run in 0..<runs {
+            let length = Int.random(in: 1...maxRun, using: &random)
+            for _ in 0..<length {
+                try ViewModelTests.commitRandomBatch(
+                    connection, random: &random, keys: keys, cities: Self.cities, maxBatch: 6)
+            }
+            let (members, sections) = try Self.read(connection, view: view, mappings: allMappings.map(\.0))
+            let contents = ViewTestViews.expected(Array(members.values), filter: { _ in true })
+            for (offset, (mappings, dynamic)) in allMappings.enumerated() {
+                let old = oldSections[offset]
+                let new = sections[offset]
+                let expected = Self.expectedSections(contents, mappings: mappings, dynamic: dynamic)
+                #expect(new.contents == expected, "run \(run), mappings \(offset): sections differ from the model")
+                let changes = new.changes(since: old)
+                let replayed = changes.applied(to: old.contents)
+                #expect(
+                    replayed == new.contents,
+                    "run \(run), mappings \(offset): replaying \(changes.sectionChanges) \(changes.rowChanges) gives \(replayed), not \(new.contents)"
+                )
+                // Sections: removed by old index, inserted by new index, exactly the groups that went
+                // and came.
+                let removed = Set(old.groups).subtracting(new.groups)
+                let inserted = Set(new.groups).subtracting(old.groups)
+                for change in changes.sectionChanges {
+                    switch change.kind {
+                    case .removed: #expect(old.groups[change.index] == change.group && removed.contains(change.group))
+                    case .inserted: #expect(new.groups[change.index] == change.group && inserted.contains(change.group))
+                    }
+                }
+                #expect(changes.sectionChanges.count == removed.count + inserted.count, "run \(run)")
+
+                // Updates: exactly the rows shown in kept sections before and after whose item or
+                // metadata changed.
+                let reported = Dictionary(
+                    changes.rowChanges.filter { $0.kind == .updated || ($0.kind == .moved && !$0.changedParts.isEmpty) }
+                        .map { ($0.key, $0.changedParts) }, uniquingKeysWith: { a, _ in a })
+                var expectedUpdates: [String: ViewRowChange.Parts] = [:]
+                for key in Set(old.contents.flatMap(\.keys)).intersection(new.contents.flatMap(\.keys)) {
+                    guard let path = new.indexPath(ofKey: key), let oldPath = old.indexPath(ofKey: key),
+                        !inserted.contains(new.groups[path.section]), !removed.contains(old.groups[oldPath.section]),
+                        let before = oldMembers[key], let after = members[key]
+                    else { continue }
+                    var beforeData = before
+                    beforeData.metadata = nil
+                    var afterData = after
+                    afterData.metadata = nil
+                    if beforeData != afterData {
+                        expectedUpdates[key] = .item
+                    } else if before.metadata != after.metadata {
+                        expectedUpdates[key] = .metadata
+                    }
+                }
+                #expect(
+                    reported == expectedUpdates,
+                    "run \(run), mappings \(offset): updates reported \(reported), expected \(expectedUpdates)")
+                // One failing run is enough to read: stop there.
+                if new.contents != expected || replayed != new.contents || reported != expectedUpdates { return }
+                for change in changes.rowChanges {
+                    if change.kind == .updated { updatesSeen += 1 }
+                    if change.kind == .moved { movesSeen += 1 }
+                    if let from = change.from { #expect(old.key(at: from) == change.key, "run \(run): \(change)") }
+                    if let to = change.to { #expect(new.key(at: to) == change.key, "run \(run): \(change)") }
+                }
+            }
+            if Int.random(in: 0..<20, using: &random) == 0 {
+                // Another list with other mappings starts following the view.
+                allMappings[Int.random(in: 0..<mappingsCount, using: &random)] = Self.randomMappings(&random)
+                (oldMembers, oldSections) = try Self.read(connection, view: view, mappings: allMappings.map(\.0))
+            } else {
+                (oldMembers, oldSections) = (members, sections)
+            }
+        }
+        // The run exercised what it claims to check.
+        #expect(updatesSeen > runs / 4 && movesSeen > runs / 4, "updates \(updatesSeen), moves \(movesSeen)")
+    }
+
+    /// Every member by key, and the sections of each mappings, in one transaction; checks that
+    /// each shown row is at its reported index of the view's group.
+    static func read(_ connection: Connection, view: View<Member>, mappings: [ViewMappings]) throws -> (
+        [String: Member], [ViewSections]
+    ) {
+        try connection.read { tx in
+            let members = Dictionary(uniqueKeysWithValues: try tx.readAll(Member.self).map { ($0.id, $0) })
+            let reader = view.read(tx)
+            let sections = try mappings.map { try reader.sections($0) }
+            for each in sections {
+                for section in each.sections {
+                    for (row, key) in section.keys.enumerated() {
+                        let index = section.groupIndex(ofRow: row)
+                        #expect(try reader.key(at: index, in: section.group) == key, "row \(row) of \(section.group)")
+                        #expect(section.row(ofGroupIndex: index) == row)
+                    }
+                }
+            }
+            return (members, sections)
+        }
+    }
+
+    /// The last 3 rows of a group: a row added at the end scrolls the first shown one out; a
+    /// row updated in place, then moved and updated, across several commits.
+    @Test func lastRowsScrollAndMergedUpdates() async throws {
+        let view = ViewTestViews.byCity
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        let connection = try database.newConnection()
+        for (id, score) in [("p", 1.0), ("q", 2.0), ("r", 3.0), ("s", 4.0)] {
+            try await connection.write(Member(id: id, age: 1, city: "a", score: score))
+        }
+        let mappings = ViewMappings(groups: .fixed(["a", "b"]), rows: .init(range: .last(3)))
+        let before = try await connection.read { tx in try view.read(tx).sections(mappings) }
+        #expect(before.contents == [ViewSectionContent(group: "a", keys: ["q", "r", "s"])])
+
+        try await connection.write(Member(id: "t", age: 1, city: "a", score: 5))  // scrolls q out
+        try await connection.write(Member(id: "r", age: 2, city: "a", score: 3))  // r updated in place
+        try await connection.write(Member(id: "s", age: 1, city: "a", score: 0))  // s moves out of the range
+        try await connection.write(Member(id: "s", age: 9, city: "a", score: 4.5))  // and back, updated
+        try await connection.write(Member(id: "u", age: 1, city: "b", score: 1))  // section b appears
+        let after = try await connection.read { tx in try view.read(tx).sections(mappings) }
+        #expect(
+            after.contents == [
+                ViewSectionContent(group: "a", keys: ["r", "s", "t"]), ViewSectionContent(group: "b", keys: ["u"]),
+            ])
+        let changes = after.changes(since: before)
+        #expect(changes.sectionChanges == [ViewSectionChange(kind: .inserted, index: 1, group: "b", keys: ["u"])])
+        #expect(
+            changes.rowChanges == [
+                ViewSectionRowChange(kind: .removed, key: "q", from: .init(section: 0, row: 0), to: nil),
+                ViewSectionRowChange(kind: .inserted, key: "t", from: nil, to: .init(section: 0, row: 2)),
+                ViewSectionRowChange(
+                    kind: .updated, key: "r", from: .init(section: 0, row: 1), to: .init(section: 0, row: 0),
+                    changedParts: .item),
+                ViewSectionRowChange(
+                    kind: .updated, key: "s", from: .init(section: 0, row: 2), to: .init(section: 0, row: 1),
+                    changedParts: .item),
+            ])
+        #expect(changes.applied(to: before.contents) == after.contents)
+
+        // Reversed, first 2: the same rows seen from the other end.
+        let reversed = ViewMappings(groups: .all, rows: .init(reversed: true, range: .first(2)))
+        let shown = try await connection.read { tx in try view.read(tx).sections(reversed) }
+        #expect(
+            shown.contents == [
+                ViewSectionContent(group: "a", keys: ["t", "s"]), ViewSectionContent(group: "b", keys: ["u"]),
+            ])
+        #expect(shown.sections[0].groupIndex(ofRow: 0) == 4 && shown.sections[0].groupRange == 3..<5)
+    }
+
+    /// A row that changed section and item in the commits between is moved with changed parts;
+    /// a metadata-only change is reported as such; a row updated then removed is removed only.
+    @Test func movedAndRemovedRowsAcrossCommits() async throws {
+        let view = ViewTestViews.byCity
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        let connection = try database.newConnection()
+        try await connection.write(Member(id: "x", age: 1, city: "a", score: 1))
+        try await connection.write(Member(id: "y", age: 1, city: "b", score: 1))
+        try await connection.write(Member(id: "z", age: 1, city: "b", score: 2))
+        try await connection.write(Member(id: "w", age: 1, city: "b", score: 3))
+        let mappings = ViewMappings(groups: .fixed(["a", "b"]))
+        let before = try await connection.read { tx in try view.read(tx).sections(mappings) }
+
+        try await connection.write(Member(id: "y", age: 5, city: "b", score: 1))
+        try await connection.write(Member(id: "y", age: 5, city: "a", score: 2))  // moves to a
+        try await connection.write(Member(id: "z", age: 5, city: "b", score: 2))
+        _ = try await connection.readWrite { tx in try tx.remove(Member.self, key: "z") }
+        _ = try await connection.readWrite { tx in
+            try tx.setMetadata(MemberStats(visits: 1), for: Member.self, key: "w")
+        }
+        let after = try await connection.read { tx in try view.read(tx).sections(mappings) }
+        let changes = after.changes(since: before)
+        #expect(
+            changes.rowChanges == [
+                ViewSectionRowChange(kind: .removed, key: "z", from: .init(section: 1, row: 1), to: nil),
+                ViewSectionRowChange(
+                    kind: .moved, key: "y", from: .init(section: 1, row: 0), to: .init(section: 0, row: 1),
+                    changedParts: .item),
+                ViewSectionRowChange(
+                    kind: .updated, key: "w", from: .init(section: 1, row: 2), to: .init(section: 1, row: 0),
+                    changedParts: .metadata),
+            ])
+        #expect(changes.applied(to: before.contents) == after.contents)
+    }
+
+    /// The observation yields the sections now without changes, then after commits the sections
+    /// with the changes since the element before, commits made meanwhile merged, updates in
+    /// place included.
+    @Test func observationYieldsSectionsAndMergedChanges() async throws {
+        let view = ViewTestViews.byCity
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        let connection = try database.newConnection()
+        try await connection.write(Member(id: "x", age: 1, city: "a", score: 1))
+        let mappings = ViewMappings(groups: .all, rows: .init(reversed: true))
+        var iterator = database.observe(view, mappings: mappings).makeAsyncIterator()
+        let first = try #require(try await iterator.next())
+        #expect(first.changes == nil)
+        #expect(first.sections.contents == [ViewSectionContent(group: "a", keys: ["x"])])
+
+        // Three commits before the consumer asks again: one element, every change in it.
+        try await connection.write(Member(id: "y", age: 1, city: "a", score: 2))
+        try await connection.write(Member(id: "x", age: 2, city: "a", score: 1))
+        try await connection.write(Member(id: "z", age: 1, city: "b", score: 1))
+        // The observation may have read between the commits: follow it to the last state.
+        let target = [ViewSectionContent(group: "a", keys: ["y", "x"]), ViewSectionContent(group: "b", keys: ["z"])]
+        var shown = first.sections
+        while shown.contents != target {
+            let update = try #require(try await iterator.next())
+            let changes = try #require(update.changes)
+            #expect(changes.applied(to: shown.contents) == update.sections.contents)
+            #expect(changes.rows(.updated).map(\.key).allSatisfy { $0 == "x" })
+            shown = update.sections
+        }
+        let merged = shown.changes(since: first.sections)
+        #expect(merged.rows(.updated).map(\.key) == ["x"])
+
+        // An update in place that moves nothing still yields an element.
+        try await connection.write(Member(id: "z", age: 7, city: "b", score: 1))
+        let next = try #require(try await iterator.next())
+        #expect(next.changes?.rowChanges.map(\.kind) == [.updated])
+    }
+
+    /// ``ViewContents/changes(since:)`` reports updates in place too.
+    @Test func contentsReportUpdatesInPlace() async throws {
+        let view = ViewTestViews.byCity
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        let connection = try database.newConnection()
+        try await connection.write(Member(id: "x", age: 1, city: "a", score: 1))
+        try await connection.write(Member(id: "y", age: 1, city: "a", score: 2))
+        let before = try await connection.read { tx in try view.read(tx).contents() }
+        try await connection.write(Member(id: "x", age: 2, city: "a", score: 1))
+        try await connection.write(Member(id: "y", age: 1, city: "a", score: 2))  // same bytes
+        let after = try await connection.read { tx in try view.read(tx).contents() }
+        #expect(
+            after.changes(since: before).rowChanges == [
+                ViewRowChange(
+                    kind: .updated, key: "x", from: .init(group: "a", index: 0), to: .init(group: "a", index: 0),
+                    changedParts: .item)
+            ])
+        // Equality is about keys: contents read from the view equal the same keys built by hand.
+        #expect(after == ViewContents(keysByGroup: after.keysByGroup))
+        #expect(after == before)
+
+        // The observation still yields after an update that changes no key.
+        var iterator = database.observe(view).makeAsyncIterator()
+        let first = try #require(try await iterator.next())
+        try await connection.write(Member(id: "y", age: 3, city: "a", score: 2))
+        let second = try #require(try await iterator.next())
+        #expect(second.changes(since: first).rowChanges.map(\.key) == ["y"])
+    }
+}
