@@ -248,7 +248,7 @@ package struct GeneratorPipeline: Sendable {
         _ entry: GeneratorCache.Entry, table: () -> TypeTable, factsChanged: Bool, changed: Set<String>
     ) -> Bool {
         for lookup in entry.lookups {
-            if lookup.kind == .declaringFile, changed.contains(lookup.answer) { return false }
+            if lookup.kind.readsDeclaration, changed.contains(lookup.answer) { return false }
             if factsChanged, table().answer(lookup.kind, lookup.argument, lookup.owner) != lookup.answer {
                 return false
             }
