@@ -20,6 +20,9 @@ enum PluginUtils {
     static let staleExitStatus: Int32 = 2
     /// The header-only file the build plugin compiles when it only verifies committed sources.
     static let verificationStampFileName = "TroveCommittedSourcesVerified.swift"
+    /// The file in the plugin work directory where `trove-gen --cache` keeps what it generated, so that a build
+    /// regenerates only what changed. Safe to delete: the next build is then a cold one.
+    static let cacheFileName = "trove-gen.cache"
 
     /// The Swift files of one target, split by their role.
     struct TargetSources {
@@ -139,7 +142,9 @@ enum PluginUtils {
     ///   nothing is defined twice, and a stale committed file fails the build with the command that fixes it.
     ///   Its one output is a header-only stamp file.
     ///
-    /// The tool's own binary is an input of every command SwiftPM runs, so a new `trove-gen` re-runs it.
+    /// The tool's own binary is an input of every command SwiftPM runs, so a new `trove-gen` re-runs it. Both
+    /// commands pass `--cache` with a file of the work directory: the tool regenerates only the outputs whose
+    /// inputs (or the types of other files they use) changed, and a cache of another `trove-gen` is ignored.
     ///
     /// `fixCommand` is the command a stale report names (`trove-gen --fix-command`); `nil` keeps the tool's own.
     ///
@@ -155,7 +160,10 @@ enum PluginUtils {
         sources: TargetSources,
         fixCommand: String?
     ) throws -> [Command] {
-        let sourceRootArguments = ["--source-root", sources.sourceRoot.path]
+        let sourceRootArguments = [
+            "--source-root", sources.sourceRoot.path,
+            "--cache", workDirectory.appendingPathComponent(cacheFileName).path,
+        ]
         let inputArguments = sources.inputs.map(\.path)
 
         if sources.committedGeneratedFiles.isEmpty {

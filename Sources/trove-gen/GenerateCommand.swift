@@ -41,6 +41,15 @@ struct GenerateCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "Keep what this run generated in this file, and regenerate only what changed since the run that wrote "
+                + "it (build plugins: a file in the plugin work directory; safe to delete, like the FILE.stamps "
+                + "beside it).",
+            valueName: "file"))
+    var cache: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "The command that --check names to regenerate stale files (the plugins name the one for the target).",
             valueName: "command"))
     var fixCommand: String = Self.defaultFixCommand
@@ -55,27 +64,65 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
+        var clock = PhaseClock()
+        let started = FileStamps.now()
         let fileSystem = FileManager.default
         let currentDirectory = URL(fileURLWithPath: fileSystem.currentDirectoryPath)
         let root = URL(fileURLWithPath: sourceRoot ?? ".", relativeTo: currentDirectory).standardizedFileURL
-        let sources = try loadInputs(root: root)
-
-        let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
-        for diagnostic in result.diagnostics {
-            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+        let session = (dumpModel ? nil : cache).map {
+            IncrementalSession(
+                cacheURL: URL(fileURLWithPath: $0, relativeTo: currentDirectory), includeUnannotated: allOutputs,
+                started: started)
         }
-        if result.hasErrors { throw ExitCode(1) }
+        clock.lap("read the cache")
+        let sources = try loadInputs(root: root, session: session)
+        clock.lap("read \(sources.count) inputs")
 
         if dumpModel {
+            let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
+            try report(result.diagnostics)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(result.model), as: UTF8.self))
             return
         }
-
         let outputDirectory = URL(fileURLWithPath: outputDir, relativeTo: currentDirectory).standardizedFileURL
+        let folder = outputDirectory.path.hasSuffix("/") ? outputDirectory.path : outputDirectory.path + "/"
+        let files: [GeneratedFile]
+        var incremental: IncrementalResult?
+        if let session {
+            session.keepOutputs(in: folder)
+            clock.lap("check \(session.outputsInFolder.count) cached outputs, \(session.outputsRead.count) read")
+            let result = try GeneratorPipeline().runIncrementally(
+                sources, includeUnannotated: allOutputs, cache: session.previous,
+                generatorIdentity: GeneratorIdentity.current)
+            clock.lap("generate")
+            PhaseClock.note(
+                "cache " + (session.previous != nil ? "read" : session.cacheExisted ? "not read" : "absent")
+                    + ", \(result.regenerated) of \(sources.count) inputs generated again, \(session.inputsRead) inputs and "
+                    + "\(session.outputsRead.count) outputs read")
+            try report(result.diagnostics)
+            files = result.files
+            incremental = result
+        } else {
+            let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
+            try report(result.diagnostics)
+            files = result.files
+            clock.lap("generate")
+        }
+
         let plan = try OutputPlan.make(
-            files: result.files, in: outputDirectory, deletingExtras: !allOutputs, displayPrefix: outputDir)
+            files: files, in: outputDirectory, existing: session?.outputsRead ?? [:],
+            inFolder: session?.outputsInFolder ?? [:], deletingExtras: !allOutputs, displayPrefix: outputDir)
+        clock.lap("compare \(files.count) outputs")
+        // The cache (and the stamps, which only a run that writes its outputs takes) once the outputs are known.
+        func finishSession(wroteOutputs: Bool) {
+            guard let session, let incremental, let cache = incremental.cache else { return }
+            session.finish(
+                cache: cache, cacheIsUnchanged: incremental.cacheIsUnchanged,
+                outputs: wroteOutputs ? files.map(\.name) : nil, written: plan.writes.count, folder: folder)
+            clock.lap("write the cache and stamps")
+        }
 
         if check {
             guard plan.isUpToDate else {
@@ -83,54 +130,109 @@ struct GenerateCommand: ParsableCommand {
                 for line in plan.changeLines() { report += "  \(line)\n" }
                 report += "Run `\(fixCommand)` to regenerate them.\n"
                 FileHandle.standardError.write(Data(report.utf8))
+                finishSession(wroteOutputs: false)
                 throw ExitCode(2)
             }
-            try writeStamp(files: result.files)
+            finishSession(wroteOutputs: false)
+            try writeStamp(files: files)
             return
         }
         if dryRun {
+            finishSession(wroteOutputs: false)
             let lines = plan.changeLines()
             print(lines.isEmpty ? "Generated Trove sources are up to date." : lines.joined(separator: "\n"))
             return
         }
         try plan.apply()
-        try writeStamp(files: result.files)
+        try writeStamp(files: files)
+        clock.lap("write \(plan.writes.count) outputs, delete \(plan.deletions.count)")
+        finishSession(wroteOutputs: true)
+    }
+
+    /// Prints the diagnostics; throws exit status 1 when one is an error.
+    private func report(_ diagnostics: [Diagnostic]) throws {
+        for diagnostic in diagnostics {
+            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
     }
 
     /// Reads every input, expanding `@file` response files and skipping generated files.
-    private func loadInputs(root: URL) throws -> [SourceInput] {
+    private func loadInputs(root: URL, session: IncrementalSession?) throws -> [SourceInput] {
         var paths: [String] = []
         for input in inputs {
             if input.hasPrefix("@") {
-                let list = try String(contentsOfFile: String(input.dropFirst()), encoding: .utf8)
-                paths += list.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.isEmpty }
+                guard let list = FileBytes.read(String(input.dropFirst())) else {
+                    throw ValidationError("cannot read response file '\(input.dropFirst())': \(FileBytes.lastError)")
+                }
+                paths += Self.lines(of: list)
             } else {
                 paths.append(input)
             }
         }
         var sources: [SourceInput] = []
         var seen: Set<String> = []
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
         for path in paths {
-            let url = URL(fileURLWithPath: path).standardizedFileURL
-            guard seen.insert(url.path).inserted else { continue }
+            let absolute = Self.standardizedPath(path, in: currentDirectory)
+            guard seen.insert(absolute).inserted else { continue }
             let contents: String
-            do {
-                contents = try String(contentsOf: url, encoding: .utf8)
-            } catch {
-                throw ValidationError("cannot read input '\(path)': \(error.localizedDescription)")
+            if let unchanged = session?.unchangedContents(of: path, absolute: absolute) {
+                contents = unchanged
+            } else {
+                guard let bytes = FileBytes.read(absolute) else {
+                    throw ValidationError("cannot read input '\(path)': \(FileBytes.lastError)")
+                }
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw ValidationError("cannot read input '\(path)': it is not UTF-8 text")
+                }
+                contents = text
             }
             if GeneratedHeader.isGenerated(contents) { continue }
-            sources.append(SourceInput(path: path, relativePath: relativePath(of: url, to: root), contents: contents))
+            let relativePath =
+                absolute.hasPrefix(rootPath)
+                ? String(absolute.dropFirst(rootPath.count))
+                : String(absolute[(absolute.lastIndex(of: "/").map { absolute.index(after: $0) } ?? absolute.startIndex)...])
+            sources.append(SourceInput(path: path, relativePath: relativePath, contents: contents))
         }
         return sources
     }
 
-    /// `url`'s path relative to `root`, or its last component when it is outside `root`.
-    private func relativePath(of url: URL, to root: URL) -> String {
-        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
-        if url.path.hasPrefix(rootPath) { return String(url.path.dropFirst(rootPath.count)) }
-        return url.lastPathComponent
+    /// The lines of a response file, without the spaces and tabs around them, the empty ones left out.
+    static func lines(of bytes: [UInt8]) -> [String] {
+        var lines: [String] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            func addLine(endingAt end: Int) {
+                var first = start
+                var last = end
+                while first < last, buffer[first] == 0x20 || buffer[first] == 0x09 { first += 1 }
+                while last > first, buffer[last - 1] == 0x20 || buffer[last - 1] == 0x09 { last -= 1 }
+                if first < last {
+                    lines.append(String(decoding: UnsafeBufferPointer(rebasing: buffer[first..<last]), as: UTF8.self))
+                }
+            }
+            for index in 0..<buffer.count where buffer[index] == 0x0A || buffer[index] == 0x0D {
+                addLine(endingAt: index)
+                start = index + 1
+            }
+            addLine(endingAt: buffer.count)
+        }
+        return lines
+    }
+
+    /// `path` made absolute against `directory`, with `.` and `..` components and repeated slashes
+    /// removed, as `URL.standardizedFileURL` gives it (which is used when there is any to remove).
+    static func standardizedPath(_ path: String, in directory: String) -> String {
+        let absolute =
+            path.hasPrefix("/") ? path : (directory.hasSuffix("/") ? directory + path : directory + "/" + path)
+        if absolute.contains("/./") || absolute.contains("/../") || absolute.contains("//")
+            || absolute.hasSuffix("/.") || absolute.hasSuffix("/..") || (absolute.count > 1 && absolute.hasSuffix("/"))
+        {
+            return URL(fileURLWithPath: absolute).standardizedFileURL.path
+        }
+        return absolute
     }
 
     private func writeStamp(files: [GeneratedFile]) throws {

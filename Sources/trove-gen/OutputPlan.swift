@@ -29,22 +29,35 @@ struct OutputPlan {
     /// - Parameters:
     ///   - files: The generated files.
     ///   - directory: The output directory.
+    ///   - existing: The bytes of files of `directory` already read, by name; the others are read here.
+    ///   - inFolder: Texts `directory` is known to hold, by file name (not read again).
     ///   - deletingExtras: Whether files with the generated header that are not produced any
     ///     more are deleted (committed mode).
     ///   - displayPrefix: How the directory is named in messages.
-    static func make(files: [GeneratedFile], in directory: URL, deletingExtras: Bool, displayPrefix: String) throws
-        -> OutputPlan
-    {
+    static func make(
+        files: [GeneratedFile], in directory: URL, existing known: [String: [UInt8]] = [:],
+        inFolder: [String: String] = [:], deletingExtras: Bool, displayPrefix: String
+    ) throws -> OutputPlan {
         func display(_ name: String) -> String {
             displayPrefix.hasSuffix("/") ? displayPrefix + name : displayPrefix + "/" + name
         }
         var writes: [Write] = []
+        let folder = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
         for file in files {
-            let url = directory.appendingPathComponent(file.name)
-            let data = Data(file.contents.utf8)
-            let existing = try? Data(contentsOf: url)
-            if existing != data {
-                writes.append(Write(url: url, displayPath: display(file.name), data: data, isNew: existing == nil))
+            if let text = inFolder[file.name], GeneratorCache.isText(file.contents, sameAs: text) { continue }
+            let existing = known[file.name] ?? FileBytes.read(folder + file.name)
+            var contents = file.contents
+            let unchanged = contents.withUTF8 { utf8 in
+                existing?.withUnsafeBytes { bytes in
+                    bytes.count == utf8.count
+                        && (bytes.isEmpty || memcmp(bytes.baseAddress!, utf8.baseAddress!, bytes.count) == 0)
+                } ?? false
+            }
+            if !unchanged {
+                writes.append(
+                    Write(
+                        url: directory.appendingPathComponent(file.name), displayPath: display(file.name),
+                        data: Data(file.contents.utf8), isNew: existing == nil))
             }
         }
         var deletions: [Deletion] = []

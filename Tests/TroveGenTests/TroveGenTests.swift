@@ -52,11 +52,14 @@ struct TroveGenTests {
                 [.modificationDate: date], ofItemAtPath: root.appendingPathComponent(path).path)
         }
 
-        func run(_ arguments: [String]) throws -> Run {
+        func run(_ arguments: [String], binary: URL = TroveGenTests.binary, environment: [String: String] = [:])
+            throws -> Run
+        {
             let process = Process()
-            process.executableURL = TroveGenTests.binary
+            process.executableURL = binary
             process.arguments = arguments
             process.currentDirectoryURL = root
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
             process.standardError = err

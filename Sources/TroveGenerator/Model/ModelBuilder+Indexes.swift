@@ -1,42 +1,9 @@
 /// The secondary index generated from `@indexed` fields: which fields may be indexed, and the
 /// description of each `@persistable` type's index.
 extension ModelBuilder {
-    /// Records what the index rules need to know about all inputs: every annotated type by name,
-    /// the `@metadata` types of `@persistable` types, and the raw-value enums an index can store.
-    mutating func collectIndexFacts(_ files: [ParsedFile]) {
-        for file in files {
-            for type in file.types {
-                parsedTypes[type.qualifiedName] = parsedTypes[type.qualifiedName] ?? type
-                if let rawType = Self.rawValueType(of: type), IndexableTypes.rawValueTypes.contains(rawType) {
-                    indexableEnums.insert(type.qualifiedName)
-                }
-                guard type.annotations.contains(where: { $0.name == AnnotationName.persistable.rawValue }) else {
-                    continue
-                }
-                for property in type.properties where !property.isStatic
-                    && property.annotations.contains(where: { $0.name == AnnotationName.metadata.rawValue })
-                {
-                    if case .optional(let wrapped) = property.shape {
-                        metadataTypes.insert(qualify(wrapped, in: type.qualifiedName))
-                    }
-                }
-            }
-        }
-    }
-
-    /// Whether `typeName` is the `@metadata` type of a `@persistable` type of this run.
-    func isMetadataType(_ typeName: String) -> Bool {
-        metadataTypes.contains(typeName) || metadataTypes.contains { $0.hasSuffix(".\(typeName)") }
-    }
-
-    /// The annotated type named `typeName` as written in a `@metadata` property, if any.
-    func parsedType(named typeName: String) -> ParsedType? {
-        parsedTypes[typeName] ?? parsedTypes.first { typeName.hasSuffix(".\($0.key)") }?.value
-    }
-
     /// The stored fields of `type` (neither static, computed, lazy, constant, `@transient` nor
     /// `@metadata`) that carry the annotation `name`, each with that annotation.
-    func storedFields(of type: ParsedType, annotated name: AnnotationName) -> [(ParsedProperty, Annotation)] {
+    static func storedFields(of type: ParsedType, annotated name: AnnotationName) -> [(ParsedProperty, Annotation)] {
         type.properties.compactMap { property in
             guard !property.isStatic, !property.isComputed, !property.isLazy,
                 !(property.isLet && property.defaultValue != nil),
@@ -66,9 +33,9 @@ extension ModelBuilder {
 
     /// Whether an index can store `typeName`, and how it is matched: `true` for ranges too,
     /// `false` for equality and membership only, `nil` when it cannot.
-    private func indexKind(of typeName: String) -> Bool? {
+    private mutating func indexKind(of typeName: String) -> Bool? {
         if IndexableTypes.comparable.contains(typeName) { return true }
-        if IndexableTypes.equatable.contains(typeName) || indexableEnums.contains(typeName) { return false }
+        if IndexableTypes.equatable.contains(typeName) || isIndexableEnum(typeName) { return false }
         return nil
     }
 
@@ -95,10 +62,10 @@ extension ModelBuilder {
 
     /// The columns of the `@indexed` stored properties of `type` whose types an index can store,
     /// with the location of each annotation.
-    private func indexColumns(of type: ParsedType, isMetadata: Bool)
+    private mutating func indexColumns(of type: ParsedType, isMetadata: Bool)
         -> [(column: IndexColumnDescription, location: SourceLocation)]
     {
-        storedFields(of: type, annotated: .indexed).compactMap { property, annotation in
+        Self.storedFields(of: type, annotated: .indexed).compactMap { property, annotation in
             let (written, isOptional): (String, Bool)
             switch property.shape {
             case .value(let type): (written, isOptional) = (type, false)

@@ -9,7 +9,7 @@ extension ModelBuilder {
     mutating func describeRelationships(of type: ParsedType) -> RelationshipsDescription? {
         var edges: [RelationshipEdgeDescription] = []
         var names: Set<String> = []
-        for (property, annotation) in storedFields(of: type, annotated: .relationship) {
+        for (property, annotation) in Self.storedFields(of: type, annotated: .relationship) {
             guard let edge = describeEdge(property, annotation, in: type) else { continue }
             guard names.insert(edge.name).inserted else {
                 error("'\(type.qualifiedName)' already has a relationship named '\(edge.name)'; give "
@@ -20,10 +20,11 @@ extension ModelBuilder {
         }
         guard !edges.isEmpty else { return nil }
         for edge in edges {
-            claimQuery(edge.name, on: type.qualifiedName, by: "the relationship '\(edge.property)' of "
-                + "'\(type.qualifiedName)'", at: locationOfRelationship(edge.property, in: type), argument: "name")
-            claimQuery(edge.inverse, on: edge.destination, by: "the inverse of the relationship '\(edge.property)' of "
-                + "'\(type.qualifiedName)'", at: locationOfRelationship(edge.property, in: type), argument: "inverse")
+            let location = locationOfRelationship(edge.property, in: type)
+            claimQuery(edge.name, on: type.qualifiedName, by: Self.edgeClaimant(edge.property, of: type.qualifiedName),
+                at: location, argument: "name")
+            claimQuery(edge.inverse, on: edge.destination,
+                by: Self.inverseClaimant(edge.property, of: type.qualifiedName), at: location, argument: "inverse")
         }
         let name = IndexableTypes.sanitized(String(type.qualifiedName.map { $0 == "." ? "_" : $0 }) + "_relationships")
         return RelationshipsDescription(name: name, edges: edges)
@@ -34,17 +35,52 @@ extension ModelBuilder {
         return annotations.first { $0.name == AnnotationName.relationship.rawValue }?.location ?? type.location
     }
 
-    /// Records that a query named `name` is generated on `owner`, reporting a second one.
+    /// Reports a query named `name` on `owner` that another relationship, of any input, generated
+    /// first (see ``TypeTable``, which gathers every input's claims, so that an incremental run
+    /// sees a clash with a file it did not describe again).
     private mutating func claimQuery(
         _ name: String, on owner: String, by claimant: String, at location: SourceLocation, argument: String
     ) {
-        let key = owner + "." + name
-        if let existing = relationshipQueries[key] {
-            error("'\(owner)' would get two queries '\(name)(in:)': one for \(existing), one for \(claimant); "
+        let claimants = relationshipQueryClaimants(on: owner, named: name)
+        if let first = claimants.first, first != claimant {
+            error("'\(owner)' would get two queries '\(name)(in:)': one for \(first), one for \(claimant); "
                 + "name one of them with '\(argument):'", at: location)
-        } else {
-            relationshipQueries[key] = claimant
         }
+    }
+
+    /// How a message names the query of the edge `property` of `type`.
+    static func edgeClaimant(_ property: String, of type: String) -> String {
+        "the relationship '\(property)' of '\(type)'"
+    }
+
+    /// How a message names the inverse query of the edge `property` of `type`.
+    static func inverseClaimant(_ property: String, of type: String) -> String {
+        "the inverse of the relationship '\(property)' of '\(type)'"
+    }
+
+    /// The queries the `@relationship` fields of `type` generate, read from its declaration alone:
+    /// the edge's name on `type`, and its inverse on the destination as written in `to:`.
+    ///
+    /// What ``TypeTable`` gathers from every input to find two queries of one name on one type.
+    static func relationshipQueryClaims(of type: ParsedType) -> [RelationshipQueryClaim] {
+        guard type.annotations.contains(where: { $0.name == AnnotationName.persistable.rawValue }) else { return [] }
+        var claims: [RelationshipQueryClaim] = []
+        var names: Set<String> = []
+        for (property, annotation) in storedFields(of: type, annotated: .relationship) {
+            guard case .type(let written)? = annotation.argument("to")?.value else { continue }
+            let name = stringArgument("name", of: annotation) ?? edgeName(of: property.name)
+            guard names.insert(name).inserted else { continue }
+            let inverse = stringArgument("inverse", of: annotation) ?? pluralQueryName(of: type.qualifiedName)
+            claims.append(
+                RelationshipQueryClaim(
+                    owner: type.qualifiedName, isWritten: false, name: name,
+                    claimant: edgeClaimant(property.name, of: type.qualifiedName)))
+            claims.append(
+                RelationshipQueryClaim(
+                    owner: written, isWritten: true, name: inverse,
+                    claimant: inverseClaimant(property.name, of: type.qualifiedName)))
+        }
+        return claims
     }
 
     /// The edge of one `@relationship` property, or `nil` after reporting why it cannot be one.
@@ -56,10 +92,11 @@ extension ModelBuilder {
             return nil
         }
         let destinationName = qualify(written, in: type.qualifiedName)
-        guard let destination = parsedTypes[destinationName] ?? parsedTypes[written],
+        let declared = annotatedType(exactly: destinationName) ?? annotatedType(exactly: written)
+        guard let destination = declared,
             destination.annotations.contains(where: { $0.name == AnnotationName.persistable.rawValue })
         else {
-            let what = (parsedTypes[destinationName] ?? parsedTypes[written]) == nil ? "not declared" : "@coded"
+            let what = declared == nil ? "not declared" : "@coded"
             error("'@relationship' of '\(property.name)' points to '\(written)', which is \(what) in the inputs of "
                 + "trove-gen; an edge points to the items of a @persistable type of the same target",
                 at: toArgument.location)
@@ -94,8 +131,8 @@ extension ModelBuilder {
                 }
             }
         }
-        let name = stringArgument("name", of: annotation) ?? Self.edgeName(of: property.name)
-        let inverse = stringArgument("inverse", of: annotation) ?? Self.pluralQueryName(of: type.qualifiedName)
+        let name = Self.stringArgument("name", of: annotation) ?? Self.edgeName(of: property.name)
+        let inverse = Self.stringArgument("inverse", of: annotation) ?? Self.pluralQueryName(of: type.qualifiedName)
         for (label, value) in [("name", name), ("inverse", inverse)] where !Self.isIdentifier(value) {
             error("the '\(label)' of '@relationship' must be a Swift identifier: it names a generated query; "
                 + "'\(value)' is not", at: annotation.argument(label)?.location ?? annotation.location)
@@ -107,12 +144,12 @@ extension ModelBuilder {
             inverseAccessModifier: access >= .public ? "public" : access == .package ? "package" : "")
     }
 
-    private func stringArgument(_ label: String, of annotation: Annotation) -> String? {
+    private static func stringArgument(_ label: String, of annotation: Annotation) -> String? {
         if case .string(let value) = annotation.argument(label)?.value { value } else { nil }
     }
 
     /// The key type of a `@persistable` type, qualified: its `@key` property's, or its `id`'s.
-    private func keyType(of type: ParsedType) -> String? {
+    private mutating func keyType(of type: ParsedType) -> String? {
         let key =
             type.properties.first { !$0.isStatic && $0.annotations.contains { $0.name == AnnotationName.key.rawValue } }
             ?? type.properties.first { !$0.isStatic && $0.name == "id" }
@@ -121,7 +158,7 @@ extension ModelBuilder {
     }
 
     /// How `property` holds keys of `destination`, or `nil` when its type holds none.
-    private func edgeShape(
+    private mutating func edgeShape(
         of property: ParsedProperty, destination: ParsedType, written: String, key: String?, owner: String
     ) -> RelationshipEdgeDescription.Shape? {
         let (type, isOptional): (String, Bool)

@@ -71,7 +71,7 @@ extension ModelBuilder {
     private func searchColumns(of type: ParsedType, isMetadata: Bool)
         -> [(column: SearchColumnDescription, location: SourceLocation)]
     {
-        storedFields(of: type, annotated: .searchable).compactMap { property, annotation in
+        Self.storedFields(of: type, annotated: .searchable).compactMap { property, annotation in
             guard let shape = property.shape, let kind = Self.searchColumnKind(of: shape) else { return nil }
             var weight: String?
             if case .number(let literal) = annotation.argument("weight")?.value { weight = literal }

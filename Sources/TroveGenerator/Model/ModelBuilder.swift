@@ -5,85 +5,105 @@
 /// stops at the first one.
 struct ModelBuilder {
     private var diagnostics: [Diagnostic] = []
-    /// The dotted names of every type with a generated message coder, across all inputs.
-    private let messageTypes: Set<String>
-    /// The dotted names of every type declared in the parsed inputs.
-    private let declaredTypes: Set<String>
-    /// Every annotated type of the inputs, by dotted name (see `ModelBuilder+Indexes.swift`).
-    var parsedTypes: [String: ParsedType] = [:]
-    /// The dotted names of the `@metadata` types of `@persistable` types, whose fields may be
-    /// `@indexed`.
-    var metadataTypes: Set<String> = []
-    /// The dotted names of the raw-value enums whose values an index can store.
-    var indexableEnums: Set<String> = []
-    /// The queries generated for relationships so far, as `Type.name`, with what generates
-    /// each, to report two of one name on one type.
-    var relationshipQueries: [String: String] = [:]
+    /// Every input's facts: the only way to what other files declare.
+    private let table: TypeTable
+    /// The parsed input at a path, for the inputs that ``table`` names as declaring a type.
+    private let parsedFile: (String) -> ParsedFile?
+    /// Every question asked of ``table``, with its answer, in the order first asked.
+    private(set) var lookups: [Lookup] = []
+    private var askedLookups: Set<Lookup> = []
 
-    /// Builds the model of `files`.
+    /// Builds the model of `files` (every input that may contain annotations).
     ///
     /// - Parameter files: The parsed inputs.
     /// - Returns: The model (meaningful only without errors) and the diagnostics.
     static func build(_ files: [ParsedFile]) -> (ModelDescription, [Diagnostic]) {
-        var messageTypes: Set<String> = []
-        for file in files {
-            for type in file.types where type.kind != .enum || rawValueType(of: type) == nil {
-                messageTypes.insert(type.qualifiedName)
-            }
-        }
-        var builder = ModelBuilder(messageTypes: messageTypes, declaredTypes: Set(files.flatMap(\.declaredTypes)))
-        builder.collectIndexFacts(files)
+        let table = TypeTable(files.map { ($0.path, FileFacts($0)) })
+        let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var descriptions: [FileDescription] = []
+        var diagnostics: [Diagnostic] = []
         for file in files {
-            let types = file.types.compactMap { builder.describe($0, in: file) }
-            if !types.isEmpty {
-                descriptions.append(
-                    FileDescription(sourcePath: file.path, types: types.sorted { $0.name < $1.name }))
-            }
+            let described = describe(file, table: table) { path in byPath[path] }
+            diagnostics += described.diagnostics
+            if let description = described.description { descriptions.append(description) }
         }
-        return (ModelDescription(files: descriptions), builder.diagnostics)
+        return (ModelDescription(files: descriptions), diagnostics)
     }
 
-    private init(messageTypes: Set<String>, declaredTypes: Set<String>) {
-        self.messageTypes = messageTypes
-        self.declaredTypes = declaredTypes
+    /// Describes the annotated types of one input.
+    ///
+    /// What the description depends on besides `file` is exactly the ``lookups`` returned: asked
+    /// again of another table, the same answers give the same description and diagnostics.
+    ///
+    /// - Parameters:
+    ///   - file: The parsed input.
+    ///   - table: The facts of every input of the run.
+    ///   - parsedFile: The parsed input at a path, for the inputs that ``TypeTable`` names as
+    ///     declaring a type.
+    /// - Returns: The description (`nil` when the file describes no type), its diagnostics, and
+    ///   every question asked of `table` with its answer.
+    static func describe(_ file: ParsedFile, table: TypeTable, parsedFile: @escaping (String) -> ParsedFile?)
+        -> (description: FileDescription?, diagnostics: [Diagnostic], lookups: [Lookup])
+    {
+        var builder = ModelBuilder(table: table, parsedFile: parsedFile)
+        let types = file.types.compactMap { builder.describe($0, in: file) }
+        let description =
+            types.isEmpty ? nil : FileDescription(sourcePath: file.path, types: types.sorted { $0.name < $1.name })
+        return (description, builder.diagnostics, builder.lookups)
+    }
+
+    private init(table: TypeTable, parsedFile: @escaping (String) -> ParsedFile?) {
+        self.table = table
+        self.parsedFile = parsedFile
+    }
+
+    /// Asks `table`, recording the question and its answer.
+    private mutating func ask(_ kind: Lookup.Kind, _ argument: String, _ owner: String = "") -> String {
+        let answer = table.answer(kind, argument, owner)
+        let lookup = Lookup(kind: kind, argument: argument, owner: owner, answer: answer)
+        if askedLookups.insert(lookup).inserted { lookups.append(lookup) }
+        return answer
     }
 
     /// `typeName` as written inside `owner`, with every name that refers to a type nested in an
-    /// enclosing scope qualified, so that it also resolves in a file-scope extension:
-    /// `Author` inside `Library.Book` becomes `Library.Author` when `Library.Author` exists.
-    func qualify(_ typeName: String, in owner: String) -> String {
-        let scopes = owner.split(separator: ".").map(String.init)
-        guard scopes.count > 1 || declaredTypes.contains(where: { $0.hasPrefix(owner + ".") }) else { return typeName }
-        var result = ""
-        var identifier = ""
-        var previous: Character = " "
-        func flush() {
-            guard !identifier.isEmpty else { return }
-            var replacement = identifier
-            if previous != "." {
-                for depth in stride(from: scopes.count, through: 1, by: -1) {
-                    let candidate = scopes[0..<depth].joined(separator: ".") + "." + identifier
-                    if declaredTypes.contains(candidate) {
-                        replacement = candidate
-                        break
-                    }
-                }
-            }
-            result += replacement
-            identifier = ""
-        }
-        for character in typeName {
-            if character.isLetter || character.isNumber || character == "_" {
-                if identifier.isEmpty { previous = result.last ?? " " }
-                identifier.append(character)
-            } else {
-                flush()
-                result.append(character)
-            }
-        }
-        flush()
-        return result
+    /// enclosing scope qualified (see ``TypeTable/qualify(_:in:)``).
+    mutating func qualify(_ typeName: String, in owner: String) -> String {
+        ask(.qualify, typeName, owner)
+    }
+
+    /// Whether `typeName`, as written in a `@metadata` property, has a generated message coder.
+    mutating func hasMessageCoder(_ typeName: String) -> Bool {
+        ask(.hasMessageCoder, typeName) == "1"
+    }
+
+    /// Whether `typeName` is the `@metadata` type of a `@persistable` type of this run.
+    mutating func isMetadataType(_ typeName: String) -> Bool {
+        ask(.isMetadataType, typeName) == "1"
+    }
+
+    /// Whether `typeName` is a raw-value enum of this run whose values an index can store.
+    mutating func isIndexableEnum(_ typeName: String) -> Bool {
+        ask(.isIndexableEnum, typeName) == "1"
+    }
+
+    /// The annotated type named `typeName` as written in a `@metadata` property, if any.
+    mutating func parsedType(named typeName: String) -> ParsedType? {
+        let path = ask(.declaringFile, typeName)
+        guard !path.isEmpty, let name = table.declaringType(of: typeName) else { return nil }
+        return parsedFile(path)?.types.first { $0.qualifiedName == name }
+    }
+
+    /// The annotated type whose dotted name is exactly `name`, if any input declares one.
+    mutating func annotatedType(exactly name: String) -> ParsedType? {
+        let path = ask(.annotatedTypeFile, name)
+        guard !path.isEmpty else { return nil }
+        return parsedFile(path)?.types.first { $0.qualifiedName == name }
+    }
+
+    /// Every generator of a relationship query named `name` on the type `owner`, across all
+    /// inputs, in input order: the first one keeps the name, each other one is an error.
+    mutating func relationshipQueryClaimants(on owner: String, named name: String) -> [String] {
+        ask(.queryClaimants, owner + "." + name).split(separator: "\n").map(String.init)
     }
 
     mutating func error(_ message: String, at location: SourceLocation) {
@@ -541,8 +561,7 @@ struct ModelBuilder {
             }
             if annotations[.metadata] != nil, metadata == nil, case .optional(let written) = property.shape {
                 let wrapped = qualify(written, in: type.qualifiedName)
-                let hasGeneratedCoder = messageTypes.contains(wrapped)
-                    || messageTypes.contains { $0.hasSuffix(".\(wrapped)") }
+                let hasGeneratedCoder = hasMessageCoder(wrapped)
                 metadata = MetadataDescription(property: property.name, type: wrapped, hasGeneratedCoder: hasGeneratedCoder)
             }
             if let annotation = annotations[.indexed] {
