@@ -246,21 +246,45 @@ public final class PostgresStore: Sendable {
         try Task.checkCancellation()
         do {
             return try await client.withConnection { connection in
-                try await connection.checkedQuery("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                // `BEGIN` goes with the first statement (a body that sends none costs nothing).
+                // The snapshot's change number is read when the cache is first needed
+                // (`takeSnapshot`), folded into the first point read when that comes first.
+                let transaction = PostgresReadTransaction(
+                    store: self, connection: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 do {
-                    // The snapshot's change number is read when the cache is first needed
-                    // (`takeSnapshot`), folded into the first point read when that comes first.
-                    let transaction = PostgresReadTransaction(store: self, connection: connection)
                     let value = try await body(transaction)
-                    try await commit(on: connection)
+                    if transaction.isOpen { try await commit(on: connection) }
                     return value
                 } catch {
-                    await rollBack(on: connection)
+                    if transaction.isOpen { await rollBack(on: connection) }
                     throw error
                 }
             }
         } catch {
             throw PostgresErrors.map(error, store: self, during: "a read transaction")
+        }
+    }
+
+    /// Reads the item of type `Item` at `key` in one statement, which is its own snapshot: one
+    /// round trip where ``read(_:)`` takes three (`BEGIN`, the read, `COMMIT`). Like a read in a
+    /// transaction, it serves the item from the store's cache's number and fills the cache.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the item.
+    ///   - key: The key of the item.
+    /// - Returns: The item, or `nil` when there is none at `key`.
+    /// - Throws: ``Trove/TroveError`` with code `corruptData` when the stored bytes cannot be
+    ///   decoded; `server` when the server fails or the connection is lost.
+    public func read<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Item? {
+        try Task.checkCancellation()
+        do {
+            return try await client.withConnection { connection in
+                let transaction = PostgresReadTransaction(store: self, connection: connection, begin: nil)
+                transaction.mayCatchUpCache = false
+                return try await transaction.read(Item.self, key: key)
+            }
+        } catch {
+            throw PostgresErrors.map(error, store: self, during: "the read of '\(key.itemKey)' in '\(Item.collection)'")
         }
     }
 
@@ -282,15 +306,16 @@ public final class PostgresStore: Sendable {
             try Task.checkCancellation()
             do {
                 let (value, committed) = try await client.withConnection { connection in
+                    // `BEGIN` goes with the first statement; a transaction of blind writes alone
+                    // is sent as one statement without `BEGIN` and `COMMIT` (see `announce()`).
                     let transaction = PostgresReadWriteTransaction(store: self, connection: connection)
-                    try await connection.checkedQuery("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
                     do {
                         let value = try await body(transaction)
                         try await transaction.announce()
-                        try await commit(on: connection)
+                        if transaction.isOpen { try await commit(on: connection) }
                         return (value, transaction.committedChange)
                     } catch {
-                        await rollBack(on: connection)
+                        if transaction.isOpen { await rollBack(on: connection) }
                         throw error
                     }
                 }

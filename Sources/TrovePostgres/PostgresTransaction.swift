@@ -18,11 +18,22 @@ public class PostgresReadTransaction {
     /// Whether the snapshot's numbers have been read (or are not needed: a read-write
     /// transaction does not use the cache).
     var snapshotTaken: Bool
+    /// The statement that opens the transaction, sent just before its first statement (so that
+    /// a transaction that sends nothing costs no round trip); `nil` once sent, and for a read of
+    /// one statement (``PostgresStore/read(_:key:)``), which is its own snapshot.
+    var pendingBegin: String?
+    /// Whether a transaction is open on the connection: `pendingBegin` was sent.
+    private(set) var isOpen = false
+    /// Whether the transaction may catch the cache up from the change log: not for a read of one
+    /// statement, whose catch-up query would run at a later snapshot than its read (the log may
+    /// have been pruned in between). Such a read then leaves the cache alone.
+    var mayCatchUpCache = true
 
-    init(store: PostgresStore, connection: PostgresConnection) {
+    init(store: PostgresStore, connection: PostgresConnection, begin: String?) {
         self.store = store
         self.connection = connection
         snapshotTaken = false
+        pendingBegin = begin
     }
 
     var names: PostgresNames { store.names }
@@ -64,6 +75,10 @@ public class PostgresReadTransaction {
                 usesCache = false
                 return
             case .behind(let from):
+                guard mayCatchUpCache else {
+                    usesCache = false
+                    return
+                }
                 if oldest == 0 || from + 1 < oldest {
                     // The log no longer holds every change since the cache's number.
                     store.cache.flush()
@@ -108,11 +123,13 @@ public class PostgresReadTransaction {
     /// Runs `query`; failures become ``Trove/TroveError``s naming the SQL and the item.
     ///
     /// Rows a read-write transaction holds back are sent first (``sendPendingRows()``), so that
-    /// every statement sees every write before it.
+    /// every statement sees every write before it; the transaction is opened before its first
+    /// statement (``pendingBegin``).
     func run(_ query: PostgresQuery, collection: String? = nil, key: String? = nil) async throws
         -> PostgresRowSequence
     {
         try await sendPendingRows()
+        try await open()
         do {
             return try await connection.checkedQuery(query, logger: store.logger)
         } catch {
@@ -122,6 +139,15 @@ public class PostgresReadTransaction {
 
     /// Sends the rows written but held back; a read transaction holds none.
     func sendPendingRows() async throws {}
+
+    /// Opens the transaction unless it is open or needs no `BEGIN`. Its failure is thrown as
+    /// postgres-nio reports it, as a failed `BEGIN` always was (the store maps it).
+    func open() async throws {
+        guard let begin = pendingBegin else { return }
+        pendingBegin = nil
+        try await connection.checkedQuery(PostgresQuery(unsafeSQL: begin), logger: store.logger)
+        isOpen = true
+    }
 
     /// Runs `query` and counts its rows; failures as ``run(_:collection:key:)``.
     func count(_ query: PostgresQuery, collection: String? = nil, key: String? = nil) async throws -> Int {
@@ -286,8 +312,12 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     /// Rows written to collections without indexes and not sent yet.
     var pendingRows = PendingRows()
 
-    override init(store: PostgresStore, connection: PostgresConnection) {
-        super.init(store: store, connection: connection)
+    /// Whether ``announce()`` sent its statement alone, outside a transaction: nothing had been
+    /// sent before it, so that statement was the whole transaction and committed by itself.
+    private(set) var committedAlone = false
+
+    init(store: PostgresStore, connection: PostgresConnection) {
+        super.init(store: store, connection: connection, begin: "BEGIN ISOLATION LEVEL SERIALIZABLE")
         // Its reads go to the server: no snapshot number to read.
         snapshotTaken = true
     }
@@ -333,11 +363,20 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     /// The transaction-level advisory lock is held until the commit: a number is taken only once
     /// the previous one is committed, so the log's numbers are in commit order, and a snapshot
     /// that holds a number holds every lower one.
+    ///
+    /// A transaction that sent nothing before (blind writes to collections without indexes, the
+    /// common one-item write) sends this statement alone, without `BEGIN` and `COMMIT`: one
+    /// statement is atomic by itself, holds the advisory lock until it commits, and read nothing
+    /// that a serializable transaction would have to protect. One round trip instead of three.
     func announce() async throws {
         guard !changedItems.isEmpty || !clearedCollections.isEmpty else {
             // (Every row held back is a noted change: nothing to send here, in principle.)
             try await sendPendingRows()
             return
+        }
+        if pendingBegin != nil {
+            pendingBegin = nil
+            committedAlone = true
         }
         var collections: [String] = []
         var keys: [String] = []
@@ -377,10 +416,15 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
         bindings.append(payload)
         rows.bind(into: &bindings)
         var number: Int64 = 0
-        for try await (seq, _) in try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), key: rows.onlyKey)
-            .decode((Int64, String).self)
-        {
-            number = seq
+        do {
+            for try await (seq, _) in try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), key: rows.onlyKey)
+                .decode((Int64, String).self)
+            {
+                number = seq
+            }
+        } catch where committedAlone && PostgresErrors.isConnectionLoss(error) {
+            // The statement was the commit: whether it committed is unknown, as for a lost COMMIT.
+            throw PostgresErrors.commitFailed(error)
         }
         committedChange = (
             PostgresChange(number: number, items: changedItems, clearedCollections: clearedCollections, isFlush: false),

@@ -63,15 +63,56 @@ struct TwoInstanceTests {
                 #expect(second.cachedItemCount > 0, "the item should be cached, else this test proves nothing")
                 if round % 10 == 9 {
                     try await first.readWrite { tx in _ = try await tx.remove(user) }
+                    #expect(try await second.read(User.self, key: user.userID) == nil, "round \(round), one statement")
                     #expect(try await second.read { tx in try await User.read(tx).byKey(user.userID) } == nil)
                     #expect(try await second.read { tx in try await tx.contains(User.self, key: user.userID) } == false)
                 }
                 user.age = round
                 user.name = "round \(round)"
                 try await first.readWrite { tx in try await tx.write(user) }
+                // The read of one statement (no transaction) first, then a transaction's.
+                #expect(try await second.read(User.self, key: user.userID) == user, "round \(round), one statement")
                 let seen = try await second.read { tx in try await User.read(tx).byKey(user.userID) }
                 #expect(seen == user, "round \(round)")
             }
+        }
+    }
+
+    /// Every read of a read transaction sees one snapshot: while one store moves amounts between
+    /// two tallies (their sum stays 100), the other store's transactions read both, one statement
+    /// each (its cache is off, so both go to the server), and never see a sum other than 100.
+    @Test func aReadTransactionSeesOneSnapshot() async throws {
+        try await withTwoStores({ $0.itemCacheLimit = 0 }) { first, second in
+            try await first.readWrite { tx in
+                try await tx.write(Tally(id: "a", value: 50))
+                try await tx.write(Tally(id: "b", value: 50))
+            }
+            let transfers = 300
+            let writer = Task {
+                for step in 0..<transfers {
+                    try await first.readWrite { tx in
+                        var a = try #require(try await tx.read(Tally.self, key: "a"))
+                        var b = try #require(try await tx.read(Tally.self, key: "b"))
+                        let amount = step % 7 - 3
+                        a.value -= amount
+                        b.value += amount
+                        try await tx.write(a)
+                        try await tx.write(b)
+                    }
+                }
+            }
+            let reads = 400
+            var torn: [Int] = []
+            for _ in 0..<reads {
+                let sum = try await second.read { tx in
+                    let a = try await tx.read(Tally.self, key: "a")?.value ?? 0
+                    let b = try await tx.read(Tally.self, key: "b")?.value ?? 0
+                    return a + b
+                }
+                if sum != 100 { torn.append(sum) }
+            }
+            try await writer.value
+            #expect(torn.isEmpty, "\(torn.count) of \(reads) read transactions saw a sum other than 100: \(torn.prefix(5))")
         }
     }
 

@@ -127,6 +127,16 @@
         func readEach(_ keys: [String]) async throws -> Checksum {
             var checksum = Checksum()
             for key in keys {
+                // Fluent's own transaction (READ COMMITTED: one read needs no more).
+                let model = try await database.transaction { tx in try await FluentUser.find(key, on: tx) }
+                if let model { checksum.add(model.user) }
+            }
+            return checksum
+        }
+
+        func readEachAlone(_ keys: [String]) async throws -> Checksum {
+            var checksum = Checksum()
+            for key in keys {
                 if let model = try await FluentUser.find(key, on: database) { checksum.add(model.user) }
             }
             return checksum

@@ -121,6 +121,7 @@
                 ("insert \(n), one transaction", { store in try await store.insert(users); return nil }),
                 ("read all \(n), one transaction", { store in try await store.readAll() }),
                 ("\(n) point reads, each its own transaction", { store in try await store.readEach(keys) }),
+                ("\(n) point reads, each one statement (no transaction)", { store in try await store.readEachAlone(keys) }),
                 ("\(n) point reads, one transaction", { store in try await store.readBatch(keys) }),
                 ("\(n) point reads again (Trove's cache warm), each its own transaction", { store in try await store.readEach(keys) }),
                 ("\(n) metadata-only reads, one transaction", { store in try await store.readMetadata(keys) }),
@@ -160,7 +161,10 @@
         func reset() async throws
         func insert(_ users: [User]) async throws
         func readAll() async throws -> Checksum
+        /// Each key read in a `REPEATABLE READ` transaction of its own.
         func readEach(_ keys: [String]) async throws -> Checksum
+        /// Each key read by one statement outside a transaction (the statement is its own snapshot).
+        func readEachAlone(_ keys: [String]) async throws -> Checksum
         func readBatch(_ keys: [String]) async throws -> Checksum
         func readMetadata(_ keys: [String]) async throws -> Checksum
         func update(_ users: [User]) async throws
@@ -202,6 +206,14 @@
             var checksum = Checksum()
             for key in keys {
                 if let user = try await store.read({ tx in try await User.read(tx).byKey(key) }) { checksum.add(user) }
+            }
+            return checksum
+        }
+
+        func readEachAlone(_ keys: [String]) async throws -> Checksum {
+            var checksum = Checksum()
+            for key in keys {
+                if let user = try await store.read(User.self, key: key) { checksum.add(user) }
             }
             return checksum
         }
@@ -344,6 +356,17 @@
         }
 
         func readEach(_ keys: [String]) async throws -> Checksum {
+            var checksum = Checksum()
+            for key in keys {
+                let user = try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+                    try await read(key, on: $0)
+                }
+                if let user { checksum.add(user) }
+            }
+            return checksum
+        }
+
+        func readEachAlone(_ keys: [String]) async throws -> Checksum {
             var checksum = Checksum()
             for key in keys {
                 if let user = try await client.withConnection({ try await read(key, on: $0) }) { checksum.add(user) }
