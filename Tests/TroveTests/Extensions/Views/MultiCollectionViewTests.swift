@@ -107,6 +107,29 @@ struct MultiCollectionViewTests {
             let (members, guests, current) = try Self.readState(reader, view: view)
             let expected = MultiViewTestViews.expected(members: members, guests: guests)
             #expect(current == expected, "the view at commit \(step) differs from the model")
+            // Ranges of a group (which may span pages) and single rows read by index equal the slices.
+            if step % 5 == 0 {
+                var probes: [(group: String, range: Range<Int>)] = []
+                for (group, rows) in current.sorted(by: { $0.key < $1.key }) {
+                    let lower = Int.random(in: 0...rows.count, using: &random)
+                    probes.append((group, lower..<Int.random(in: lower...rows.count, using: &random)))
+                }
+                let asked = probes
+                let read = try await reader.read { tx in
+                    let viewReader = view.read(tx)
+                    return try asked.map { probe in
+                        (
+                            try viewReader.rows(in: probe.group, range: probe.range).map(\.description),
+                            try viewReader.row(at: probe.range.lowerBound, in: probe.group)?.description
+                        )
+                    }
+                }
+                for (probe, (rows, first)) in zip(asked, read) {
+                    let all = current[probe.group] ?? []
+                    #expect(rows == Array(all[probe.range]), "rows \(probe.range) of \(probe.group) at \(step)")
+                    #expect(first == (probe.range.lowerBound < all.count ? all[probe.range.lowerBound] : nil))
+                }
+            }
             let viewChanges = changeset.viewChanges[view.name] ?? ViewChanges()
             #expect(viewChanges.rowChanges.allSatisfy { $0.collection != nil }, "changes name their collections")
             let replayed = MultiViewTestViews.named(viewChanges).applied(to: previous)
