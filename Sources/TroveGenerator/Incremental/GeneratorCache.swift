@@ -11,9 +11,12 @@
 ///
 /// For every input it keeps the input's exact text, the facts it tells other inputs
 /// (``FileFacts``), every question its description asked about other inputs with the answer
-/// (``Lookup``), and its generated file. A later run reuses a generated file when its input's
-/// text is byte-for-byte the same and every recorded answer is still the same; see
-/// ``GeneratorPipeline/runIncrementally(_:includeUnannotated:cache:)``.
+/// (``Lookup``), and what its generated file was: its name, byte count and digest
+/// (``OutputRecord``), not its text. The output folder holds the texts: a later run reuses a
+/// generated file when its input's text is byte-for-byte the same, every recorded answer is still
+/// the same, and the output folder still holds exactly that file (see ``keepingOutputs(where:)``),
+/// which it then leaves as it is; see
+/// ``GeneratorPipeline/runIncrementally(_:includeUnannotated:cache:generatorIdentity:)``.
 ///
 /// A cache is only ever made by a run without errors, and it names the generator that made it
 /// (``generatorIdentity``): a cache of another generator, of another format, or whose bytes are
@@ -21,7 +24,9 @@
 /// and the run is a cold one.
 package struct GeneratorCache: Sendable {
     /// The version of the serialized format; a cache of another version is not read.
-    package static let formatVersion: UInt32 = 3
+    ///
+    /// Format 4 keeps a digest of each output instead of its text.
+    package static let formatVersion: UInt32 = 4
 
     /// What the cache holds about one input.
     package struct Entry: Sendable, Hashable {
@@ -35,8 +40,8 @@ package struct GeneratorCache: Sendable {
         package var facts: FileFacts?
         /// Every question the input's description asked about other inputs, with its answer.
         package var lookups: [Lookup]
-        /// The generated file, or `nil` when the input has none.
-        package var output: GeneratedFile?
+        /// What the generated file was (its name, size and digest), or `nil` when the input has none.
+        package var output: OutputRecord?
     }
 
     /// The generator that made the cache: a cache of another generator is not reused.
@@ -62,13 +67,8 @@ package struct GeneratorCache: Sendable {
 
     private static let magic = Array("trove-gen cache\n".utf8)
 
-    /// The cache as bytes: a header, the entries without their generated texts, a checksum of
-    /// everything before it, then the generated texts.
-    ///
-    /// The generated texts are not checksummed (checksumming megabytes of them would cost a debug
-    /// build of the tool most of a run): whoever reuses a cached output first checks that the
-    /// output folder holds exactly its bytes (see ``GeneratorCache/keepingOutputs(matching:)``), so a
-    /// damaged text is never written, it only makes its input generated again.
+    /// The cache as bytes: a header, the entries (with the digests of the generated files, not their
+    /// texts), then a checksum of everything before it.
     package func serialized() -> [UInt8] {
         var writer = ByteWriter()
         writer.bytes.append(contentsOf: Self.magic)
@@ -109,15 +109,15 @@ package struct GeneratorCache: Sendable {
             if let output = entry.output {
                 writer.u8(1)
                 writer.string(output.name)
+                writer.u64(UInt64(output.byteCount))
+                writer.u64(output.digest.first)
+                writer.u64(output.digest.second)
             } else {
                 writer.u8(0)
             }
         }
         let checksum = writer.bytes.withUnsafeBytes(Checksum.of)
         writer.u64(checksum)
-        for entry in entries {
-            if let output = entry.output { writer.string(output.contents) }
-        }
         return writer.bytes
     }
 
@@ -174,10 +174,13 @@ package struct GeneratorCache: Sendable {
                 lookups.append(Lookup(kind: kind, argument: argument, owner: owner, answer: answer))
             }
             guard let hasOutput = reader.u8() else { return nil }
-            var output: GeneratedFile?
+            var output: OutputRecord?
             if hasOutput == 1 {
-                guard let name = reader.string() else { return nil }
-                output = GeneratedFile(name: name, contents: "")
+                guard let name = reader.string(), let byteCount = reader.u64(), byteCount <= UInt64(Int.max),
+                    let first = reader.u64(), let second = reader.u64()
+                else { return nil }
+                output = OutputRecord(
+                    name: name, byteCount: Int(byteCount), digest: ContentDigest(first: first, second: second))
             }
             entries.append(
                 Entry(
@@ -192,10 +195,6 @@ package struct GeneratorCache: Sendable {
         }
         guard valid else { return nil }
         reader.offset += 8
-        for index in entries.indices where entries[index].output != nil {
-            guard let text = reader.string() else { return nil }
-            entries[index].output?.contents = text
-        }
         guard reader.isAtEnd else { return nil }
         self.init(generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated, entries: entries)
     }
@@ -203,13 +202,15 @@ package struct GeneratorCache: Sendable {
     /// The cache without the entries whose generated file is not in the output folder: those inputs are
     /// generated again.
     ///
-    /// Run this before reusing a cache whose outputs were written to a folder: the cached texts are
-    /// not checksummed (see ``serialized()``), the folder's files may have been deleted or edited, and
-    /// an output is only ever reused when the folder already holds its exact bytes.
+    /// Run this before reusing a cache whose outputs were written to a folder: a reused output is
+    /// not written again (its text is not in the cache), so it is only ever reused when the folder
+    /// already holds exactly its bytes; the folder's files may have been deleted or edited since.
     ///
-    /// - Parameter isInFolder: Whether the output folder holds exactly this file (its name and text).
+    /// - Parameter isInFolder: Whether the output folder holds exactly this file: a file of this
+    ///   name whose bytes have this count and digest (``OutputRecord/matches(_:)``), or one that
+    ///   is known not to have changed since the run that recorded it wrote it.
     /// - Returns: The cache with every entry whose output is not in the folder removed.
-    package func keepingOutputs(where isInFolder: (GeneratedFile) -> Bool) -> GeneratorCache {
+    package func keepingOutputs(where isInFolder: (OutputRecord) -> Bool) -> GeneratorCache {
         var kept = self
         kept.entries.removeAll { entry in
             guard let output = entry.output else { return false }
@@ -217,15 +218,125 @@ package struct GeneratorCache: Sendable {
         }
         return kept
     }
+}
 
-    /// Whether `text`'s UTF-8 is exactly `bytes`.
-    package static func isText(_ text: String, exactly bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { sameBytes(text, $0) }
+/// What a run remembers of one generated file instead of its text: its name, its size in bytes,
+/// and a digest of its bytes, enough to tell whether the output folder still holds it.
+package struct OutputRecord: Sendable, Hashable {
+    /// The file name (see ``OutputNaming``).
+    package var name: String
+    /// The number of bytes of the file's UTF-8 text.
+    package var byteCount: Int
+    /// The digest of those bytes.
+    package var digest: ContentDigest
+
+    /// Creates a record.
+    ///
+    /// - Parameters:
+    ///   - name: The file name.
+    ///   - byteCount: The number of bytes of its text.
+    ///   - digest: The digest of those bytes.
+    package init(name: String, byteCount: Int, digest: ContentDigest) {
+        self.name = name
+        self.byteCount = byteCount
+        self.digest = digest
     }
 
-    /// Whether two texts have the same UTF-8 bytes (not merely canonically equivalent, as `==` tells).
-    package static func isText(_ text: String, sameAs other: String) -> Bool {
-        sameBytes(text, other)
+    /// The record of `file`.
+    package init(_ file: GeneratedFile) {
+        var text = file.contents
+        let (count, digest) = text.withUTF8 { ($0.count, ContentDigest(of: UnsafeRawBufferPointer($0))) }
+        self.init(name: file.name, byteCount: count, digest: digest)
+    }
+
+    /// Whether `bytes` are the recorded file's bytes: the same count and digest.
+    package func matches(_ bytes: [UInt8]) -> Bool {
+        bytes.count == byteCount && bytes.withUnsafeBytes(ContentDigest.init(of:)) == digest
+    }
+
+    /// Whether `text` is the recorded file's text: its UTF-8 has the same count and digest.
+    package func matches(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { $0.count == byteCount && ContentDigest(of: UnsafeRawBufferPointer($0)) == digest }
+    }
+}
+
+/// A 128-bit digest of bytes, to tell without comparing them whether a file holds the bytes a
+/// generator run wrote: two independent 64-bit lanes, each mixing every 8-byte word (the last,
+/// shorter one padded with zeros) and then the length, then finished with a 64-bit mixer.
+///
+/// Not cryptographic: it tells accidental differences (an edited, truncated or replaced file) with
+/// a chance of a miss near 2^-128, not files made on purpose to collide.
+package struct ContentDigest: Sendable, Hashable {
+    /// The first lane.
+    package var first: UInt64
+    /// The second lane.
+    package var second: UInt64
+
+    /// A digest of the given lanes (as serialized).
+    package init(first: UInt64, second: UInt64) {
+        self.first = first
+        self.second = second
+    }
+
+    /// The digest of `buffer`.
+    ///
+    /// Written for the debug build of the tool too (the build plugin's, in a debug build): one loop
+    /// of integer operators, which the compiler inlines even without optimization, and no closure
+    /// (a closure capturing the lanes made it about fifteen times slower there).
+    package init(of buffer: UnsafeRawBufferPointer) {
+        let count = buffer.count
+        var first: UInt64 = 0x9e37_79b9_7f4a_7c15
+        var second: UInt64 = 0xc2b2_ae3d_27d4_eb4f
+        // Not `nil` when there are bytes to read (an empty buffer may have either).
+        let base = buffer.baseAddress
+        let wordsEnd = count & ~7
+        var offset = 0
+        var word: UInt64 = 0
+        // One word more than the bytes fill: the length, last, which tells the padding of the last word
+        // (mixed in first, it could cancel out against a change of the first word).
+        var lengthMixed = false
+        while !lengthMixed {
+            if offset == count {
+                word = UInt64(count)
+                lengthMixed = true
+            } else if offset < wordsEnd {
+                word = UInt64(littleEndian: base!.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset &+= 8
+            } else {
+                // The last 1 to 7 bytes, padded with zeros.
+                word = 0
+                var shift: UInt64 = 0
+                while offset < count {
+                    word |= UInt64(base!.load(fromByteOffset: offset, as: UInt8.self)) &<< shift
+                    shift &+= 8
+                    offset &+= 1
+                }
+            }
+            first = (first ^ word) &* 0xff51_afd7_ed55_8ccd
+            first ^= first &>> 32
+            second = (second &+ word) &* 0x9fb2_1c65_1e98_df25
+            second = (second &<< 27) | (second &>> 37)
+        }
+        self.first = Self.finish(first ^ (second &>> 17))
+        self.second = Self.finish(second &+ first)
+    }
+
+    /// The digest of `text`'s UTF-8.
+    package init(of text: String) {
+        var text = text
+        self = text.withUTF8 { ContentDigest(of: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// MurmurHash3's 64-bit finalizer: every input bit changes about half the output bits.
+    private static func finish(_ value: UInt64) -> UInt64 {
+        var value = value
+        value ^= value >> 33
+        value = value &* 0xff51_afd7_ed55_8ccd
+        value ^= value >> 33
+        value = value &* 0xc4ce_b9fe_1a85_ec53
+        value ^= value >> 33
+        return value
     }
 }
 
@@ -278,6 +389,12 @@ private struct ByteReader {
         guard end - offset >= 4 else { return nil }
         defer { offset += 4 }
         return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+    }
+
+    mutating func u64() -> UInt64? {
+        guard end - offset >= 8 else { return nil }
+        defer { offset += 8 }
+        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
     }
 
     mutating func string() -> String? {
