@@ -131,8 +131,23 @@ package struct GeneratorCache: Sendable {
     /// - Returns: The cache, or `nil` when the bytes are damaged, of another format or generator,
     ///   or of a run with other options.
     package init?(serialized bytes: [UInt8], generatorIdentity: String, includeUnannotated: Bool) {
+        guard
+            let entries = bytes.withUnsafeBytes({
+                Self.entries(serialized: $0, generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated)
+            })
+        else { return nil }
+        self.init(generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated, entries: entries)
+    }
+
+    /// The entries of a serialized cache, or `nil` (see ``init(serialized:generatorIdentity:includeUnannotated:)``).
+    ///
+    /// Reads through one buffer pointer for the whole cache: a debug build of the tool decodes tens of
+    /// thousands of small strings, and borrowing the array's bytes again for each cost it about twice as much.
+    private static func entries(
+        serialized bytes: UnsafeRawBufferPointer, generatorIdentity: String, includeUnannotated: Bool
+    ) -> [Entry]? {
         guard bytes.count >= Self.magic.count + 8, bytes.starts(with: Self.magic) else { return nil }
-        var reader = ByteReader(bytes: bytes, offset: Self.magic.count, end: bytes.count)
+        var reader = ByteReader(buffer: bytes, offset: Self.magic.count)
         guard reader.u32() == Self.formatVersion, reader.string() == generatorIdentity,
             reader.u8() == (includeUnannotated ? 1 : 0), let count = reader.u32()
         else { return nil }
@@ -189,14 +204,13 @@ package struct GeneratorCache: Sendable {
         }
         let body = reader.offset
         guard bytes.count - body >= 8 else { return nil }
-        let valid = bytes.withUnsafeBytes { buffer in
-            Checksum.of(UnsafeRawBufferPointer(rebasing: buffer[..<body]))
-                == UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: body, as: UInt64.self))
-        }
+        let valid =
+            Checksum.of(UnsafeRawBufferPointer(rebasing: bytes[..<body]))
+            == UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: body, as: UInt64.self))
         guard valid else { return nil }
         reader.offset += 8
         guard reader.isAtEnd else { return nil }
-        self.init(generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated, entries: entries)
+        return entries
     }
 
     /// The cache without the entries whose generated file is not in the output folder: those inputs are
@@ -369,45 +383,49 @@ private struct ByteWriter {
 }
 
 /// Reads what ``ByteWriter`` wrote; every read returns `nil` past the end.
+///
+/// Holds a pointer to bytes borrowed for the time of one decoding: it must not outlive it.
 private struct ByteReader {
-    let bytes: [UInt8]
+    let buffer: UnsafeRawBufferPointer
     var offset: Int
-    let end: Int
 
-    var isAtEnd: Bool { offset == end }
+    var isAtEnd: Bool { offset == buffer.count }
 
     /// How many bytes are left to read.
-    var remaining: Int { end - offset }
+    var remaining: Int { buffer.count - offset }
 
     mutating func u8() -> UInt8? {
-        guard offset < end else { return nil }
-        defer { offset += 1 }
-        return bytes[offset]
+        guard offset < buffer.count else { return nil }
+        let value = buffer[offset]
+        offset &+= 1
+        return value
     }
 
     mutating func u32() -> UInt32? {
-        guard end - offset >= 4 else { return nil }
-        defer { offset += 4 }
-        return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+        guard buffer.count - offset >= 4 else { return nil }
+        let value = UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        offset &+= 4
+        return value
     }
 
     mutating func u64() -> UInt64? {
-        guard end - offset >= 8 else { return nil }
-        defer { offset += 8 }
-        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        guard buffer.count - offset >= 8 else { return nil }
+        let value = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        offset &+= 8
+        return value
     }
 
     mutating func string() -> String? {
-        guard let length = u32().map(Int.init), end - offset >= length else { return nil }
-        defer { offset += length }
-        return bytes.withUnsafeBytes { buffer in
-            // Written from Strings, so valid UTF-8 unless damaged, which the checksum rules out.
-            String(decoding: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length]), as: UTF8.self)
-        }
+        guard let length = u32(), buffer.count - offset >= Int(length) else { return nil }
+        // Written from Strings, so valid UTF-8 unless damaged, which the checksum rules out.
+        let value = String(
+            decoding: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + Int(length)]), as: UTF8.self)
+        offset &+= Int(length)
+        return value
     }
 
     mutating func strings() -> [String]? {
-        guard let count = u32(), Int(count) <= end - offset else { return nil }
+        guard let count = u32(), Int(count) <= buffer.count - offset else { return nil }
         var values: [String] = []
         for _ in 0..<count {
             guard let value = string() else { return nil }
