@@ -20,8 +20,9 @@ enum PluginUtils {
     static let staleExitStatus: Int32 = 2
     /// The header-only file the build plugin compiles when it only verifies committed sources.
     static let verificationStampFileName = "TroveCommittedSourcesVerified.swift"
-    /// The file in the plugin work directory where `trove-gen --cache` keeps what it generated, so that a build
-    /// regenerates only what changed. Safe to delete: the next build is then a cold one.
+    /// The file in the plugin work directory where `trove-gen --cache` keeps what it learned of each input and
+    /// the size and digest of each output (whose text stays in the output folder), so that a build regenerates
+    /// only what changed. Safe to delete: the next build is then a cold one.
     static let cacheFileName = "trove-gen.cache"
 
     /// The Swift files of one target, split by their role.

@@ -41,6 +41,34 @@ package struct GeneratedFile: Sendable, Hashable {
     }
 }
 
+/// One output of an incremental run: generated in this run, with its text, or reused from the
+/// cache, without it.
+///
+/// A reused output's text is not in memory: the cache keeps only its name, size and digest, and
+/// reuses it only when the output folder already holds exactly those bytes (see
+/// ``GeneratorCache/keepingOutputs(where:)``). Whoever writes the outputs leaves a reused one as it
+/// is: it neither compares nor writes it. Its text, when needed, is the folder's file.
+package enum IncrementalOutput: Sendable, Hashable {
+    /// Generated in this run.
+    case generated(GeneratedFile)
+    /// Reused: the output folder holds exactly this file (it was checked before the run).
+    case reused(OutputRecord)
+
+    /// The file name.
+    package var name: String {
+        switch self {
+        case .generated(let file): file.name
+        case .reused(let record): record.name
+        }
+    }
+
+    /// The text, when generated in this run; `nil` when reused.
+    package var generatedFile: GeneratedFile? {
+        if case .generated(let file) = self { return file }
+        return nil
+    }
+}
+
 /// What a generator run produced.
 package struct GeneratorResult: Sendable {
     /// The generated files, in input order; empty when there are errors.
@@ -95,14 +123,15 @@ package struct GeneratorPipeline: Sendable {
     ///   - includeUnannotated: Whether inputs without annotations get a header-only file.
     /// - Returns: The files, or no files and the diagnostics when an input is wrong.
     package func run(_ inputs: [SourceInput], includeUnannotated: Bool = false) -> GeneratorResult {
-        let run = generate(inputs, includeUnannotated: includeUnannotated, cache: nil)
+        let run = generate(inputs, includeUnannotated: includeUnannotated, cache: nil, recordsOutputs: false)
         // The model speaks in relative paths, as the generated headers do.
         let relative = Dictionary(inputs.map { ($0.path, $0.relativePath) }, uniquingKeysWith: { first, _ in first })
         var model = ModelDescription(files: run.descriptions)
         for index in model.files.indices {
             model.files[index].sourcePath = relative[model.files[index].sourcePath] ?? ""
         }
-        return GeneratorResult(files: run.files, diagnostics: run.diagnostics, model: model)
+        // A run without a cache reuses nothing: every output has its text.
+        return GeneratorResult(files: run.files.compactMap(\.generatedFile), diagnostics: run.diagnostics, model: model)
     }
 
     /// Generates the files of `inputs` like ``run(_:includeUnannotated:)``, reusing what `cache`
@@ -112,6 +141,10 @@ package struct GeneratorPipeline: Sendable {
     /// every question its description asked about other inputs (a ``Lookup``) has the same answer
     /// now, and the inputs whose declarations it read are unchanged. Every other input is parsed
     /// and generated again, so the files and diagnostics are exactly those of a cold run.
+    ///
+    /// A reused output comes without its text (``IncrementalOutput/reused(_:)``): the cache holds
+    /// only its digest, so `cache` must hold only outputs the output folder holds
+    /// (``GeneratorCache/keepingOutputs(where:)``), and the folder's file is the output.
     ///
     /// - Parameters:
     ///   - inputs: Every source file of the target.
@@ -125,7 +158,7 @@ package struct GeneratorPipeline: Sendable {
         _ inputs: [SourceInput], includeUnannotated: Bool, cache: GeneratorCache?, generatorIdentity: String
     ) -> IncrementalResult {
         let usable = cache.flatMap { $0.includeUnannotated == includeUnannotated ? $0 : nil }
-        let run = generate(inputs, includeUnannotated: includeUnannotated, cache: usable)
+        let run = generate(inputs, includeUnannotated: includeUnannotated, cache: usable, recordsOutputs: true)
         let hasErrors = run.diagnostics.contains { $0.severity == .error }
         let unchanged = run.regenerated == 0 && usable.map { $0.entries.map(\.path) == inputs.map(\.path) } == true
         return IncrementalResult(
@@ -137,9 +170,9 @@ package struct GeneratorPipeline: Sendable {
             cacheIsUnchanged: unchanged && !hasErrors, regenerated: run.regenerated)
     }
 
-    /// What ``generate(_:includeUnannotated:cache:)`` produced.
+    /// What ``generate(_:includeUnannotated:cache:recordsOutputs:)`` produced.
     private struct Run {
-        var files: [GeneratedFile] = []
+        var files: [IncrementalOutput] = []
         var diagnostics: [Diagnostic] = []
         /// The descriptions of the inputs described in this run (all of them when nothing was reused).
         var descriptions: [FileDescription] = []
@@ -149,8 +182,11 @@ package struct GeneratorPipeline: Sendable {
         var regenerated = 0
     }
 
-    /// The one implementation of a run, cold (without `cache`) or incremental.
-    private func generate(_ inputs: [SourceInput], includeUnannotated: Bool, cache: GeneratorCache?) -> Run {
+    /// The one implementation of a run, cold (without `cache`) or incremental; with `recordsOutputs`, the
+    /// entries record the digest of each generated file (for the next run's cache).
+    private func generate(
+        _ inputs: [SourceInput], includeUnannotated: Bool, cache: GeneratorCache?, recordsOutputs: Bool
+    ) -> Run {
         var run = Run()
         let previous = cache.map { cache in
             Dictionary(cache.entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -227,13 +263,16 @@ package struct GeneratorPipeline: Sendable {
                             at: SourceLocation(path: input.path, line: 1, column: 1)))
                 } else {
                     producers[name] = input.relativePath
-                    let output =
-                        reused?.output
-                        ?? GeneratedFile(
+                    if let record = reused?.output {
+                        entry.output = record
+                        run.files.append(.reused(record))
+                    } else {
+                        let file = GeneratedFile(
                             name: name,
                             contents: Self.compiledRenderer().render(description, sourcePath: input.relativePath))
-                    entry.output = output
-                    run.files.append(output)
+                        if recordsOutputs { entry.output = OutputRecord(file) }
+                        run.files.append(.generated(file))
+                    }
                 }
             }
             run.entries.append(entry)
@@ -259,8 +298,9 @@ package struct GeneratorPipeline: Sendable {
 
 /// What ``GeneratorPipeline/runIncrementally(_:includeUnannotated:cache:generatorIdentity:)`` produced.
 package struct IncrementalResult: Sendable {
-    /// The generated files, in input order; empty when there are errors.
-    package var files: [GeneratedFile]
+    /// The outputs, in input order: generated ones with their text, reused ones without (the output
+    /// folder holds them); empty when there are errors.
+    package var files: [IncrementalOutput]
     /// Every diagnostic, sorted by location.
     package var diagnostics: [Diagnostic]
     /// The cache for the next run, or `nil` when there are errors.

@@ -41,9 +41,10 @@ struct GenerateCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Keep what this run generated in this file, and regenerate only what changed since the run that wrote "
-                + "it (build plugins: a file in the plugin work directory; safe to delete, like the FILE.stamps "
-                + "beside it).",
+            "Keep what this run learned in this file (each input, and the size and digest of each output, whose "
+                + "text stays in the output folder), and regenerate only what changed since the run that wrote it "
+                + "or is no longer in the output folder (build plugins: a file in the plugin work directory; safe "
+                + "to delete, like the FILE.stamps beside it).",
             valueName: "file"))
     var cache: String?
 
@@ -88,7 +89,7 @@ struct GenerateCommand: ParsableCommand {
         }
         let outputDirectory = URL(fileURLWithPath: outputDir, relativeTo: currentDirectory).standardizedFileURL
         let folder = outputDirectory.path.hasSuffix("/") ? outputDirectory.path : outputDirectory.path + "/"
-        let files: [GeneratedFile]
+        let files: [IncrementalOutput]
         var incremental: IncrementalResult?
         if let session {
             session.keepOutputs(in: folder)
@@ -107,7 +108,7 @@ struct GenerateCommand: ParsableCommand {
         } else {
             let result = try GeneratorPipeline().run(sources, includeUnannotated: allOutputs)
             try report(result.diagnostics)
-            files = result.files
+            files = result.files.map(IncrementalOutput.generated)
             clock.lap("generate")
         }
 
@@ -235,7 +236,7 @@ struct GenerateCommand: ParsableCommand {
         return absolute
     }
 
-    private func writeStamp(files: [GeneratedFile]) throws {
+    private func writeStamp(files: [IncrementalOutput]) throws {
         guard let stamp else { return }
         var text = GeneratedHeader.firstLine + "\n// swift-format-ignore-file\n"
         text += "// Up to date: " + (files.isEmpty ? "no generated files" : files.map(\.name).joined(separator: ", "))

@@ -23,8 +23,8 @@ final class IncrementalSession {
     private(set) var inputsRead = 0
     /// The outputs read from the output folder in this run, by name.
     private(set) var outputsRead: [String: [UInt8]] = [:]
-    /// The outputs the folder holds, by name: their text is the cached one.
-    private(set) var outputsInFolder: [String: String] = [:]
+    /// The outputs the folder holds, by name: the cached record (size and digest) is theirs.
+    private(set) var outputsInFolder: [String: OutputRecord] = [:]
 
     private var stampsPath: String { cacheURL.path + ".stamps" }
 
@@ -70,22 +70,22 @@ final class IncrementalSession {
     }
 
     /// Drops every cached entry whose output `folder` does not hold, reading only the outputs whose stamps
-    /// do not vouch for them.
+    /// do not vouch for them (the others are read and must have the recorded size and digest).
     func keepOutputs(in folder: String) {
-        previous = previous?.keepingOutputs { file in
-            let path = folder + file.name
+        previous = previous?.keepingOutputs { record in
+            let path = folder + record.name
             let stamp = FileStamp(path: path)
             if let oldStamps, oldStamps.vouchesFor(path, now: stamp) {
                 newStamps.files[path] = stamp
-                outputsInFolder[file.name] = file.contents
+                outputsInFolder[record.name] = record
                 return true
             }
             stampsChanged = true
             guard let bytes = FileBytes.read(path) else { return false }
-            outputsRead[file.name] = bytes
-            guard GeneratorCache.isText(file.contents, exactly: bytes) else { return false }
+            outputsRead[record.name] = bytes
+            guard record.matches(bytes) else { return false }
             if let stamp { newStamps.files[path] = stamp }
-            outputsInFolder[file.name] = file.contents
+            outputsInFolder[record.name] = record
             return true
         }
     }

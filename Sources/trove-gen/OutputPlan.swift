@@ -24,27 +24,33 @@ struct OutputPlan {
     /// Whether the directory already holds exactly the generated files.
     var isUpToDate: Bool { writes.isEmpty && deletions.isEmpty }
 
-    /// Compares `files` with what `directory` holds.
+    /// Compares the generated `files` with what `directory` holds.
+    ///
+    /// A reused output (``IncrementalOutput/reused(_:)``) is already in `directory` with exactly its bytes
+    /// (the cache was checked against the folder before the run): it is neither compared nor written, only
+    /// kept from deletion.
     ///
     /// - Parameters:
-    ///   - files: The generated files.
+    ///   - files: The outputs of the run.
     ///   - directory: The output directory.
     ///   - existing: The bytes of files of `directory` already read, by name; the others are read here.
-    ///   - inFolder: Texts `directory` is known to hold, by file name (not read again).
+    ///   - inFolder: What `directory` is known to hold (sizes and digests), by file name: a generated file
+    ///     that matches its record is not read nor written.
     ///   - deletingExtras: Whether files with the generated header that are not produced any
     ///     more are deleted (committed mode).
     ///   - displayPrefix: How the directory is named in messages.
     static func make(
-        files: [GeneratedFile], in directory: URL, existing known: [String: [UInt8]] = [:],
-        inFolder: [String: String] = [:], deletingExtras: Bool, displayPrefix: String
+        files outputs: [IncrementalOutput], in directory: URL, existing known: [String: [UInt8]] = [:],
+        inFolder: [String: OutputRecord] = [:], deletingExtras: Bool, displayPrefix: String
     ) throws -> OutputPlan {
         func display(_ name: String) -> String {
             displayPrefix.hasSuffix("/") ? displayPrefix + name : displayPrefix + "/" + name
         }
         var writes: [Write] = []
         let folder = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
-        for file in files {
-            if let text = inFolder[file.name], GeneratorCache.isText(file.contents, sameAs: text) { continue }
+        for output in outputs {
+            guard case .generated(let file) = output else { continue }
+            if let record = inFolder[file.name], record.matches(file.contents) { continue }
             let existing = known[file.name] ?? FileBytes.read(folder + file.name)
             var contents = file.contents
             let unchanged = contents.withUTF8 { utf8 in
@@ -62,7 +68,7 @@ struct OutputPlan {
         }
         var deletions: [Deletion] = []
         if deletingExtras {
-            let produced = Set(files.map(\.name))
+            let produced = Set(outputs.map(\.name))
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             for name in names.sorted() where name.hasSuffix(".swift") && !produced.contains(name) {
                 let url = directory.appendingPathComponent(name)

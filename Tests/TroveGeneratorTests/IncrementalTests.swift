@@ -114,9 +114,48 @@ struct IncrementalTests {
         }
     }
 
-    /// Whether an output folder holding `folder` (bytes by file name) holds a file.
-    static func isIn(_ folder: [String: [UInt8]]) -> (GeneratedFile) -> Bool {
-        { file in folder[file.name].map { GeneratorCache.isText(file.contents, exactly: $0) } ?? false }
+    /// Whether an output folder holding `folder` (bytes by file name) holds a recorded output.
+    static func isIn(_ folder: [String: [UInt8]]) -> (OutputRecord) -> Bool {
+        { record in folder[record.name].map(record.matches) ?? false }
+    }
+
+    /// An output folder in memory, kept as trove-gen keeps one: a run's generated outputs are written, its
+    /// reused outputs are left as they are (their text is the folder's), and in committed mode the files a
+    /// run no longer produces are deleted.
+    struct Folder {
+        var files: [String: [UInt8]] = [:]
+
+        /// `cache` without the entries whose outputs this folder does not hold, as trove-gen checks it.
+        func check(_ cache: GeneratorCache?) -> GeneratorCache? {
+            cache?.keepingOutputs(where: IncrementalTests.isIn(files))
+        }
+
+        /// Writes what `result` generated (nothing when it has errors); returns every output with its text,
+        /// a reused one's read from the folder.
+        mutating func apply(
+            _ result: IncrementalResult, deletingExtras: Bool, sourceLocation: Testing.SourceLocation = #_sourceLocation
+        ) -> [GeneratedFile] {
+            guard !result.hasErrors else { return [] }
+            var outputs: [GeneratedFile] = []
+            for output in result.files {
+                switch output {
+                case .generated(let file):
+                    files[file.name] = Array(file.contents.utf8)
+                    outputs.append(file)
+                case .reused(let record):
+                    guard let bytes = files[record.name] else {
+                        Issue.record("reused '\(record.name)', which the folder does not hold", sourceLocation: sourceLocation)
+                        continue
+                    }
+                    outputs.append(GeneratedFile(name: record.name, contents: String(decoding: bytes, as: UTF8.self)))
+                }
+            }
+            if deletingExtras {
+                let produced = Set(result.files.map(\.name))
+                files = files.filter { produced.contains($0.key) }
+            }
+            return outputs
+        }
     }
 
     /// Writes and reads back the cache, as the tool does between runs.
@@ -134,6 +173,7 @@ struct IncrementalTests {
         let pipeline = try GeneratorPipeline()
         var state = Array(repeating: 0, count: Self.variants.count)
         var cache: GeneratorCache?
+        var folder = Folder()
         var reusedSome = false
         var sawErrors = false
         // Steps where an input that did not change got another output, because a type of another
@@ -155,10 +195,11 @@ struct IncrementalTests {
             let inputs = Self.inputs(state)
             let warm = pipeline.runIncrementally(
                 inputs, includeUnannotated: includeUnannotated,
-                cache: Self.roundTrip(cache, identity: "test", includeUnannotated: includeUnannotated),
+                cache: folder.check(Self.roundTrip(cache, identity: "test", includeUnannotated: includeUnannotated)),
                 generatorIdentity: "test")
             let cold = pipeline.run(inputs, includeUnannotated: includeUnannotated)
-            #expect(warm.files == cold.files, "step \(step), state \(state)")
+            let warmFiles = folder.apply(warm, deletingExtras: !includeUnannotated)
+            #expect(warmFiles == cold.files, "step \(step), state \(state)")
             #expect(warm.diagnostics == cold.diagnostics, "step \(step), state \(state)")
             if warm.regenerated < inputs.count { reusedSome = true }
             if cold.hasErrors { sawErrors = true }
@@ -190,11 +231,15 @@ struct IncrementalTests {
         func inputs() -> [SourceInput] {
             texts.enumerated().map { SourceInput(path: "M\($0).swift", relativePath: "M\($0).swift", contents: $1) }
         }
+        var folder = Folder()
+        var files: [GeneratedFile] = []
         func run(_ cache: GeneratorCache?) -> IncrementalResult {
             let result = pipeline.runIncrementally(
                 inputs(), includeUnannotated: false,
-                cache: Self.roundTrip(cache, identity: "test", includeUnannotated: false), generatorIdentity: "test")
-            #expect(result.files == pipeline.run(inputs()).files)
+                cache: folder.check(Self.roundTrip(cache, identity: "test", includeUnannotated: false)),
+                generatorIdentity: "test")
+            files = folder.apply(result, deletingExtras: true)
+            #expect(files == pipeline.run(inputs()).files)
             return result
         }
         let cold = run(nil)
@@ -207,7 +252,7 @@ struct IncrementalTests {
         texts[1] = "// @coded\nstruct Model1 {\n    var value: Int\n    // @searchable\n    var name: String\n}\n"
         let dependent = run(oneFile.cache)
         #expect(dependent.regenerated == 2, "Model1 changed, and User whose metadata it is")
-        #expect(dependent.files[0].contents.contains("\"name\""), "User's search now has Model1's field")
+        #expect(dependent.files[0].generatedFile?.contents.contains("\"name\"") == true, "User's search now has Model1's field")
     }
 
     /// A relationship's output follows its destination's declaration in another file, and two
@@ -228,12 +273,14 @@ struct IncrementalTests {
                 SourceInput(path: "User.swift", relativePath: "User.swift", contents: user),
             ]
         }
+        var folder = Folder()
         func run(_ user: String, _ cache: GeneratorCache?) -> IncrementalResult {
             let result = pipeline.runIncrementally(
                 inputs(user), includeUnannotated: false,
-                cache: Self.roundTrip(cache, identity: "test", includeUnannotated: false), generatorIdentity: "test")
+                cache: folder.check(Self.roundTrip(cache, identity: "test", includeUnannotated: false)),
+                generatorIdentity: "test")
             let cold = pipeline.run(inputs(user))
-            #expect(result.files == cold.files && result.diagnostics == cold.diagnostics)
+            #expect(folder.apply(result, deletingExtras: true) == cold.files && result.diagnostics == cold.diagnostics)
             return result
         }
         let first = run(users[0], nil)
@@ -241,8 +288,8 @@ struct IncrementalTests {
         // `User` made public: the inverse query `User.posts(in:)` that Post's output declares becomes public.
         let published = run(users[1], first.cache)
         #expect(published.regenerated == 2, "User changed, and Post whose edge points to it")
-        #expect(!first.files[0].contents.contains("public nonisolated func posts("))
-        #expect(published.files[0].contents.contains("public nonisolated func posts("))
+        #expect(first.files[0].generatedFile?.contents.contains("public nonisolated func posts(") == false)
+        #expect(published.files[0].generatedFile?.contents.contains("public nonisolated func posts(") == true)
         // `User` gains an edge named `posts`: Post's inverse on `User` has that name too.
         let clash = run(users[2], published.cache)
         #expect(clash.diagnostics.map(\.message).contains { $0.contains("would get two queries 'posts(in:)'") })
@@ -250,73 +297,116 @@ struct IncrementalTests {
         #expect(clash.diagnostics.map(\.location.path) == ["User.swift"])
     }
 
-    /// A cache whose outputs were replaced is reused as it is by the generator that made it (so a reused
-    /// output is seen), and not at all when damaged or read by another generator: those runs are cold.
-    @Test func aDamagedOrForeignCacheGivesAColdRun() throws {
+    /// A cache is reused as it is by the generator that made it, and not at all when damaged (any byte:
+    /// all of it is checksummed), truncated, of another generator or of the other mode: those runs are cold.
+    @Test func aDamagedForeignOrOtherModeCacheGivesAColdRun() throws {
         let pipeline = try GeneratorPipeline()
         let inputs = Self.inputs(Array(repeating: 0, count: Self.variants.count))
         let cold = pipeline.run(inputs, includeUnannotated: true)
-        var poisoned = try #require(
-            pipeline.runIncrementally(inputs, includeUnannotated: true, cache: nil, generatorIdentity: "one").cache)
-        for index in poisoned.entries.indices {
-            poisoned.entries[index].output?.contents = "// poisoned \(index)\n"
-        }
-        let bytes = poisoned.serialized()
-        func run(_ bytes: [UInt8], identity: String) -> IncrementalResult {
+        let result = pipeline.runIncrementally(inputs, includeUnannotated: true, cache: nil, generatorIdentity: "one")
+        let bytes = try #require(result.cache).serialized()
+        func run(_ bytes: [UInt8], identity: String, includeUnannotated: Bool = true) -> IncrementalResult {
             pipeline.runIncrementally(
                 inputs, includeUnannotated: true,
-                cache: GeneratorCache(serialized: bytes, generatorIdentity: identity, includeUnannotated: true),
+                cache: GeneratorCache(serialized: bytes, generatorIdentity: identity, includeUnannotated: includeUnannotated),
                 generatorIdentity: identity)
         }
         let reused = run(bytes, identity: "one")
-        #expect(reused.regenerated == 0 && reused.files.allSatisfy { $0.contents.hasPrefix("// poisoned") })
-        let foreign = run(bytes, identity: "two")
-        #expect(foreign.regenerated == inputs.count && foreign.files == cold.files)
-        // Checked against an output folder that holds what a cold run wrote, nothing poisoned is reused.
-        let folder = Dictionary(uniqueKeysWithValues: cold.files.map { ($0.name, Array($0.contents.utf8)) })
-        let checked = pipeline.runIncrementally(
-            inputs, includeUnannotated: true,
-            cache: GeneratorCache(serialized: bytes, generatorIdentity: "one", includeUnannotated: true)?
-                .keepingOutputs(where: Self.isIn(folder)),
-            generatorIdentity: "one")
-        #expect(checked.regenerated == inputs.count && checked.files == cold.files)
-        // A damaged byte of the checksummed part (the first input's path).
-        var damaged = bytes
-        damaged[30] ^= 1
-        let afterDamage = run(damaged, identity: "one")
-        #expect(afterDamage.regenerated == inputs.count && afterDamage.files == cold.files)
-        let truncated = run(Array(bytes.prefix(bytes.count - 1)), identity: "one")
-        #expect(truncated.regenerated == inputs.count && truncated.files == cold.files)
-    }
-
-    @Test func aDamagedForeignOrOtherModeCacheIsNotRead() throws {
-        let inputs = Self.inputs(Array(repeating: 0, count: Self.variants.count))
-        let result = try GeneratorPipeline().runIncrementally(
-            inputs, includeUnannotated: true, cache: nil, generatorIdentity: "one")
-        let bytes = try #require(result.cache).serialized()
-        #expect(GeneratorCache(serialized: bytes, generatorIdentity: "one", includeUnannotated: true) != nil)
-        #expect(GeneratorCache(serialized: bytes, generatorIdentity: "two", includeUnannotated: true) == nil)
-        #expect(GeneratorCache(serialized: bytes, generatorIdentity: "one", includeUnannotated: false) == nil)
-        #expect(GeneratorCache(serialized: Array(bytes.dropLast()), generatorIdentity: "one", includeUnannotated: true) == nil)
-        #expect(GeneratorCache(serialized: [], generatorIdentity: "one", includeUnannotated: true) == nil)
-        // Every single damaged byte is noticed, wherever it is: by the checksum, or (in a generated text,
-        // which is not checksummed) because the output folder does not hold that text, so that its input is
-        // generated again.
-        let good = try #require(GeneratorCache(serialized: bytes, generatorIdentity: "one", includeUnannotated: true))
-        let folder = Dictionary(uniqueKeysWithValues: result.files.map { ($0.name, Array($0.contents.utf8)) })
-        #expect(good.keepingOutputs(where: Self.isIn(folder)).entries == good.entries)
-        var damagedTexts = 0
-        for offset in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
+        #expect(reused.regenerated == 0 && reused.files.allSatisfy { $0.generatedFile == nil })
+        #expect(reused.files.map(\.name) == cold.files.map(\.name))
+        for (label, result) in [
+            ("foreign", run(bytes, identity: "two")), ("other mode", run(bytes, identity: "one", includeUnannotated: false)),
+            ("truncated", run(Array(bytes.dropLast()), identity: "one")), ("empty", run([], identity: "one")),
+        ] {
+            #expect(result.regenerated == inputs.count, "\(label)")
+            #expect(result.files == cold.files.map(IncrementalOutput.generated), "\(label)")
+        }
+        // Every single damaged byte is noticed, wherever it is (the digests of the outputs too).
+        var damagedBytes = 0
+        for offset in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 197)) {
             var damaged = bytes
             damaged[offset] ^= 0x20
-            guard let read = GeneratorCache(serialized: damaged, generatorIdentity: "one", includeUnannotated: true)
-            else { continue }
-            damagedTexts += 1
-            let kept = read.keepingOutputs(where: Self.isIn(folder)).entries
+            damagedBytes += 1
             #expect(
-                kept.count == good.entries.count - 1 && kept.allSatisfy(good.entries.contains),
+                GeneratorCache(serialized: damaged, generatorIdentity: "one", includeUnannotated: true) == nil,
                 "byte \(offset) of \(bytes.count)")
         }
-        #expect(damagedTexts > 0)
+        #expect(damagedBytes > 150)
+    }
+
+    /// An output is reused only when the output folder holds exactly its bytes: a deleted output, or one
+    /// edited anywhere (its first byte, its last byte, one byte more or less), makes its input generated
+    /// again, and the run then equals a cold run.
+    @Test(arguments: [false, true])
+    func anOutputTheFolderDoesNotHoldIsGeneratedAgain(includeUnannotated: Bool) throws {
+        let pipeline = try GeneratorPipeline()
+        let inputs = Self.inputs(Array(repeating: 0, count: Self.variants.count))
+        let cold = pipeline.run(inputs, includeUnannotated: includeUnannotated)
+        var folder = Folder()
+        let first = pipeline.runIncrementally(
+            inputs, includeUnannotated: includeUnannotated, cache: nil, generatorIdentity: "test")
+        #expect(folder.apply(first, deletingExtras: !includeUnannotated) == cold.files)
+        let cache = Self.roundTrip(first.cache, identity: "test", includeUnannotated: includeUnannotated)
+        let name = try #require(cold.files.last?.name)
+        let good = try #require(folder.files[name])
+        let edits: [(String, ([UInt8]) -> [UInt8]?)] = [
+            ("deleted", { _ in nil }),
+            ("first byte", { var bytes = $0; bytes[0] ^= 1; return bytes }),
+            ("last byte", { var bytes = $0; bytes[bytes.count - 1] ^= 1; return bytes }),
+            ("one byte more", { $0 + [0x0A] }),
+            ("one byte less", { Array($0.dropLast()) }),
+            ("emptied", { _ in [] }),
+        ]
+        for (label, edit) in edits {
+            folder.files[name] = edit(good)
+            let checked = try #require(folder.check(cache))
+            #expect(checked.entries.count == inputs.count - 1, "\(label)")
+            let warm = pipeline.runIncrementally(
+                inputs, includeUnannotated: includeUnannotated, cache: checked, generatorIdentity: "test")
+            #expect(warm.files.compactMap(\.generatedFile).map(\.name) == [name], "\(label)")
+            #expect(folder.apply(warm, deletingExtras: !includeUnannotated) == cold.files, "\(label)")
+            #expect(folder.files[name] == good, "\(label)")
+        }
+        // Untouched, every output is reused.
+        let warm = pipeline.runIncrementally(
+            inputs, includeUnannotated: includeUnannotated, cache: folder.check(cache), generatorIdentity: "test")
+        #expect(warm.regenerated == 0 && warm.files.allSatisfy { $0.generatedFile == nil })
+    }
+
+    /// The digest tells apart any two of many byte strings: every length from 0 to 40 (the last word
+    /// shorter or not), each byte of each changed in turn, each string cut short or grown by a zero byte.
+    @Test func theDigestTellsEveryByte() {
+        var generator = SystemRandomNumberGenerator()
+        var seen: [ContentDigest: [UInt8]] = [:]
+        func add(_ bytes: [UInt8]) {
+            let digest = bytes.withUnsafeBytes(ContentDigest.init(of:))
+            if let other = seen[digest] {
+                #expect(other == bytes, "\(bytes) and \(other) have the same digest")
+            }
+            seen[digest] = bytes
+            let record = OutputRecord(name: "F.swift", byteCount: bytes.count, digest: digest)
+            #expect(record.matches(bytes))
+        }
+        for length in 0...40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            add(bytes)
+            add(bytes + [0])
+            if !bytes.isEmpty { add(Array(bytes.dropLast())) }
+            for index in bytes.indices {
+                for bit in [0, 7] {
+                    var changed = bytes
+                    changed[index] ^= 1 << bit
+                    add(changed)
+                }
+            }
+        }
+        #expect(seen.count > 1_500)
+        // Empty bytes have one digest, whether or not the buffer has an address.
+        #expect(ContentDigest(of: UnsafeRawBufferPointer(start: nil, count: 0)) == ContentDigest(of: ""))
+        #expect([UInt8]().withUnsafeBytes(ContentDigest.init(of:)) == ContentDigest(of: ""))
+        // A text's digest is its UTF-8's.
+        let text = "// Generated by trove-gen: é, 🙂\n"
+        #expect(ContentDigest(of: text) == Array(text.utf8).withUnsafeBytes(ContentDigest.init(of:)))
+        #expect(OutputRecord(GeneratedFile(name: "F.swift", contents: text)).matches(Array(text.utf8)))
     }
 }

@@ -11,9 +11,12 @@
 ///
 /// For every input it keeps the input's exact text, the facts it tells other inputs
 /// (``FileFacts``), every question its description asked about other inputs with the answer
-/// (``Lookup``), and its generated file. A later run reuses a generated file when its input's
-/// text is byte-for-byte the same and every recorded answer is still the same; see
-/// ``GeneratorPipeline/runIncrementally(_:includeUnannotated:cache:)``.
+/// (``Lookup``), and what its generated file was: its name, byte count and digest
+/// (``OutputRecord``), not its text. The output folder holds the texts: a later run reuses a
+/// generated file when its input's text is byte-for-byte the same, every recorded answer is still
+/// the same, and the output folder still holds exactly that file (see ``keepingOutputs(where:)``),
+/// which it then leaves as it is; see
+/// ``GeneratorPipeline/runIncrementally(_:includeUnannotated:cache:generatorIdentity:)``.
 ///
 /// A cache is only ever made by a run without errors, and it names the generator that made it
 /// (``generatorIdentity``): a cache of another generator, of another format, or whose bytes are
@@ -21,7 +24,9 @@
 /// and the run is a cold one.
 package struct GeneratorCache: Sendable {
     /// The version of the serialized format; a cache of another version is not read.
-    package static let formatVersion: UInt32 = 3
+    ///
+    /// Format 4 keeps a digest of each output instead of its text.
+    package static let formatVersion: UInt32 = 4
 
     /// What the cache holds about one input.
     package struct Entry: Sendable, Hashable {
@@ -35,8 +40,8 @@ package struct GeneratorCache: Sendable {
         package var facts: FileFacts?
         /// Every question the input's description asked about other inputs, with its answer.
         package var lookups: [Lookup]
-        /// The generated file, or `nil` when the input has none.
-        package var output: GeneratedFile?
+        /// What the generated file was (its name, size and digest), or `nil` when the input has none.
+        package var output: OutputRecord?
     }
 
     /// The generator that made the cache: a cache of another generator is not reused.
@@ -62,13 +67,8 @@ package struct GeneratorCache: Sendable {
 
     private static let magic = Array("trove-gen cache\n".utf8)
 
-    /// The cache as bytes: a header, the entries without their generated texts, a checksum of
-    /// everything before it, then the generated texts.
-    ///
-    /// The generated texts are not checksummed (checksumming megabytes of them would cost a debug
-    /// build of the tool most of a run): whoever reuses a cached output first checks that the
-    /// output folder holds exactly its bytes (see ``GeneratorCache/keepingOutputs(matching:)``), so a
-    /// damaged text is never written, it only makes its input generated again.
+    /// The cache as bytes: a header, the entries (with the digests of the generated files, not their
+    /// texts), then a checksum of everything before it.
     package func serialized() -> [UInt8] {
         var writer = ByteWriter()
         writer.bytes.append(contentsOf: Self.magic)
@@ -109,15 +109,15 @@ package struct GeneratorCache: Sendable {
             if let output = entry.output {
                 writer.u8(1)
                 writer.string(output.name)
+                writer.u64(UInt64(output.byteCount))
+                writer.u64(output.digest.first)
+                writer.u64(output.digest.second)
             } else {
                 writer.u8(0)
             }
         }
         let checksum = writer.bytes.withUnsafeBytes(Checksum.of)
         writer.u64(checksum)
-        for entry in entries {
-            if let output = entry.output { writer.string(output.contents) }
-        }
         return writer.bytes
     }
 
@@ -131,8 +131,23 @@ package struct GeneratorCache: Sendable {
     /// - Returns: The cache, or `nil` when the bytes are damaged, of another format or generator,
     ///   or of a run with other options.
     package init?(serialized bytes: [UInt8], generatorIdentity: String, includeUnannotated: Bool) {
+        guard
+            let entries = bytes.withUnsafeBytes({
+                Self.entries(serialized: $0, generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated)
+            })
+        else { return nil }
+        self.init(generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated, entries: entries)
+    }
+
+    /// The entries of a serialized cache, or `nil` (see ``init(serialized:generatorIdentity:includeUnannotated:)``).
+    ///
+    /// Reads through one buffer pointer for the whole cache: a debug build of the tool decodes tens of
+    /// thousands of small strings, and borrowing the array's bytes again for each cost it about twice as much.
+    private static func entries(
+        serialized bytes: UnsafeRawBufferPointer, generatorIdentity: String, includeUnannotated: Bool
+    ) -> [Entry]? {
         guard bytes.count >= Self.magic.count + 8, bytes.starts(with: Self.magic) else { return nil }
-        var reader = ByteReader(bytes: bytes, offset: Self.magic.count, end: bytes.count)
+        var reader = ByteReader(buffer: bytes, offset: Self.magic.count)
         guard reader.u32() == Self.formatVersion, reader.string() == generatorIdentity,
             reader.u8() == (includeUnannotated ? 1 : 0), let count = reader.u32()
         else { return nil }
@@ -174,10 +189,13 @@ package struct GeneratorCache: Sendable {
                 lookups.append(Lookup(kind: kind, argument: argument, owner: owner, answer: answer))
             }
             guard let hasOutput = reader.u8() else { return nil }
-            var output: GeneratedFile?
+            var output: OutputRecord?
             if hasOutput == 1 {
-                guard let name = reader.string() else { return nil }
-                output = GeneratedFile(name: name, contents: "")
+                guard let name = reader.string(), let byteCount = reader.u64(), byteCount <= UInt64(Int.max),
+                    let first = reader.u64(), let second = reader.u64()
+                else { return nil }
+                output = OutputRecord(
+                    name: name, byteCount: Int(byteCount), digest: ContentDigest(first: first, second: second))
             }
             entries.append(
                 Entry(
@@ -186,30 +204,27 @@ package struct GeneratorCache: Sendable {
         }
         let body = reader.offset
         guard bytes.count - body >= 8 else { return nil }
-        let valid = bytes.withUnsafeBytes { buffer in
-            Checksum.of(UnsafeRawBufferPointer(rebasing: buffer[..<body]))
-                == UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: body, as: UInt64.self))
-        }
+        let valid =
+            Checksum.of(UnsafeRawBufferPointer(rebasing: bytes[..<body]))
+            == UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: body, as: UInt64.self))
         guard valid else { return nil }
         reader.offset += 8
-        for index in entries.indices where entries[index].output != nil {
-            guard let text = reader.string() else { return nil }
-            entries[index].output?.contents = text
-        }
         guard reader.isAtEnd else { return nil }
-        self.init(generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated, entries: entries)
+        return entries
     }
 
     /// The cache without the entries whose generated file is not in the output folder: those inputs are
     /// generated again.
     ///
-    /// Run this before reusing a cache whose outputs were written to a folder: the cached texts are
-    /// not checksummed (see ``serialized()``), the folder's files may have been deleted or edited, and
-    /// an output is only ever reused when the folder already holds its exact bytes.
+    /// Run this before reusing a cache whose outputs were written to a folder: a reused output is
+    /// not written again (its text is not in the cache), so it is only ever reused when the folder
+    /// already holds exactly its bytes; the folder's files may have been deleted or edited since.
     ///
-    /// - Parameter isInFolder: Whether the output folder holds exactly this file (its name and text).
+    /// - Parameter isInFolder: Whether the output folder holds exactly this file: a file of this
+    ///   name whose bytes have this count and digest (``OutputRecord/matches(_:)``), or one that
+    ///   is known not to have changed since the run that recorded it wrote it.
     /// - Returns: The cache with every entry whose output is not in the folder removed.
-    package func keepingOutputs(where isInFolder: (GeneratedFile) -> Bool) -> GeneratorCache {
+    package func keepingOutputs(where isInFolder: (OutputRecord) -> Bool) -> GeneratorCache {
         var kept = self
         kept.entries.removeAll { entry in
             guard let output = entry.output else { return false }
@@ -217,15 +232,125 @@ package struct GeneratorCache: Sendable {
         }
         return kept
     }
+}
 
-    /// Whether `text`'s UTF-8 is exactly `bytes`.
-    package static func isText(_ text: String, exactly bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { sameBytes(text, $0) }
+/// What a run remembers of one generated file instead of its text: its name, its size in bytes,
+/// and a digest of its bytes, enough to tell whether the output folder still holds it.
+package struct OutputRecord: Sendable, Hashable {
+    /// The file name (see ``OutputNaming``).
+    package var name: String
+    /// The number of bytes of the file's UTF-8 text.
+    package var byteCount: Int
+    /// The digest of those bytes.
+    package var digest: ContentDigest
+
+    /// Creates a record.
+    ///
+    /// - Parameters:
+    ///   - name: The file name.
+    ///   - byteCount: The number of bytes of its text.
+    ///   - digest: The digest of those bytes.
+    package init(name: String, byteCount: Int, digest: ContentDigest) {
+        self.name = name
+        self.byteCount = byteCount
+        self.digest = digest
     }
 
-    /// Whether two texts have the same UTF-8 bytes (not merely canonically equivalent, as `==` tells).
-    package static func isText(_ text: String, sameAs other: String) -> Bool {
-        sameBytes(text, other)
+    /// The record of `file`.
+    package init(_ file: GeneratedFile) {
+        var text = file.contents
+        let (count, digest) = text.withUTF8 { ($0.count, ContentDigest(of: UnsafeRawBufferPointer($0))) }
+        self.init(name: file.name, byteCount: count, digest: digest)
+    }
+
+    /// Whether `bytes` are the recorded file's bytes: the same count and digest.
+    package func matches(_ bytes: [UInt8]) -> Bool {
+        bytes.count == byteCount && bytes.withUnsafeBytes(ContentDigest.init(of:)) == digest
+    }
+
+    /// Whether `text` is the recorded file's text: its UTF-8 has the same count and digest.
+    package func matches(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { $0.count == byteCount && ContentDigest(of: UnsafeRawBufferPointer($0)) == digest }
+    }
+}
+
+/// A 128-bit digest of bytes, to tell without comparing them whether a file holds the bytes a
+/// generator run wrote: two independent 64-bit lanes, each mixing every 8-byte word (the last,
+/// shorter one padded with zeros) and then the length, then finished with a 64-bit mixer.
+///
+/// Not cryptographic: it tells accidental differences (an edited, truncated or replaced file) with
+/// a chance of a miss near 2^-128, not files made on purpose to collide.
+package struct ContentDigest: Sendable, Hashable {
+    /// The first lane.
+    package var first: UInt64
+    /// The second lane.
+    package var second: UInt64
+
+    /// A digest of the given lanes (as serialized).
+    package init(first: UInt64, second: UInt64) {
+        self.first = first
+        self.second = second
+    }
+
+    /// The digest of `buffer`.
+    ///
+    /// Written for the debug build of the tool too (the build plugin's, in a debug build): one loop
+    /// of integer operators, which the compiler inlines even without optimization, and no closure
+    /// (a closure capturing the lanes made it about fifteen times slower there).
+    package init(of buffer: UnsafeRawBufferPointer) {
+        let count = buffer.count
+        var first: UInt64 = 0x9e37_79b9_7f4a_7c15
+        var second: UInt64 = 0xc2b2_ae3d_27d4_eb4f
+        // Not `nil` when there are bytes to read (an empty buffer may have either).
+        let base = buffer.baseAddress
+        let wordsEnd = count & ~7
+        var offset = 0
+        var word: UInt64 = 0
+        // One word more than the bytes fill: the length, last, which tells the padding of the last word
+        // (mixed in first, it could cancel out against a change of the first word).
+        var lengthMixed = false
+        while !lengthMixed {
+            if offset == count {
+                word = UInt64(count)
+                lengthMixed = true
+            } else if offset < wordsEnd {
+                word = UInt64(littleEndian: base!.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset &+= 8
+            } else {
+                // The last 1 to 7 bytes, padded with zeros.
+                word = 0
+                var shift: UInt64 = 0
+                while offset < count {
+                    word |= UInt64(base!.load(fromByteOffset: offset, as: UInt8.self)) &<< shift
+                    shift &+= 8
+                    offset &+= 1
+                }
+            }
+            first = (first ^ word) &* 0xff51_afd7_ed55_8ccd
+            first ^= first &>> 32
+            second = (second &+ word) &* 0x9fb2_1c65_1e98_df25
+            second = (second &<< 27) | (second &>> 37)
+        }
+        self.first = Self.finish(first ^ (second &>> 17))
+        self.second = Self.finish(second &+ first)
+    }
+
+    /// The digest of `text`'s UTF-8.
+    package init(of text: String) {
+        var text = text
+        self = text.withUTF8 { ContentDigest(of: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// MurmurHash3's 64-bit finalizer: every input bit changes about half the output bits.
+    private static func finish(_ value: UInt64) -> UInt64 {
+        var value = value
+        value ^= value >> 33
+        value = value &* 0xff51_afd7_ed55_8ccd
+        value ^= value >> 33
+        value = value &* 0xc4ce_b9fe_1a85_ec53
+        value ^= value >> 33
+        return value
     }
 }
 
@@ -258,39 +383,49 @@ private struct ByteWriter {
 }
 
 /// Reads what ``ByteWriter`` wrote; every read returns `nil` past the end.
+///
+/// Holds a pointer to bytes borrowed for the time of one decoding: it must not outlive it.
 private struct ByteReader {
-    let bytes: [UInt8]
+    let buffer: UnsafeRawBufferPointer
     var offset: Int
-    let end: Int
 
-    var isAtEnd: Bool { offset == end }
+    var isAtEnd: Bool { offset == buffer.count }
 
     /// How many bytes are left to read.
-    var remaining: Int { end - offset }
+    var remaining: Int { buffer.count - offset }
 
     mutating func u8() -> UInt8? {
-        guard offset < end else { return nil }
-        defer { offset += 1 }
-        return bytes[offset]
+        guard offset < buffer.count else { return nil }
+        let value = buffer[offset]
+        offset &+= 1
+        return value
     }
 
     mutating func u32() -> UInt32? {
-        guard end - offset >= 4 else { return nil }
-        defer { offset += 4 }
-        return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+        guard buffer.count - offset >= 4 else { return nil }
+        let value = UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        offset &+= 4
+        return value
+    }
+
+    mutating func u64() -> UInt64? {
+        guard buffer.count - offset >= 8 else { return nil }
+        let value = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        offset &+= 8
+        return value
     }
 
     mutating func string() -> String? {
-        guard let length = u32().map(Int.init), end - offset >= length else { return nil }
-        defer { offset += length }
-        return bytes.withUnsafeBytes { buffer in
-            // Written from Strings, so valid UTF-8 unless damaged, which the checksum rules out.
-            String(decoding: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length]), as: UTF8.self)
-        }
+        guard let length = u32(), buffer.count - offset >= Int(length) else { return nil }
+        // Written from Strings, so valid UTF-8 unless damaged, which the checksum rules out.
+        let value = String(
+            decoding: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + Int(length)]), as: UTF8.self)
+        offset &+= Int(length)
+        return value
     }
 
     mutating func strings() -> [String]? {
-        guard let count = u32(), Int(count) <= end - offset else { return nil }
+        guard let count = u32(), Int(count) <= buffer.count - offset else { return nil }
         var values: [String] = []
         for _ in 0..<count {
             guard let value = string() else { return nil }
