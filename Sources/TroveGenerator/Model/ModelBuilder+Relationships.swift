@@ -68,9 +68,8 @@ extension ModelBuilder {
         var names: Set<String> = []
         for (property, annotation) in storedFields(of: type, annotated: .relationship) {
             guard case .type(let written)? = annotation.argument("to")?.value else { continue }
-            let name = stringArgument("name", of: annotation) ?? edgeName(of: property.name)
+            let (name, inverse) = queryNames(of: property, annotation, in: type)
             guard names.insert(name).inserted else { continue }
-            let inverse = stringArgument("inverse", of: annotation) ?? pluralQueryName(of: type.qualifiedName)
             claims.append(
                 RelationshipQueryClaim(
                     owner: type.qualifiedName, isWritten: false, name: name,
@@ -131,8 +130,7 @@ extension ModelBuilder {
                 }
             }
         }
-        let name = Self.stringArgument("name", of: annotation) ?? Self.edgeName(of: property.name)
-        let inverse = Self.stringArgument("inverse", of: annotation) ?? Self.pluralQueryName(of: type.qualifiedName)
+        let (name, inverse) = Self.queryNames(of: property, annotation, in: type)
         for (label, value) in [("name", name), ("inverse", inverse)] where !Self.isIdentifier(value) {
             error("the '\(label)' of '@relationship' must be a Swift identifier: it names a generated query; "
                 + "'\(value)' is not", at: annotation.argument(label)?.location ?? annotation.location)
@@ -144,8 +142,18 @@ extension ModelBuilder {
             inverseAccessModifier: access >= .public ? "public" : access == .package ? "package" : "")
     }
 
-    private static func stringArgument(_ label: String, of annotation: Annotation) -> String? {
-        if case .string(let value) = annotation.argument(label)?.value { value } else { nil }
+    /// The names of the queries an edge generates: its own on the source (`name:`, or the
+    /// property's name without `ID`), and its inverse on the destination (`inverse:`, or the
+    /// source type's name in the plural). The one rule for the edge and for ``TypeTable``'s claims.
+    private static func queryNames(of property: ParsedProperty, _ annotation: Annotation, in type: ParsedType)
+        -> (name: String, inverse: String)
+    {
+        func string(_ label: String) -> String? {
+            if case .string(let value) = annotation.argument(label)?.value { value } else { nil }
+        }
+        return (
+            string("name") ?? edgeName(of: property.name), string("inverse") ?? pluralQueryName(of: type.qualifiedName)
+        )
     }
 
     /// The key type of a `@persistable` type, qualified: its `@key` property's, or its `id`'s.

@@ -39,21 +39,21 @@ package struct Renderer: Sendable {
     }
 
     func render(_ template: String, _ context: Any) -> String {
-        guard let text = library.render(Self.lookupTable(of: context), withTemplate: template) else {
+        guard let text = library.render(Self.lookupTable(of: context) ?? context, withTemplate: template) else {
             preconditionFailure("template \(template) is not compiled into trove-gen")
         }
         return text
     }
 
     /// `value` with every struct in it turned into a dictionary of its stored properties, each
-    /// read once by reflection.
+    /// read once by reflection; `nil` for an optional that holds nothing.
     ///
     /// swift-mustache reflects a struct anew for every name a template looks up, and for every
     /// miss while it searches the enclosing contexts: that was about half of a cold run in
     /// release. A dictionary answers by hashing. The values are the same, so the output is too
     /// (the reference tests compare it byte for byte).
-    static func lookupTable(of value: Any) -> Any {
-        // (Strings, booleans and numbers are the leaves: most values, so they are tested first.)
+    static func lookupTable(of value: Any) -> Any? {
+        // (Strings, booleans and integers are the leaves: most values, so they are tested first.)
         switch value {
         case is String, is Bool, is Int: return value
         default: break
@@ -61,28 +61,20 @@ package struct Renderer: Sendable {
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .optional:
-            guard let wrapped = mirror.children.first?.value else { return value }
-            return lookupTable(of: wrapped)
+            return mirror.children.first.flatMap { lookupTable(of: $0.value) }
         case .collection:
-            return mirror.children.map { lookupTable(of: $0.value) }
+            return mirror.children.map { lookupTable(of: $0.value) ?? $0.value }
         case .struct:
             var table: [String: Any] = [:]
             for child in mirror.children {
                 // A `nil` property is left out, as swift-mustache's reflection reports it: missing,
                 // so that the template looks the name up in the enclosing contexts.
-                guard let label = child.label, !Self.isNil(child.value) else { continue }
-                table[label] = lookupTable(of: child.value)
+                if let label = child.label, let entry = lookupTable(of: child.value) { table[label] = entry }
             }
             return table
         default:
             return value
         }
-    }
-
-    /// Whether `value` is an optional that holds nothing.
-    private static func isNil(_ value: Any) -> Bool {
-        let mirror = Mirror(reflecting: value)
-        return mirror.displayStyle == .optional && mirror.children.isEmpty
     }
 
     private func renderType(_ type: TypeDescription) -> [String] {
