@@ -25,6 +25,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Tests only: the generator's template engine is compared with swift-mustache (TemplateTests).
+        // A package that depends on Trove does not fetch it (SwiftPM resolves the dependencies of the
+        // products it uses).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
@@ -75,7 +78,6 @@ let package = Package(
                 "TroveTemplates",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
-                .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: strictSettings
         ),
@@ -184,9 +186,10 @@ let package = Package(
         .testTarget(
             name: "TroveGeneratorTests",
             dependencies: [
-                "TroveGenerator",
+                "TroveGenerator", "TroveTemplates",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,9 +1,9 @@
 /// The context of the generated relationships of a `@persistable` type.
 extension Renderer {
     func relationshipsContext(_ type: TypeDescription, _ relationships: RelationshipsDescription, access: String)
-        -> RelationshipsContext
+        -> TemplateValue
     {
-        let edges = relationships.edges.map { edge in
+        let edges = relationships.edges.map { edge -> TemplateValue in
             let property = SwiftNames.identifier(edge.property)
             let extract: String
             let forwardType: String
@@ -35,29 +35,32 @@ extension Renderer {
                     "The `\(edge.destination)` items that `\(edge.property)` points at and that exist, in its order."
             }
             let rules = edge.rules.isEmpty ? nil : "[" + edge.rules.map { "." + $0 }.joined(separator: ", ") + "]"
-            return RelationshipsContext.Edge(
-                edgeName: edge.name,
-                edgeLiteral: SwiftNames.stringLiteral(edge.name),
-                property: edge.property,
-                sourceName: type.name,
-                destination: edge.destination,
-                rules: rules,
-                extractLabel: edge.isCollection ? "keys" : "key",
-                extract: extract,
-                forwardSummary: forwardSummary,
-                swiftName: SwiftNames.identifier(edge.name),
-                forwardType: forwardType,
-                forwardBody: forwardBody,
-                inverseAccess: edge.inverseAccessModifier.isEmpty ? "" : edge.inverseAccessModifier + " ",
-                inverseSwiftName: SwiftNames.identifier(edge.inverse),
-                inverseCountName: SwiftNames.identifier(edge.inverse + "Count"))
+            return [
+                "edgeName": .text(edge.name),
+                "edgeLiteral": .text(SwiftNames.stringLiteral(edge.name)),
+                "property": .text(edge.property),
+                "sourceName": .text(type.name),
+                "destination": .text(edge.destination),
+                "rules": rules.map(TemplateValue.text),
+                "extractLabel": .text(edge.isCollection ? "keys" : "key"),
+                "extract": .text(extract),
+                "forwardSummary": .text(forwardSummary),
+                "swiftName": .text(SwiftNames.identifier(edge.name)),
+                "forwardType": .text(forwardType),
+                "forwardBody": .text(forwardBody),
+                "inverseAccess": .text(edge.inverseAccessModifier.isEmpty ? "" : edge.inverseAccessModifier + " "),
+                "inverseSwiftName": .text(SwiftNames.identifier(edge.inverse)),
+                "inverseCountName": .text(SwiftNames.identifier(edge.inverse + "Count")),
+            ]
         }
         let summary = relationships.edges.map { edge in
             let rules = edge.rules.isEmpty ? "" : " (" + edge.rules.map { "." + $0 }.joined(separator: ", ") + ")"
             return "`\(edge.property)` to `\(edge.destination)`\(rules)"
         }.joined(separator: ", ")
-        return RelationshipsContext(
-            name: type.name, access: access, summary: summary,
-            nameLiteral: SwiftNames.stringLiteral(relationships.name), version: relationships.version, edges: edges)
+        return [
+            "name": .text(type.name), "access": .text(access), "summary": .text(summary),
+            "nameLiteral": .text(SwiftNames.stringLiteral(relationships.name)),
+            "version": .number(relationships.version), "edges": .list(edges),
+        ]
     }
 }

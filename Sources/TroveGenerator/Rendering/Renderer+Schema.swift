@@ -1,26 +1,7 @@
 /// The context of the generated `SchemaDescribing` conformance of an annotated type: the compact
 /// schema that the database records in its file (see the runtime's `ModelSchema`).
-struct SchemaContext {
-    struct Case {
-        var number: UInt32
-        var nameLiteral: String
-        var hasFields: Bool
-        var fields: [String]
-    }
-
-    var name: String
-    var access: String
-    var noun: String
-    var arguments: String
-    var hasFields: Bool
-    var fields: [String]
-    var hasCases: Bool
-    var cases: [Case]
-    var references: String
-}
-
 extension Renderer {
-    func schemaContext(_ type: TypeDescription, access: String) -> SchemaContext {
+    func schemaContext(_ type: TypeDescription, access: String) -> TemplateValue {
         var arguments = ["typeName: \(SwiftNames.stringLiteral(type.name))"]
         var fields: [FieldDescription] = []
         var cases: [CaseDescription] = []
@@ -45,18 +26,21 @@ extension Renderer {
             cases = enumCases
         }
         referenced += fields.map(\.type) + cases.flatMap { $0.parameters.map(\.type) }
-        let caseContexts = cases.map { enumCase in
+        let caseContexts = cases.map { enumCase -> TemplateValue in
             let parameters = enumCase.parameters.map { Self.schemaField($0, index: nil) }
-            return SchemaContext.Case(
-                number: enumCase.number, nameLiteral: SwiftNames.stringLiteral(enumCase.name),
-                hasFields: !parameters.isEmpty, fields: parameters)
+            return [
+                "number": .number(enumCase.number), "nameLiteral": .text(SwiftNames.stringLiteral(enumCase.name)),
+                "hasFields": .flag(!parameters.isEmpty), "fields": .texts(parameters),
+            ]
         }
         let references = Self.referencedTypeNames(in: referenced).filter { $0 != type.name }
-        return SchemaContext(
-            name: type.name, access: access, noun: type.persistable == nil ? "values" : "items",
-            arguments: arguments.joined(separator: ", "), hasFields: !fields.isEmpty,
-            fields: fields.map { Self.schemaField($0, index: indexes[$0.name]) }, hasCases: !cases.isEmpty,
-            cases: caseContexts, references: references.map { "\($0).self" }.joined(separator: ", "))
+        return [
+            "name": .text(type.name), "access": .text(access), "noun": .text(type.persistable == nil ? "values" : "items"),
+            "arguments": .text(arguments.joined(separator: ", ")), "hasFields": .flag(!fields.isEmpty),
+            "fields": .texts(fields.map { Self.schemaField($0, index: indexes[$0.name]) }),
+            "hasCases": .flag(!cases.isEmpty), "cases": .list(caseContexts),
+            "references": .text(references.map { "\($0).self" }.joined(separator: ", ")),
+        ]
     }
 
     /// The arguments of `ModelSchema.Field.init` for `field`.

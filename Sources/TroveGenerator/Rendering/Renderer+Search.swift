@@ -1,14 +1,16 @@
 /// The context of the generated full-text search of a `@persistable` type.
 extension Renderer {
     func fullTextSearchContext(_ type: TypeDescription, _ search: FullTextSearchDescription, access: String)
-        -> FullTextSearchContext
+        -> TemplateValue
     {
-        let columns = search.columns.map { column in
+        let columns = search.columns.map { column -> TemplateValue in
             let path = (column.isMetadata ? "$0.metadata?." : "$0.") + SwiftNames.identifier(column.property)
             // A list read through the optional metadata is optional itself: no metadata, no text.
             let text = column.kind == .list && column.isMetadata ? path + " ?? []" : path
-            return FullTextSearchContext.Column(
-                columnLiteral: SwiftNames.stringLiteral(column.column), weight: column.weight, text: text)
+            return [
+                "columnLiteral": .text(SwiftNames.stringLiteral(column.column)),
+                "weight": column.weight.map(TemplateValue.text), "text": .text(text),
+            ]
         }
         let summary = search.columns.map { column in
             var notes: [String] = []
@@ -23,9 +25,10 @@ extension Renderer {
             case .porter: ".porter"
             case .trigram: ".trigram"
             }
-        return FullTextSearchContext(
-            name: type.name, access: access, summary: summary, tokenizerName: search.tokenizer.rawValue,
-            nameLiteral: SwiftNames.stringLiteral(search.name), version: search.version, tokenizer: tokenizer,
-            columns: columns)
+        return [
+            "name": .text(type.name), "access": .text(access), "summary": .text(summary),
+            "tokenizerName": .text(search.tokenizer.rawValue), "nameLiteral": .text(SwiftNames.stringLiteral(search.name)),
+            "version": .number(search.version), "tokenizer": .text(tokenizer), "columns": .list(columns),
+        ]
     }
 }

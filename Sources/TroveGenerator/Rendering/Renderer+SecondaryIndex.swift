@@ -1,31 +1,33 @@
 /// The context of the generated secondary index of a `@persistable` type.
 extension Renderer {
     func secondaryIndexContext(_ type: TypeDescription, _ index: SecondaryIndexDescription, access: String)
-        -> SecondaryIndexContext
+        -> TemplateValue
     {
-        let columns = index.columns.enumerated().map { offset, column in
-            SecondaryIndexContext.Column(
-                columnLiteral: SwiftNames.stringLiteral(column.column),
-                path: (column.isMetadata ? "metadata?." : "") + SwiftNames.identifier(column.property),
-                source: Self.source(of: column),
-                swiftName: SwiftNames.identifier(column.property),
-                type: column.type,
-                valueType: column.type + (column.isOptional ? "?" : ""),
-                isUnique: column.isUnique,
-                isOptional: column.isOptional,
-                isComparable: column.isComparable,
-                last: offset == index.columns.count - 1)
+        let columns = index.columns.enumerated().map { offset, column -> TemplateValue in
+            [
+                "columnLiteral": .text(SwiftNames.stringLiteral(column.column)),
+                "path": .text((column.isMetadata ? "metadata?." : "") + SwiftNames.identifier(column.property)),
+                "source": .text(Self.source(of: column)),
+                "swiftName": .text(SwiftNames.identifier(column.property)),
+                "type": .text(column.type),
+                "valueType": .text(column.type + (column.isOptional ? "?" : "")),
+                "isUnique": .flag(column.isUnique),
+                "isOptional": .flag(column.isOptional),
+                "isComparable": .flag(column.isComparable),
+                "last": .flag(offset == index.columns.count - 1),
+            ]
         }
         let uniqueColumns = index.columns.filter(\.isUnique)
-        let lookups = uniqueColumns.enumerated().map { offset, column in
-            SecondaryIndexContext.Lookup(
-                itemName: type.name,
-                source: Self.source(of: column),
-                swiftName: SwiftNames.identifier(column.property),
-                lookup: "by" + column.property.prefix(1).uppercased() + column.property.dropFirst(),
-                parameter: SwiftNames.identifier(column.property),
-                type: column.type,
-                last: offset == uniqueColumns.count - 1)
+        let lookups = uniqueColumns.enumerated().map { offset, column -> TemplateValue in
+            [
+                "itemName": .text(type.name),
+                "source": .text(Self.source(of: column)),
+                "swiftName": .text(SwiftNames.identifier(column.property)),
+                "lookup": .text("by" + column.property.prefix(1).uppercased() + column.property.dropFirst()),
+                "parameter": .text(SwiftNames.identifier(column.property)),
+                "type": .text(column.type),
+                "last": .flag(offset == uniqueColumns.count - 1),
+            ]
         }
         let summary = index.columns.map { column in
             var notes: [String] = []
@@ -33,9 +35,11 @@ extension Renderer {
             if column.isMetadata { notes.append("metadata") }
             return "`\(column.property)`" + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
         }.joined(separator: ", ")
-        return SecondaryIndexContext(
-            name: type.name, access: access, summary: summary, nameLiteral: SwiftNames.stringLiteral(index.name),
-            version: index.version, columns: columns, hasUnique: !lookups.isEmpty, unique: lookups)
+        return [
+            "name": .text(type.name), "access": .text(access), "summary": .text(summary),
+            "nameLiteral": .text(SwiftNames.stringLiteral(index.name)), "version": .number(index.version),
+            "columns": .list(columns), "hasUnique": .flag(!lookups.isEmpty), "unique": .list(lookups),
+        ]
     }
 
     /// How the docs name the field of `column`: `email`, or `metadata.loginCount`.

@@ -1,4 +1,3 @@
-import Mustache
 import TroveTemplates
 
 /// Turns a ``FileDescription`` into the text of a generated Swift file, through the templates
@@ -6,18 +5,24 @@ import TroveTemplates
 ///
 /// Rendering is deterministic: the same description always gives the same bytes.
 package struct Renderer: Sendable {
-    private let library: MustacheLibrary
+    /// The templates compiled into the tool, by name: compiled once per process.
+    private static let templates: Result<[String: Template], TemplateError> = Result {
+        () throws(TemplateError) -> [String: Template] in
+        var templates: [String: Template] = [:]
+        for (name, text) in TroveTemplates.all.sorted(by: { $0.key < $1.key }) {
+            templates[name] = try Template(text, named: name)
+        }
+        return templates
+    }
+
+    private let templates: [String: Template]
 
     /// Creates a renderer with the templates compiled into the tool.
     ///
-    /// - Throws: An error when a template does not parse; the reference tests catch this
-    ///   before a release.
+    /// - Throws: ``TemplateError`` when a template does not compile; the reference tests catch
+    ///   this before a release.
     package init() throws {
-        var library = MustacheLibrary()
-        for (name, text) in TroveTemplates.all.sorted(by: { $0.key < $1.key }) {
-            try library.register(text, named: name)
-        }
-        self.library = library
+        templates = try Self.templates.get()
     }
 
     /// Renders the file generated for one input.
@@ -28,9 +33,9 @@ package struct Renderer: Sendable {
     ///   - sourcePath: The input's path relative to the source root, for the header.
     /// - Returns: The file's text, ending with one newline.
     package func render(_ file: FileDescription?, sourcePath: String) -> String {
-        var sections = [render("Header", HeaderContext(sourcePath: sourcePath))]
+        var sections = [render("Header", ["sourcePath": .text(sourcePath)])]
         if let file, !file.types.isEmpty {
-            sections.append(render("File", ()))
+            sections.append(render("File", [:]))
             for type in file.types {
                 sections += renderType(type)
             }
@@ -38,43 +43,11 @@ package struct Renderer: Sendable {
         return sections.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined(separator: "\n")
     }
 
-    func render(_ template: String, _ context: Any) -> String {
-        guard let text = library.render(Self.lookupTable(of: context) ?? context, withTemplate: template) else {
+    func render(_ template: String, _ context: TemplateValue) -> String {
+        guard let template = templates[template] else {
             preconditionFailure("template \(template) is not compiled into trove-gen")
         }
-        return text
-    }
-
-    /// `value` with every struct in it turned into a dictionary of its stored properties, each
-    /// read once by reflection; `nil` for an optional that holds nothing.
-    ///
-    /// swift-mustache reflects a struct anew for every name a template looks up, and for every
-    /// miss while it searches the enclosing contexts: that was about half of a cold run in
-    /// release. A dictionary answers by hashing. The values are the same, so the output is too
-    /// (the reference tests compare it byte for byte).
-    static func lookupTable(of value: Any) -> Any? {
-        // (Strings, booleans and integers are the leaves: most values, so they are tested first.)
-        switch value {
-        case is String, is Bool, is Int: return value
-        default: break
-        }
-        let mirror = Mirror(reflecting: value)
-        switch mirror.displayStyle {
-        case .optional:
-            return mirror.children.first.flatMap { lookupTable(of: $0.value) }
-        case .collection:
-            return mirror.children.map { lookupTable(of: $0.value) ?? $0.value }
-        case .struct:
-            var table: [String: Any] = [:]
-            for child in mirror.children {
-                // A `nil` property is left out, as swift-mustache's reflection reports it: missing,
-                // so that the template looks the name up in the enclosing contexts.
-                if let label = child.label, let entry = lookupTable(of: child.value) { table[label] = entry }
-            }
-            return table
-        default:
-            return value
-        }
+        return template.render(context)
     }
 
     private func renderType(_ type: TypeDescription) -> [String] {
@@ -99,10 +72,11 @@ package struct Renderer: Sendable {
             }
             if !extensions.isEmpty {
                 conformances.append("DatabaseExtensionProviding")
-                let context = DatabaseExtensionsContext(
-                    name: type.name, access: access,
-                    summary: extensions.map(\.description).joined(separator: ", "),
-                    list: extensions.map(\.expression).joined(separator: ", "))
+                let context: TemplateValue = [
+                    "name": .text(type.name), "access": .text(access),
+                    "summary": .text(extensions.map(\.description).joined(separator: ", ")),
+                    "list": .text(extensions.map(\.expression).joined(separator: ", ")),
+                ]
                 sections.append(render("DatabaseExtensions", context))
             }
         }
@@ -122,41 +96,46 @@ package struct Renderer: Sendable {
         }
         conformances.append("SchemaDescribing")
         sections.append(render("Schema", schemaContext(type, access: access)))
-        let header = ConformancesContext(
-            name: type.name,
-            conformances: conformances.joined(separator: ", "),
-            nonisolatedConformances: conformances.map { "nonisolated \($0)" }.joined(separator: ", "))
+        let header: TemplateValue = [
+            "name": .text(type.name),
+            "conformances": .text(conformances.joined(separator: ", ")),
+            "nonisolatedConformances": .text(conformances.map { "nonisolated \($0)" }.joined(separator: ", ")),
+        ]
         return [render("Conformances", header)] + sections
     }
 
     private func persistableContext(
         _ type: TypeDescription, _ persistable: PersistableDescription, access: String
-    ) -> PersistableContext {
+    ) -> TemplateValue {
         let key = persistable.key
-        var metadataContext: PersistableContext.Metadata?
-        if let metadata = persistable.metadata {
-            metadataContext = PersistableContext.Metadata(
-                type: metadata.type,
-                coder: metadata.hasGeneratedCoder ? "MessageCoder<\(metadata.type)>" : "CodableCoder<\(metadata.type)>",
-                coderDescription: metadata.hasGeneratedCoder
-                    ? "with its generated binary coder" : "as JSON, because `\(metadata.type)` is not annotated",
-                accessor: metadata.property == "metadata"
+        let metadata = persistable.metadata.map { metadata -> TemplateValue in
+            [
+                "type": .text(metadata.type),
+                "coder": .text(
+                    metadata.hasGeneratedCoder ? "MessageCoder<\(metadata.type)>" : "CodableCoder<\(metadata.type)>"),
+                "coderDescription": .text(
+                    metadata.hasGeneratedCoder
+                        ? "with its generated binary coder" : "as JSON, because `\(metadata.type)` is not annotated"),
+                "accessor": metadata.property == "metadata"
                     ? nil
-                    : .init(property: metadata.property, swiftProperty: SwiftNames.identifier(metadata.property)))
+                    : ["property": .text(metadata.property), "swiftProperty": .text(SwiftNames.identifier(metadata.property))],
+            ]
         }
-        return PersistableContext(
-            name: type.name,
-            access: access,
-            collectionLiteral: SwiftNames.stringLiteral(persistable.collection),
-            key: key.property == "id"
+        return [
+            "name": .text(type.name),
+            "access": .text(access),
+            "collectionLiteral": .text(SwiftNames.stringLiteral(persistable.collection)),
+            "key": key.property == "id"
                 ? nil
-                : .init(
-                    typeName: type.name, property: key.property, swiftProperty: SwiftNames.identifier(key.property),
-                    type: key.type),
-            metadata: metadataContext)
+                : [
+                    "typeName": .text(type.name), "property": .text(key.property),
+                    "swiftProperty": .text(SwiftNames.identifier(key.property)), "type": .text(key.type),
+                ],
+            "metadata": metadata,
+        ]
     }
 
-    private func field(_ field: FieldDescription) -> MessageContext.Field {
+    private func field(_ field: FieldDescription) -> TemplateValue {
         // A renamed field is written under its first name's number and read under every name it
         // has had: the comments say which name each number is.
         var encodeComment = field.name
@@ -167,16 +146,17 @@ package struct Renderer: Sendable {
             let alsoRead = field.previousNames.dropFirst().map(\.name) + [field.name]
             caseComment += stored + "; also read as " + alsoRead.map { "\"\($0)\"" }.joined(separator: ", ") + ")"
         }
-        return MessageContext.Field(
-            name: field.name,
-            swiftName: SwiftNames.identifier(field.name),
-            localName: SwiftNames.local(field.name),
-            type: field.type,
-            encodeMethod: field.isOptional ? "encodeIfPresent" : "encode",
-            numberLiteral: FieldNumber.literal(field.number),
-            encodeComment: encodeComment,
-            caseNumbers: field.readNumbers.map(FieldNumber.literal).joined(separator: ", "),
-            caseComment: caseComment)
+        return [
+            "name": .text(field.name),
+            "swiftName": .text(SwiftNames.identifier(field.name)),
+            "localName": .text(SwiftNames.local(field.name)),
+            "type": .text(field.type),
+            "encodeMethod": .text(field.isOptional ? "encodeIfPresent" : "encode"),
+            "numberLiteral": .text(FieldNumber.literal(field.number)),
+            "encodeComment": .text(encodeComment),
+            "caseNumbers": .text(field.readNumbers.map(FieldNumber.literal).joined(separator: ", ")),
+            "caseComment": .text(caseComment),
+        ]
     }
 
     /// The expression that gives a field its value after the read loop.
@@ -192,37 +172,41 @@ package struct Renderer: Sendable {
     }
 
     private func messageContext(_ type: TypeDescription, _ fields: [FieldDescription], access: String)
-        -> MessageContext
+        -> TemplateValue
     {
         var arguments = fields.map(argument)
         for index in arguments.indices.dropLast() { arguments[index] += "," }
         let encodeNote = type.persistable == nil ? "" : "; its metadata is stored in its own column"
-        return MessageContext(
-            name: type.name, access: access, encodeNote: encodeNote, fields: fields.map(field),
-            hasArguments: !arguments.isEmpty, arguments: arguments)
+        return [
+            "name": .text(type.name), "access": .text(access), "encodeNote": .text(encodeNote),
+            "fields": .list(fields.map(field)), "hasArguments": .flag(!arguments.isEmpty),
+            "arguments": .texts(arguments),
+        ]
     }
 
     private func enumContext(_ type: TypeDescription, _ cases: [CaseDescription], access: String)
-        -> EnumMessageContext
+        -> TemplateValue
     {
-        EnumMessageContext(
-            name: type.name,
-            access: access,
-            cases: cases.map { enumCase in
+        [
+            "name": .text(type.name),
+            "access": .text(access),
+            "cases": .list(cases.map { enumCase in
                 let parameters = enumCase.parameters
                 let pattern =
                     parameters.isEmpty
                     ? "" : "(" + parameters.map { "let \(SwiftNames.local($0.name))" }.joined(separator: ", ") + ")"
                 let arguments = parameters.map(argument).joined(separator: ", ")
                 let swiftName = SwiftNames.identifier(enumCase.name)
-                return EnumMessageContext.Case(
-                    name: enumCase.name,
-                    swiftName: swiftName,
-                    pattern: pattern,
-                    numberLiteral: FieldNumber.literal(enumCase.number),
-                    hasParameters: !parameters.isEmpty,
-                    parameters: parameters.map(field),
-                    construction: parameters.isEmpty ? ".\(swiftName)" : ".\(swiftName)(\(arguments))")
-            })
+                return [
+                    "name": .text(enumCase.name),
+                    "swiftName": .text(swiftName),
+                    "pattern": .text(pattern),
+                    "numberLiteral": .text(FieldNumber.literal(enumCase.number)),
+                    "hasParameters": .flag(!parameters.isEmpty),
+                    "parameters": .list(parameters.map(field)),
+                    "construction": .text(parameters.isEmpty ? ".\(swiftName)" : ".\(swiftName)(\(arguments))"),
+                ]
+            }),
+        ]
     }
 }
