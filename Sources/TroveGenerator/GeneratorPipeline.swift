@@ -275,7 +275,9 @@ package struct GeneratorPipeline: Sendable {
                     }
                 }
             }
-            run.entries.append(entry)
+            // A reused entry is the cached one field for field (same path and text, its facts, lookups and
+            // output): appending that one keeps the bytes it was read from, which the cache writes again.
+            run.entries.append(reused ?? entry)
         }
         run.diagnostics.sort { ($0.location, $0.message) < ($1.location, $1.message) }
         if run.diagnostics.contains(where: { $0.severity == .error }) { run.files = [] }

@@ -200,6 +200,12 @@ struct IncrementalTests {
             let cold = pipeline.run(inputs, includeUnannotated: includeUnannotated)
             let warmFiles = folder.apply(warm, deletingExtras: !includeUnannotated)
             #expect(warmFiles == cold.files, "step \(step), state \(state)")
+            // The cache the warm run writes (reused entries as the bytes they were read from) is the one
+            // a cold run writes.
+            let coldCache = pipeline.runIncrementally(
+                inputs, includeUnannotated: includeUnannotated, cache: nil, generatorIdentity: "test"
+            ).cache
+            #expect(warm.cache?.serialized() == coldCache?.serialized(), "step \(step), state \(state)")
             #expect(warm.diagnostics == cold.diagnostics, "step \(step), state \(state)")
             if warm.regenerated < inputs.count { reusedSome = true }
             if cold.hasErrors { sawErrors = true }
@@ -299,6 +305,34 @@ struct IncrementalTests {
 
     /// A cache is reused as it is by the generator that made it, and not at all when damaged (any byte:
     /// all of it is checksummed), truncated, of another generator or of the other mode: those runs are cold.
+    /// An entry read from a cache is written again as the bytes it was read from only while it is
+    /// unchanged: a change to any of its fields is written.
+    @Test func aChangedEntryIsWrittenAnew() throws {
+        let pipeline = try GeneratorPipeline()
+        let inputs = Self.inputs(Array(repeating: 0, count: Self.variants.count))
+        let written = try #require(
+            pipeline.runIncrementally(inputs, includeUnannotated: true, cache: nil, generatorIdentity: "t").cache)
+        let read = try #require(GeneratorCache(serialized: written.serialized(), generatorIdentity: "t", includeUnannotated: true))
+        #expect(read.serialized() == written.serialized())
+        let changes: [(String, (inout GeneratorCache.Entry) -> Void)] = [
+            ("path", { $0.path += "x" }),
+            ("relativePath", { $0.relativePath += "x" }),
+            ("contents", { $0.contents += "\n" }),
+            ("facts", { $0.facts = nil }),
+            ("lookups", { $0.lookups.append(Lookup(kind: .qualify, argument: "A", owner: "B", answer: "B.A")) }),
+            ("output", { $0.output = nil }),
+        ]
+        for (field, change) in changes {
+            var changed = read
+            change(&changed.entries[0])
+            var expected = written
+            change(&expected.entries[0])
+            #expect(changed.serialized() == expected.serialized(), "a changed \(field)")
+            let again = GeneratorCache(serialized: changed.serialized(), generatorIdentity: "t", includeUnannotated: true)
+            #expect(again?.entries == expected.entries, "a changed \(field)")
+        }
+    }
+
     @Test func aDamagedForeignOrOtherModeCacheGivesAColdRun() throws {
         let pipeline = try GeneratorPipeline()
         let inputs = Self.inputs(Array(repeating: 0, count: Self.variants.count))

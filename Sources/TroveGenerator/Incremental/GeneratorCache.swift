@@ -31,17 +31,49 @@ package struct GeneratorCache: Sendable {
     /// What the cache holds about one input.
     package struct Entry: Sendable, Hashable {
         /// The path diagnostics name.
-        package var path: String
+        package var path: String { didSet { encoded = .none } }
         /// The path relative to the source root.
-        package var relativePath: String
+        package var relativePath: String { didSet { encoded = .none } }
         /// The input's text.
-        package var contents: String
+        package var contents: String { didSet { encoded = .none } }
         /// The facts of the input, or `nil` when it holds no annotation and was not parsed.
-        package var facts: FileFacts?
+        package var facts: FileFacts? { didSet { encoded = .none } }
         /// Every question the input's description asked about other inputs, with its answer.
-        package var lookups: [Lookup]
+        package var lookups: [Lookup] { didSet { encoded = .none } }
         /// What the generated file was (its name, size and digest), or `nil` when the input has none.
-        package var output: OutputRecord?
+        package var output: OutputRecord? { didSet { encoded = .none } }
+        /// The bytes this entry was read from, written again as they are while the entry is not
+        /// changed (every change above forgets them); none for an entry made in this run.
+        fileprivate var encoded = EncodedBytes.none
+
+        /// Creates an entry.
+        package init(
+            path: String, relativePath: String, contents: String, facts: FileFacts?, lookups: [Lookup],
+            output: OutputRecord?
+        ) {
+            self.path = path
+            self.relativePath = relativePath
+            self.contents = contents
+            self.facts = facts
+            self.lookups = lookups
+            self.output = output
+        }
+    }
+
+    /// The serialized bytes of an entry read from a cache.
+    ///
+    /// A one-file run of a debug build of the tool spent a sixth of its time encoding the whole cache
+    /// again (mostly the inputs' texts), where all but one entry were the ones it had read. Not part
+    /// of the entry's value: equal and hashed alike whatever the bytes.
+    fileprivate struct EncodedBytes: Sendable, Hashable {
+        /// The entry's bytes; empty when there are none (an entry is never encoded as no bytes).
+        let bytes: ArraySlice<UInt8>
+
+        /// No bytes: the entry is encoded when it is written.
+        static let none = EncodedBytes(bytes: [])
+
+        static func == (lhs: Self, rhs: Self) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
     }
 
     /// The generator that made the cache: a cache of another generator is not reused.
@@ -77,6 +109,10 @@ package struct GeneratorCache: Sendable {
         writer.u8(includeUnannotated ? 1 : 0)
         writer.u32(UInt32(entries.count))
         for entry in entries {
+            if !entry.encoded.bytes.isEmpty {
+                writer.bytes.append(contentsOf: entry.encoded.bytes)
+                continue
+            }
             writer.string(entry.path)
             writer.string(entry.relativePath)
             writer.string(entry.contents)
@@ -132,11 +168,15 @@ package struct GeneratorCache: Sendable {
     ///   or of a run with other options.
     package init?(serialized bytes: [UInt8], generatorIdentity: String, includeUnannotated: Bool) {
         guard
-            let entries = bytes.withUnsafeBytes({
+            var entries = bytes.withUnsafeBytes({
                 Self.entries(serialized: $0, generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated)
             })
         else { return nil }
-        self.init(generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated, entries: entries)
+        for index in entries.indices {
+            entries[index].entry.encoded = EncodedBytes(bytes: bytes[entries[index].encodedRange])
+        }
+        self.init(
+            generatorIdentity: generatorIdentity, includeUnannotated: includeUnannotated, entries: entries.map(\.entry))
     }
 
     /// The entries of a serialized cache, or `nil` (see ``init(serialized:generatorIdentity:includeUnannotated:)``).
@@ -145,15 +185,16 @@ package struct GeneratorCache: Sendable {
     /// thousands of small strings, and borrowing the array's bytes again for each cost it about twice as much.
     private static func entries(
         serialized bytes: UnsafeRawBufferPointer, generatorIdentity: String, includeUnannotated: Bool
-    ) -> [Entry]? {
+    ) -> [(entry: Entry, encodedRange: Range<Int>)]? {
         guard bytes.count >= Self.magic.count + 8, bytes.starts(with: Self.magic) else { return nil }
         var reader = ByteReader(buffer: bytes, offset: Self.magic.count)
         guard reader.u32() == Self.formatVersion, reader.string() == generatorIdentity,
             reader.u8() == (includeUnannotated ? 1 : 0), let count = reader.u32()
         else { return nil }
-        var entries: [Entry] = []
+        var entries: [(entry: Entry, encodedRange: Range<Int>)] = []
         entries.reserveCapacity(min(Int(count), bytes.count))
         for _ in 0..<count {
+            let start = reader.offset
             guard let path = reader.string(), let relativePath = reader.string(), let contents = reader.string(),
                 let hasFacts = reader.u8()
             else { return nil }
@@ -198,9 +239,12 @@ package struct GeneratorCache: Sendable {
                     name: name, byteCount: Int(byteCount), digest: ContentDigest(first: first, second: second))
             }
             entries.append(
-                Entry(
-                    path: path, relativePath: relativePath, contents: contents, facts: facts, lookups: lookups,
-                    output: output))
+                (
+                    Entry(
+                        path: path, relativePath: relativePath, contents: contents, facts: facts, lookups: lookups,
+                        output: output),
+                    start..<reader.offset
+                ))
         }
         let body = reader.offset
         guard bytes.count - body >= 8 else { return nil }

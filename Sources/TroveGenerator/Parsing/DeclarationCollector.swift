@@ -74,7 +74,7 @@ final class DeclarationCollector: SyntaxVisitor {
     override func visitPost(_ node: ProtocolDeclSyntax) { scope.removeLast() }
 
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-        let name = qualified(node.extendedType.trimmedDescription)
+        let name = qualified(node.extendedType.sourceText)
         scope.append((name, explicitAccess(node.modifiers)))
         for member in node.memberBlock.members {
             if let initializer = member.decl.as(InitializerDeclSyntax.self) {
@@ -133,7 +133,7 @@ final class DeclarationCollector: SyntaxVisitor {
             isFinal: modifiers.contains { $0.name.tokenKind == .keyword(.final) },
             access: access,
             isGeneric: isGeneric,
-            inheritedTypes: inheritance?.inheritedTypes.map { $0.type.trimmedDescription } ?? [],
+            inheritedTypes: inheritance?.inheritedTypes.map { $0.type.sourceText } ?? [],
             annotations: annotations,
             location: location(of: name.positionAfterSkippingLeadingTrivia),
             properties: [],
@@ -170,7 +170,7 @@ final class DeclarationCollector: SyntaxVisitor {
                 binding.typeAnnotation?.type
                 ?? bindings[(index + 1)...].lazy.compactMap { $0.typeAnnotation?.type }.first
             let initializer = binding.initializer?.value
-            let typeName = declaredType?.trimmedDescription ?? initializer.flatMap(Self.literalType)
+            let typeName = declaredType?.sourceText ?? initializer.flatMap(Self.literalType)
             let shape: TypeShape? =
                 if let declaredType { TypeShape.of(declaredType) } else { typeName.map { .value($0) } }
             var isComputed = false
@@ -190,7 +190,7 @@ final class DeclarationCollector: SyntaxVisitor {
                     name: unescaped(pattern.identifier.text),
                     typeName: typeName,
                     shape: shape,
-                    defaultValue: initializer?.trimmedDescription,
+                    defaultValue: initializer?.sourceText,
                     isLet: isLet,
                     isStatic: isStatic,
                     isComputed: isComputed,
@@ -219,9 +219,9 @@ final class DeclarationCollector: SyntaxVisitor {
             let label = (parameter.firstName?.text).map(unescaped).flatMap { $0 == "_" ? nil : $0 }
             return ParsedParameter(
                 label: label,
-                typeName: parameter.type.trimmedDescription,
+                typeName: parameter.type.sourceText,
                 shape: TypeShape.of(parameter.type),
-                defaultValue: parameter.defaultValue?.value.trimmedDescription,
+                defaultValue: parameter.defaultValue?.value.sourceText,
                 location: location(of: parameter.positionAfterSkippingLeadingTrivia))
         }
         return ParsedCase(

@@ -17,17 +17,17 @@ enum TypeShape: Sendable, Hashable {
     static func of(_ type: TypeSyntax) -> TypeShape {
         if let reason = unsupportedReason(type) { return .unsupported(reason) }
         if let optional = type.as(OptionalTypeSyntax.self) {
-            return .optional(wrapped: optional.wrappedType.trimmedDescription)
+            return .optional(wrapped: optional.wrappedType.sourceText)
         }
         if let optional = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
-            return .optional(wrapped: optional.wrappedType.trimmedDescription)
+            return .optional(wrapped: optional.wrappedType.sourceText)
         }
         if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
             let argument = genericArgumentTypes(of: identifier.genericArgumentClause).first
         {
-            return .optional(wrapped: argument.trimmedDescription)
+            return .optional(wrapped: argument.sourceText)
         }
-        return .value(type.trimmedDescription)
+        return .value(type.sourceText)
     }
 
     /// The reason `type` cannot be stored, or `nil` if it can.

@@ -15,7 +15,8 @@
 //   three cases.
 // - `{{! comment}}` and the content-type pragma render nothing. A line holding nothing but one
 //   such tag or a section tag, and spaces, renders nothing at all, its line break included
-//   (Mustache's standalone lines).
+//   (Mustache's standalone lines). A section that opens alone on its line closes alone on its
+//   line, and one that opens within a line closes within a line.
 //
 // Templates only substitute and loop: every decision (what to call, which literal, which default)
 // is made in Swift, in the renderer's contexts.
