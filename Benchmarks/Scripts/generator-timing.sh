@@ -9,7 +9,9 @@
 # By default it times the trove-gen binaries of the root package's .build (build them first with
 # `swift build -c release --product trove-gen` and `swift build --product trove-gen`); a binary
 # that does not exist is skipped. Prints a Markdown table of medians over R runs (elapsed, and
-# CPU = user + system from GNU time), and checks that every warm run's outputs equal a cold run's.
+# user and system CPU from GNU time), and checks that every warm run's outputs equal a cold run's.
+# The system time of a cold run is mostly the kernel creating 1,000 files, and depends on the file
+# system: set KEEP_WORK=1 to keep the work folder for a look.
 set -euo pipefail
 
 files=1000
@@ -32,7 +34,7 @@ while [ $# -gt 0 ]; do
 done
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/trove-gen-timing.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
 
 # File i: a @persistable User_i whose metadata is UserStats of the NEXT file, and a @coded UserStats_i.
 write_file() {
@@ -77,10 +79,10 @@ for ((i = 0; i < files; i++)); do
     echo "$work/src/Models/User$i.swift" >> "$work/inputs"
 done
 
-# generate BINARY OUT CACHE: one plugin-style run; prints "elapsed cpu" in seconds.
+# generate BINARY OUT CACHE: one plugin-style run; prints "elapsed user system" in seconds.
 generate() {
     { /usr/bin/env time -f "%e %U %S" "$1" generate --output-dir "$2" --source-root "$work/src" --all-outputs \
-        --cache "$3" "@$work/inputs" > /dev/null; } 2>&1 | tail -n 1 | awk '{ print $1, $2 + $3 }'
+        --cache "$3" "@$work/inputs" > /dev/null; } 2>&1 | tail -n 1
 }
 
 median_ms() {
@@ -98,13 +100,16 @@ check_against_cold() {
     fi
 }
 
-# time_case BINARY CASE: R runs of one case; prints "median elapsed (median CPU)".
+# time_case BINARY CASE: R runs of one case; prints "median elapsed (median user + median system CPU)".
 time_case() {
     local binary="$1" case="$2" samples="" out="$work/out" cache="$work/cache/trove-gen.cache"
     mkdir -p "$work/cache"
     for ((r = 0; r < runs; r++)); do
         case "$case" in
-            cold) rm -rf "$out" "$cache" ;;
+            # A new folder and cache each time, nothing deleted: ext4 searches longer for free inodes
+            # while many were deleted in the last seconds, which made back-to-back cold runs slower in the
+            # kernel each time (a clean build deletes the plugin's folder once, not every few seconds).
+            cold) out="$work/out-cold-$r"; cache="$work/cache-cold-$r/trove-gen.cache"; mkdir -p "${cache%/*}" ;;
             none) ;;
             body) echo "// edit $r of a function body's file" >> "$work/src/Models/User$((files / 2)).swift" ;;
             type) write_file $((files / 2 + 1)) "    var edits$r: Int" ;;
@@ -112,10 +117,10 @@ time_case() {
         samples+="$(generate "$binary" "$out" "$cache")"$'\n'
     done
     check_against_cold "$binary" "$out"
-    echo "$(printf '%s' "$samples" | median_ms 1) ($(printf '%s' "$samples" | median_ms 2) CPU)"
+    echo "$(printf '%s' "$samples" | median_ms 1) ($(printf '%s' "$samples" | median_ms 2) user + $(printf '%s' "$samples" | median_ms 3) sys)"
 }
 
-echo "| trove-gen --all-outputs --cache over $files files, median of $runs runs: elapsed (CPU) | release | debug |"
+echo "| trove-gen --all-outputs --cache over $files files, median of $runs runs: elapsed (user + system CPU) | release | debug |"
 echo "| --- | ---: | ---: |"
 rows=(
     "cold: no cache, empty output folder|cold"

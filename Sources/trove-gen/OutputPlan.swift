@@ -7,7 +7,7 @@ struct OutputPlan {
     struct Write {
         var url: URL
         var displayPath: String
-        var data: Data
+        var bytes: [UInt8]
         var isNew: Bool
     }
 
@@ -63,7 +63,7 @@ struct OutputPlan {
                 writes.append(
                     Write(
                         url: directory.appendingPathComponent(file.name), displayPath: display(file.name),
-                        data: Data(file.contents.utf8), isNew: existing == nil))
+                        bytes: Array(file.contents.utf8), isNew: existing == nil))
             }
         }
         var deletions: [Deletion] = []
@@ -92,7 +92,7 @@ struct OutputPlan {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
         for write in writes {
-            try write.data.write(to: write.url, options: .atomic)
+            try FileBytes.write(write.bytes, to: write.url.path, replacing: !write.isNew)
         }
         for deletion in deletions {
             try FileManager.default.removeItem(at: deletion.url)
