@@ -238,7 +238,8 @@ package struct GeneratorPipeline: Sendable {
                 path: input.path, relativePath: input.relativePath, contents: input.contents, facts: facts[index],
                 lookups: [], output: nil)
             var reused: GeneratorCache.Entry?
-            if let old = cached[index], isStillValid(old, table: table, factsChanged: factsChanged, changed: changedPaths)
+            if let old = cached[index], isStillValid(
+                    old, table: table, factsChanged: factsChanged, changed: changedPaths, parsed: parsed)
             {
                 reused = old
             } else {
@@ -284,13 +285,19 @@ package struct GeneratorPipeline: Sendable {
         return run
     }
 
-    /// Whether the cached output of an unchanged input is still what generating it would give.
+    /// Whether the cached output of an unchanged input is still what generating it would give: every
+    /// question it asked the table has the same answer (asked again only when some input's facts
+    /// changed), and every declaration it read from an input that changed is parsed the same.
     private func isStillValid(
-        _ entry: GeneratorCache.Entry, table: () -> TypeTable, factsChanged: Bool, changed: Set<String>
+        _ entry: GeneratorCache.Entry, table: () -> TypeTable, factsChanged: Bool, changed: Set<String>,
+        parsed: ParsedFiles
     ) -> Bool {
         for lookup in entry.lookups {
-            if lookup.kind.readsDeclaration, changed.contains(lookup.answer) { return false }
-            if factsChanged, table().answer(lookup.kind, lookup.argument, lookup.owner) != lookup.answer {
+            if lookup.kind == .declarationDigest {
+                guard changed.contains(lookup.owner) else { continue }
+                let type = parsed.file(at: lookup.owner)?.types.first { $0.qualifiedName == lookup.argument }
+                if Lookup.digest(of: type) != lookup.answer { return false }
+            } else if factsChanged, table().answer(lookup.kind, lookup.argument, lookup.owner) != lookup.answer {
                 return false
             }
         }

@@ -35,6 +35,12 @@ struct IncrementalTests {
                     + "    var note: String\n}\n",
                 "struct Meta {\n    var visits: Int\n}\n",
                 "// @coded\nstruct Meta {\n    var visits: Int\n    // @indexed(unique: true)\n    var rank: Int\n}\n",
+                // Variant 0 with an extension below it: `Item` reads the same declaration of `Meta`.
+                "// @coded\nstruct Meta {\n    var visits: Int\n    // @indexed\n    var level: Int\n"
+                    + "    // @searchable\n    var note: String\n}\n\nextension Meta {\n    func touch() {}\n}\n",
+                // Variant 0 with a line above it: the same members, at other lines.
+                "// The metadata of an item.\n// @coded\nstruct Meta {\n    var visits: Int\n    // @indexed\n"
+                    + "    var level: Int\n    // @searchable\n    var note: String\n}\n",
                 // Renamed: `Item`'s metadata is then the `Meta` of `Second.swift`, or none.
                 "// @coded\nstruct Stats {\n    var visits: Int\n    // @indexed\n    var level: Int\n}\n",
                 nil,
@@ -90,6 +96,9 @@ struct IncrementalTests {
                 "// @persistable(collection: \"users\")\nstruct User {\n    var id: String\n"
                     + "    // @relationship(to: Post.self, name: \"posts\")\n    var pinnedIDs: [Post.ID]\n}\n",
                 "// @persistable(collection: \"users\")\nstruct User {\n    // @key\n    var handle: Int\n}\n",
+                // Variant 0 and a function: `Post` reads the same declaration of `User`.
+                "// @persistable(collection: \"users\")\nstruct User {\n    var id: String\n}\n\n"
+                    + "func greet(_ user: User) -> String { user.id }\n",
                 // Renamed: `Post`'s `to: User.self` then names no type.
                 "// @persistable(collection: \"people\")\nstruct Person {\n    var id: String\n}\n",
                 nil,
@@ -259,6 +268,12 @@ struct IncrementalTests {
         let dependent = run(oneFile.cache)
         #expect(dependent.regenerated == 2, "Model1 changed, and User whose metadata it is")
         #expect(dependent.files[0].generatedFile?.contents.contains("\"name\"") == true, "User's search now has Model1's field")
+        texts[1] += "\nextension Model1 {\n    var doubled: Int { value * 2 }\n}\n"
+        let body = run(dependent.cache)
+        #expect(body.regenerated == 1, "an edit below Model1's declaration: User reads the same declaration")
+        texts[1] = "// The model.\n" + texts[1]
+        let moved = run(body.cache)
+        #expect(moved.regenerated == 2, "Model1's declaration moved a line down: User reads it again")
     }
 
     /// A relationship's output follows its destination's declaration in another file, and two

@@ -25,8 +25,9 @@
 package struct GeneratorCache: Sendable {
     /// The version of the serialized format; a cache of another version is not read.
     ///
-    /// Format 4 keeps a digest of each output instead of its text.
-    package static let formatVersion: UInt32 = 4
+    /// Format 4 keeps a digest of each output instead of its text; format 5 records the declarations
+    /// read from other inputs (``Lookup/Kind/declarationDigest``).
+    package static let formatVersion: UInt32 = 5
 
     /// What the cache holds about one input.
     package struct Entry: Sendable, Hashable {

@@ -60,9 +60,20 @@ struct ModelBuilder {
     /// Asks `table`, recording the question and its answer.
     private mutating func ask(_ kind: Lookup.Kind, _ argument: String, _ owner: String = "") -> String {
         let answer = table.answer(kind, argument, owner)
-        let lookup = Lookup(kind: kind, argument: argument, owner: owner, answer: answer)
-        if askedLookups.insert(lookup).inserted { lookups.append(lookup) }
+        record(Lookup(kind: kind, argument: argument, owner: owner, answer: answer))
         return answer
+    }
+
+    private mutating func record(_ lookup: Lookup) {
+        if askedLookups.insert(lookup).inserted { lookups.append(lookup) }
+    }
+
+    /// The annotated type `name` of the input at `path`, recording what was read
+    /// (``Lookup/Kind/declarationDigest``).
+    private mutating func read(_ name: String, from path: String) -> ParsedType? {
+        let type = parsedFile(path)?.types.first { $0.qualifiedName == name }
+        record(Lookup(kind: .declarationDigest, argument: name, owner: path, answer: Lookup.digest(of: type)))
+        return type
     }
 
     /// `typeName` as written inside `owner`, with every name that refers to a type nested in an
@@ -90,14 +101,14 @@ struct ModelBuilder {
     mutating func parsedType(named typeName: String) -> ParsedType? {
         let path = ask(.declaringFile, typeName)
         guard !path.isEmpty, let name = table.declaringType(of: typeName) else { return nil }
-        return parsedFile(path)?.types.first { $0.qualifiedName == name }
+        return read(name, from: path)
     }
 
     /// The annotated type whose dotted name is exactly `name`, if any input declares one.
     mutating func annotatedType(exactly name: String) -> ParsedType? {
         let path = ask(.annotatedTypeFile, name)
         guard !path.isEmpty else { return nil }
-        return parsedFile(path)?.types.first { $0.qualifiedName == name }
+        return read(name, from: path)
     }
 
     /// Every generator of a relationship query named `name` on the type `owner`, across all

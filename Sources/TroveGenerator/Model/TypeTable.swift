@@ -121,19 +121,32 @@ package struct Lookup: Sendable, Hashable {
         case isMetadataType = 2
         /// Whether `argument` is a raw-value enum an index can store.
         case isIndexableEnum = 3
-        /// The path of the input declaring the annotated type `argument` names, or `""`. Its answer
-        /// also depends on that input's whole text: the type's declaration is read from it.
+        /// The path of the input declaring the annotated type `argument` names, or `""`. The
+        /// builder then reads the type's declaration there (a ``declarationDigest`` lookup).
         case declaringFile = 4
         /// The path of the input declaring the annotated type named exactly `argument`, or `""`;
-        /// like ``declaringFile``, its answer depends on that input's whole text.
+        /// the declaration is read as for ``declaringFile``.
         case annotatedTypeFile = 5
         /// What generates each relationship query `argument` (`Type.name`), across all inputs in
         /// input order, one per line.
         case queryClaimants = 6
+        /// Not a question for the table: the declaration of the annotated type `argument` that the
+        /// builder read from the input at `owner`, as a digest of everything parsed of it
+        /// (``Lookup/digest(of:)``). When that input changes, the lookup still holds if the new
+        /// text declares the type exactly so: an edit elsewhere in the file (a function body, a
+        /// comment below it) does not regenerate the files that read the type.
+        case declarationDigest = 7
+    }
 
-        /// Whether the answer names an input whose declarations the builder then reads, so that
-        /// it is no longer valid when that input changes.
-        package var readsDeclaration: Bool { self == .declaringFile || self == .annotatedTypeFile }
+    /// The answer of a ``Kind/declarationDigest`` lookup: a digest of everything parsed of `type`
+    /// (its members, annotations and source locations), or `"-"` when the input does not declare it.
+    ///
+    /// The text digested is the declaration's reflection, which holds no dictionary or set, so it is
+    /// the same in every run of one generator (a cache is only read by the generator that wrote it).
+    static func digest(of type: ParsedType?) -> String {
+        guard let type else { return "-" }
+        let digest = ContentDigest(of: String(reflecting: type))
+        return String(digest.first, radix: 16) + "." + String(digest.second, radix: 16)
     }
 
     /// The kind of question.
@@ -243,6 +256,7 @@ struct TypeTable {
         case .declaringFile: declaringType(of: argument).map { declaringFiles[$0] ?? "" } ?? ""
         case .annotatedTypeFile: declaringFiles[argument] ?? ""
         case .queryClaimants: queryClaimants[argument]?.joined(separator: "\n") ?? ""
+        case .declarationDigest: preconditionFailure("a declaration's digest is not the table's to answer")
         }
     }
 
