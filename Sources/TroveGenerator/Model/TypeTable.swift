@@ -311,11 +311,25 @@ struct TypeTable {
 
     /// The parts of `name` before each of its dots: `A` and `A.B` for `A.B.C`.
     private static func prefixes(of name: String) -> [String] {
-        name.indices.filter { name[$0] == "." }.map { String(name[..<$0]) }
+        dots(in: name).map { String(decoding: name.utf8.prefix($0), as: UTF8.self) }
     }
 
     /// The parts of `name` after each of its dots, longest first: `B.C` and `C` for `A.B.C`.
     private static func suffixes(of name: String) -> [String] {
-        name.indices.filter { name[$0] == "." }.map { String(name[name.index(after: $0)...]) }
+        dots(in: name).map { String(decoding: name.utf8.dropFirst($0 + 1), as: UTF8.self) }
+    }
+
+    /// The UTF-8 offsets of the dots of `name`, in order.
+    ///
+    /// A scan of bytes: the table asks this of every name of every input, and walking the name's
+    /// characters cost a debug build of the tool (the build plugin's, in a debug build) several
+    /// milliseconds per 1,000 inputs. (A dot is never part of a larger character in a type name.)
+    private static func dots(in name: String) -> [Int] {
+        var name = name
+        return name.withUTF8 { bytes in
+            var offsets: [Int] = []
+            for offset in 0..<bytes.count where bytes[offset] == UInt8(ascii: ".") { offsets.append(offset) }
+            return offsets
+        }
     }
 }
