@@ -131,22 +131,17 @@ package struct Lookup: Sendable, Hashable {
         /// input order, one per line.
         case queryClaimants = 6
         /// Not a question for the table: the declaration of the annotated type `argument` that the
-        /// builder read from the input at `owner`, as a digest of everything parsed of it
-        /// (``Lookup/digest(of:)``). When that input changes, the lookup still holds if the new
-        /// text declares the type exactly so: an edit elsewhere in the file (a function body, a
-        /// comment below it) does not regenerate the files that read the type.
+        /// builder read from the input at `owner`, as a digest of that input's text up to the end
+        /// of the declaration (``Lookup/digest(of:)``). When that input changes, the lookup still
+        /// holds if that text is the same: an edit below the declaration (a function, an extension,
+        /// a comment) does not regenerate the files that read the type.
         case declarationDigest = 7
     }
 
-    /// The answer of a ``Kind/declarationDigest`` lookup: a digest of everything parsed of `type`
-    /// (its members, annotations and source locations), or `"-"` when the input does not declare it.
-    ///
-    /// The text digested is the declaration's reflection, which holds no dictionary or set, so it is
-    /// the same in every run of one generator (a cache is only read by the generator that wrote it).
+    /// The answer of a ``Kind/declarationDigest`` lookup: the type's ``ParsedType/sourceDigest``,
+    /// or `"-"` when the input does not declare it.
     static func digest(of type: ParsedType?) -> String {
-        guard let type else { return "-" }
-        let digest = ContentDigest(of: String(reflecting: type))
-        return String(digest.first, radix: 16) + "." + String(digest.second, radix: 16)
+        type?.sourceDigest ?? "-"
     }
 
     /// The kind of question.

@@ -18,6 +18,8 @@ final class DeclarationCollector: SyntaxVisitor {
     private var diagnostics: [Diagnostic] = []
     /// The UTF-8 offsets of the `@` of every annotation read as part of a declaration.
     private var consumed: Set<Int> = []
+    /// The file's text, for ``ParsedType/sourceDigest``.
+    private let text: [UInt8]
 
     /// Collects the annotated declarations of `tree`.
     ///
@@ -40,6 +42,7 @@ final class DeclarationCollector: SyntaxVisitor {
     private init(path: String, tree: SourceFileSyntax) {
         self.path = path
         self.converter = SourceLocationConverter(fileName: path, tree: tree)
+        self.text = tree.syntaxTextBytes
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -99,6 +102,12 @@ final class DeclarationCollector: SyntaxVisitor {
 
     // MARK: Types
 
+    /// A digest of the file's text before `end` (a UTF-8 offset) and of `end`.
+    private func sourceDigest(upTo end: Int) -> String {
+        let digest = text.withUnsafeBytes { ContentDigest(of: UnsafeRawBufferPointer(rebasing: $0[..<min(end, $0.count)])) }
+        return String(digest.first, radix: 16) + "." + String(digest.second, radix: 16)
+    }
+
     /// Enters a struct, class, enum or actor: the declarations that may have generic parameters.
     private func enterGenericType(
         _ node: some DeclGroupSyntax & NamedDeclSyntax & WithGenericParametersSyntax, kind: ParsedType.Kind
@@ -138,7 +147,8 @@ final class DeclarationCollector: SyntaxVisitor {
             location: location(of: name.positionAfterSkippingLeadingTrivia),
             properties: [],
             cases: [],
-            initializers: [])
+            initializers: [],
+            sourceDigest: sourceDigest(upTo: node.endPositionBeforeTrailingTrivia.utf8Offset))
         for member in members.members {
             let decl = member.decl
             if let variable = decl.as(VariableDeclSyntax.self) {

@@ -44,6 +44,11 @@ struct ParsedType: Sendable {
     var cases: [ParsedCase]
     /// The argument labels of the initializers declared in the type's body.
     var initializers: [[String]]
+    /// A digest of the file's text from its start to the end of this declaration: everything
+    /// that decides what is parsed of it (its members and annotations, its enclosing declarations,
+    /// its lines). An input that reads this type from another file is generated again only when
+    /// this changes (``Lookup/Kind/declarationDigest``).
+    var sourceDigest: String
 }
 
 /// A property of an annotated type.
