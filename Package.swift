@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "TroveGeneratorTests",
             dependencies: [
-                "TroveGenerator", "TroveTemplates",
+                "TroveGenerator", "TroveTemplates", "TroveTestSupport",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "Mustache", package: "swift-mustache"),

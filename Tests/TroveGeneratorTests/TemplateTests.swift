@@ -1,6 +1,7 @@
 import Mustache
 import Testing
 import TroveTemplates
+import TroveTestSupport
 
 @testable import TroveGenerator
 
@@ -8,7 +9,7 @@ import TroveTemplates
 /// templates of the grammar it accepts, random contexts, the same text.
 @Suite struct TemplateTests {
     @Test func rendersAsSwiftMustacheDoes() throws {
-        var random = SplitMix(seed: 0x5eed_7e3a)
+        var random = SeededGenerator(seed: 0x5eed_7e3a)
         for round in 0..<3_000 {
             var generator = TemplateGenerator(random: random)
             var text = "{{% CONTENT_TYPE: TEXT}}\n" + generator.template()
@@ -105,27 +106,12 @@ extension TemplateValue {
     }
 }
 
-/// A small deterministic generator of random numbers (SplitMix64), so that a failure repeats.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random templates and contexts whose names have fixed kinds, so that a template inserts only
 /// text: `t…` are texts, `f…` flags, `l…` lists of objects, `s…` lists of texts, `o…` objects.
 /// Objects hold a random subset of the names, so that lookups often fall through to an
 /// enclosing value.
 private struct TemplateGenerator {
-    var random: SplitMix
+    var random: SeededGenerator
 
     private static let texts = ["t1", "t2"]
     private static let flags = ["f1", "f2"]
