@@ -190,7 +190,8 @@ private struct TemplateGenerator {
             case "t": fields[name] = .text(pick(["", "v", "w w", "{{x}}", "\n"]))
             case "f": fields[name] = .flag(chance(50))
             case "l":
-                fields[name] = .list(depth < 2 ? (0..<Int.random(in: 0...2, using: &random)).map { _ in object(depth: depth + 1) } : [])
+                let count = depth < 2 ? Int.random(in: 0...2, using: &random) : 0
+                fields[name] = .list((0..<count).map { _ in object(depth: depth + 1) })
             case "s": fields[name] = .texts((0..<Int.random(in: 0...3, using: &random)).map { "e\($0)" })
             default: fields[name] = depth < 2 ? object(depth: depth + 1) : .object([:])
             }

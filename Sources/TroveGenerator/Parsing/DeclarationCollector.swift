@@ -104,7 +104,9 @@ final class DeclarationCollector: SyntaxVisitor {
 
     /// A digest of the file's text before `end` (a UTF-8 offset) and of `end`.
     private func sourceDigest(upTo end: Int) -> String {
-        let digest = text.withUnsafeBytes { ContentDigest(of: UnsafeRawBufferPointer(rebasing: $0[..<min(end, $0.count)])) }
+        let digest = text.withUnsafeBytes { bytes in
+            ContentDigest(of: UnsafeRawBufferPointer(rebasing: bytes[..<min(end, bytes.count)]))
+        }
         return String(digest.first, radix: 16) + "." + String(digest.second, radix: 16)
     }
 

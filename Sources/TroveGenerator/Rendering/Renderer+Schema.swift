@@ -35,7 +35,8 @@ extension Renderer {
         }
         let references = Self.referencedTypeNames(in: referenced).filter { $0 != type.name }
         return [
-            "name": .text(type.name), "access": .text(access), "noun": .text(type.persistable == nil ? "values" : "items"),
+            "name": .text(type.name), "access": .text(access),
+            "noun": .text(type.persistable == nil ? "values" : "items"),
             "arguments": .text(arguments.joined(separator: ", ")), "hasFields": .flag(!fields.isEmpty),
             "fields": .texts(fields.map { Self.schemaField($0, index: indexes[$0.name]) }),
             "hasCases": .flag(!cases.isEmpty), "cases": .list(caseContexts),

@@ -27,7 +27,8 @@ extension Renderer {
             }
         return [
             "name": .text(type.name), "access": .text(access), "summary": .text(summary),
-            "tokenizerName": .text(search.tokenizer.rawValue), "nameLiteral": .text(SwiftNames.stringLiteral(search.name)),
+            "tokenizerName": .text(search.tokenizer.rawValue),
+            "nameLiteral": .text(SwiftNames.stringLiteral(search.name)),
             "version": .number(search.version), "tokenizer": .text(tokenizer), "columns": .list(columns),
         ]
     }

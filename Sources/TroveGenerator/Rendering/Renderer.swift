@@ -118,7 +118,10 @@ package struct Renderer: Sendable {
                         ? "with its generated binary coder" : "as JSON, because `\(metadata.type)` is not annotated"),
                 "accessor": metadata.property == "metadata"
                     ? nil
-                    : ["property": .text(metadata.property), "swiftProperty": .text(SwiftNames.identifier(metadata.property))],
+                    : [
+                        "property": .text(metadata.property),
+                        "swiftProperty": .text(SwiftNames.identifier(metadata.property)),
+                    ],
             ]
         }
         return [

@@ -253,7 +253,11 @@ private struct TemplateParser {
     }
 
     private mutating func append(text: String) {
-        if sections.isEmpty { Self.append(text, to: &nodes) } else { Self.append(text, to: &sections[sections.count - 1].body) }
+        if sections.isEmpty {
+            Self.append(text, to: &nodes)
+        } else {
+            Self.append(text, to: &sections[sections.count - 1].body)
+        }
     }
 
     private static func append(_ text: String, to nodes: inout [Template.Node]) {
@@ -327,7 +331,8 @@ private struct TemplateParser {
             }
             return .silent
         case "{", "&", ">", "<", "$", "=":
-            throw error("{{\(content)}}: partials, blocks, unescaped variables and delimiter changes are not supported", number)
+            throw error(
+                "{{\(content)}}: partials, blocks, unescaped variables and delimiter changes are not supported", number)
         default:
             return .variable(try path(content, number: number))
         }
