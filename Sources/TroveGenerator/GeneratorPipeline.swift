@@ -1,4 +1,3 @@
-import SwiftParser
 import SwiftSyntax
 
 /// One input of the generator: a Swift source file, in memory.
@@ -295,8 +294,9 @@ package struct GeneratorPipeline: Sendable {
         for lookup in entry.lookups {
             if lookup.kind == .declarationDigest {
                 guard changed.contains(lookup.owner) else { continue }
-                let type = parsed.file(at: lookup.owner)?.types.first { $0.qualifiedName == lookup.argument }
-                if Lookup.digest(of: type) != lookup.answer { return false }
+                if Lookup.digest(of: parsed.file(at: lookup.owner)?.type(named: lookup.argument)) != lookup.answer {
+                    return false
+                }
             } else if factsChanged, table().answer(lookup.kind, lookup.argument, lookup.owner) != lookup.answer {
                 return false
             }
@@ -340,7 +340,7 @@ private final class ParsedFiles {
     func file(at path: String) -> ParsedFile? {
         if let file = files[path] { return file }
         guard let input = inputs[path] else { return nil }
-        let file = DeclarationCollector.collect(Parser.parse(source: input.contents), path: path)
+        let file = DeclarationCollector.collect(input.contents, path: path)
         files[path] = file
         return file
     }

@@ -71,7 +71,7 @@ struct ModelBuilder {
     /// The annotated type `name` of the input at `path`, recording what was read
     /// (``Lookup/Kind/declarationDigest``).
     private mutating func read(_ name: String, from path: String) -> ParsedType? {
-        let type = parsedFile(path)?.types.first { $0.qualifiedName == name }
+        let type = parsedFile(path)?.type(named: name)
         record(Lookup(kind: .declarationDigest, argument: name, owner: path, answer: Lookup.digest(of: type)))
         return type
     }

@@ -1,3 +1,4 @@
+import SwiftParser
 import SwiftSyntax
 
 /// Walks one parsed file and collects every type that carries an annotation, with the members
@@ -19,16 +20,17 @@ final class DeclarationCollector: SyntaxVisitor {
     /// The UTF-8 offsets of the `@` of every annotation read as part of a declaration.
     private var consumed: Set<Int> = []
     /// The file's text, for ``ParsedType/sourceDigest``.
-    private let text: [UInt8]
+    private let source: String
 
-    /// Collects the annotated declarations of `tree`.
+    /// Parses `source` and collects its annotated declarations.
     ///
     /// - Parameters:
-    ///   - tree: The parsed file.
+    ///   - source: The file's text.
     ///   - path: The path used in locations.
     /// - Returns: The annotated types and the diagnostics of the file.
-    static func collect(_ tree: SourceFileSyntax, path: String) -> ParsedFile {
-        let collector = DeclarationCollector(path: path, tree: tree)
+    static func collect(_ source: String, path: String) -> ParsedFile {
+        let tree = Parser.parse(source: source)
+        let collector = DeclarationCollector(path: path, tree: tree, source: source)
         collector.walk(tree)
         collector.reportStrayAnnotations(in: tree)
         return ParsedFile(
@@ -39,10 +41,10 @@ final class DeclarationCollector: SyntaxVisitor {
             diagnostics: collector.diagnostics)
     }
 
-    private init(path: String, tree: SourceFileSyntax) {
+    private init(path: String, tree: SourceFileSyntax, source: String) {
         self.path = path
         self.converter = SourceLocationConverter(fileName: path, tree: tree)
-        self.text = tree.syntaxTextBytes
+        self.source = source
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -102,10 +104,11 @@ final class DeclarationCollector: SyntaxVisitor {
 
     // MARK: Types
 
-    /// A digest of the file's text before `end` (a UTF-8 offset) and of `end`.
+    /// A digest of the file's text before `end` (a UTF-8 offset of the tree, which is the text's).
     private func sourceDigest(upTo end: Int) -> String {
-        let digest = text.withUnsafeBytes { bytes in
-            ContentDigest(of: UnsafeRawBufferPointer(rebasing: bytes[..<min(end, bytes.count)]))
+        var source = source
+        let digest = source.withUTF8 { bytes in
+            ContentDigest(of: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<min(end, bytes.count)])))
         }
         return String(digest.first, radix: 16) + "." + String(digest.second, radix: 16)
     }

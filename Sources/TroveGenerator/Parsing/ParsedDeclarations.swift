@@ -15,6 +15,13 @@ struct ParsedFile: Sendable {
     var diagnostics: [Diagnostic]
 }
 
+extension ParsedFile {
+    /// The annotated type whose dotted name is `qualifiedName`, if the file declares one.
+    func type(named qualifiedName: String) -> ParsedType? {
+        types.first { $0.qualifiedName == qualifiedName }
+    }
+}
+
 /// A declared type with at least one annotation.
 struct ParsedType: Sendable {
     /// The kind of declaration.
