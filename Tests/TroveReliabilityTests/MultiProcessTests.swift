@@ -64,4 +64,43 @@ struct MultiProcessTests {
             )
         }
     }
+
+    /// Two processes with different extension sets write one file at once (the second registers
+    /// an index the first never heard of, after the first opened and began writing) and check
+    /// every index against the items after each commit: an index answers with exactly the items
+    /// its query matches, or refuses as stale; it never answers without some of them. A third
+    /// instance that opens the file with both sets at the end gets complete answers.
+    @Test func processesWithDifferentExtensionsNeverReadAnIncompleteIndex() throws {
+        let seconds = Soak.integer("TROVE_LOAD_SECONDS", default: 2)
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/extensions.trove"
+        let first = try CrashWriterProcess(mode: "extensions", path: path, extra: ["a"])
+        #expect(first.waitForLine(timeout: .seconds(30)) { $0.hasPrefix("checked ") }, "\(first.errors)")
+        let second = try CrashWriterProcess(mode: "extensions", path: path, extra: ["b"])
+        #expect(second.waitForLine(timeout: .seconds(30)) { $0.hasPrefix("checked ") }, "\(second.errors)")
+        Thread.sleep(forTimeInterval: Double(seconds))
+
+        var checks = Checks()
+        var figures: [String] = []
+        for (name, child) in [("a", first), ("b", second)] {
+            if let problem = child.sigkill() {
+                checks.expect(false, "\(name): \(problem)")
+            }
+            let wrong = child.lines.filter { $0.hasPrefix("wrong ") }
+            checks.expect(wrong.isEmpty, "process \(name) read incomplete indexes: \(wrong.prefix(5))")
+            let last = child.lines.last { $0.hasPrefix("checked ") } ?? "checked 0 refused 0"
+            let numbers = last.split(separator: " ").compactMap { Int($0) }
+            // Both must have checked answers while the other wrote: a run where one process
+            // only ever refused, or never ran, proves nothing.
+            checks.expect(numbers.count == 2 && numbers[0] > 20, "process \(name): \(last)")
+            figures.append("\(name): \(last)")
+        }
+        let third = try Database(path: path, extensions: CrashIndex.set("b").map(\.index.databaseExtension))
+        let outcome = try third.newConnection().read { tx in try CrashIndex.check(set: "b", in: tx) }
+        checks.expect(outcome.wrong.isEmpty && outcome.refused == 0, "a third instance: \(outcome)")
+        if checks.passed {
+            Soak.report("extension sets: two processes for \(seconds) s, \(figures.joined(separator: ", ")), no index incomplete")
+        }
+    }
 }

@@ -5,6 +5,48 @@ import Trove
 public enum CrashIndex {
     /// An index of the crash items by group.
     public static let byGroup = SecondaryIndex<CrashItem>("crash_by_group", columns: [.column("group") { $0.group }])
+    /// An index of the crash items by the remainder of their group by 3: the index that only
+    /// some processes of the extension-set tests maintain (`trove-crash-writer extensions`).
+    public static let byResidue = SecondaryIndex<CrashItem>(
+        "crash_by_residue", columns: [.column("residue") { $0.group % 3 }])
+
+    /// The indexes of set `name` (`a`: ``byGroup``; `b`: ``byGroup`` and ``byResidue``), and
+    /// the column each queries with the value each item has in it.
+    public static func set(_ name: String) -> [(index: SecondaryIndex<CrashItem>, column: String, value: @Sendable (CrashItem) -> Int)] {
+        let group: (index: SecondaryIndex<CrashItem>, column: String, value: @Sendable (CrashItem) -> Int) = (byGroup, "group", { $0.group })
+        let residue: (index: SecondaryIndex<CrashItem>, column: String, value: @Sendable (CrashItem) -> Int) = (byResidue, "residue", { $0.group % 3 })
+        return name == "b" ? [group, residue] : [group]
+    }
+
+    /// Checks every index of set `name` against the items, in one read transaction: for each
+    /// value a column can hold, the keys the index finds must be the keys whose items hold it.
+    /// An index that refuses to answer (``TroveError/Code/extensionFailed``: stale) is counted,
+    /// never checked.
+    ///
+    /// - Returns: The number of answers checked, of refusals, and a description of each wrong answer.
+    public static func check(set name: String, in tx: ReadTransaction) throws -> (checked: Int, refused: Int, wrong: [String]) {
+        let items = try tx.readAll(CrashItem.self).filter { $0.id.hasPrefix("x-") }
+        var checked = 0
+        var refused = 0
+        var wrong: [String] = []
+        for (index, column, value) in set(name) {
+            for target in 0..<(column == "group" ? 20 : 3) {
+                let expected = items.filter { value($0) == target }.map(\.id).sorted()
+                do {
+                    let found = try index.query(tx).filter(.column(column, equals: target)).keys()
+                        .filter { $0.hasPrefix("x-") }.sorted()
+                    checked += 1
+                    if found != expected {
+                        wrong.append("\(index.name) \(column) == \(target): \(found.count) keys, \(expected.count) items")
+                    }
+                } catch let error as TroveError where error.code == .extensionFailed {
+                    refused += 1
+                    break
+                }
+            }
+        }
+        return (checked, refused, wrong)
+    }
 }
 
 /// The view that the crash tests kill a process in the middle of building

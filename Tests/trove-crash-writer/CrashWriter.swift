@@ -25,6 +25,12 @@ import TroveTestSupport
 ///                                             `sequencePayload(n)`, "committed <n>" after each
 /// trove-crash-writer cascade-build <database path> <spines> <fanout>   writes the graph of
 ///                                             `CascadeNode` in one transaction, "built <n>", exits
+/// trove-crash-writer extensions <database path> <set>   opens the file with the indexes of
+///                                             `CrashIndex.set(<set>)` and, until killed, writes
+///                                             random items `x-<n>` and checks every index against
+///                                             the items in a read transaction: "checked <n>
+///                                             refused <m>" after each check, "wrong <what>" for
+///                                             an index that answered without all its items
 /// trove-crash-writer cascade <database path>  removes `s0`, which cascades through the whole
 ///                                             graph in one transaction: "cascade <n>" as it goes,
 ///                                             "committed" after the commit
@@ -37,7 +43,7 @@ import TroveTestSupport
 struct CrashWriter {
     static func main() {
         let arguments = CommandLine.arguments
-        let takesAThirdArgument = ["shared", "insert", "view"].contains(arguments.count == 4 ? arguments[1] : "")
+        let takesAThirdArgument = ["shared", "insert", "view", "extensions"].contains(arguments.count == 4 ? arguments[1] : "")
         let takesTwoMore = arguments.count == 5 && arguments[1] == "cascade-build"
         guard arguments.count == 3 || takesAThirdArgument || takesTwoMore else {
             fail(
@@ -60,6 +66,9 @@ struct CrashWriter {
                 }
                 say("committed \(count)")
                 return
+            }
+            if arguments[1] == "extensions" {
+                try checkExtensionSet(arguments[3], path: arguments[2])
             }
             if arguments[1] == "index" {
                 try register(CrashIndex.byGroup.databaseExtension, path: arguments[2])
@@ -151,6 +160,32 @@ struct CrashWriter {
             _ = try tx.remove(CascadeNode.self, key: "s0")
         }
         say("committed")
+    }
+
+    /// Writes random items and checks the indexes of `set` against them, until killed.
+    static func checkExtensionSet(_ set: String, path: String) throws -> Never {
+        let database = try Database(path: path, extensions: CrashIndex.set(set).map(\.index.databaseExtension))
+        let connection = try database.newConnection()
+        var random = SystemRandomNumberGenerator()
+        var checked = 0
+        var refused = 0
+        while true {
+            try connection.readWrite { tx in
+                for _ in 0..<Int.random(in: 1...5, using: &random) {
+                    let key = "x-\(Int.random(in: 0..<200, using: &random))"
+                    if Int.random(in: 0..<4, using: &random) == 0 {
+                        _ = try tx.remove(CrashItem.self, key: key)
+                    } else {
+                        try tx.write(CrashWorkload.item(id: key, group: Int.random(in: 0..<20, using: &random), salt: 11))
+                    }
+                }
+            }
+            let outcome = try connection.read { tx in try CrashIndex.check(set: set, in: tx) }
+            checked += outcome.checked
+            refused += outcome.refused
+            for wrong in outcome.wrong { say("wrong \(wrong)") }
+            say("checked \(checked) refused \(refused)")
+        }
     }
 
     /// Registers `definition`, reporting its progress, in a transaction the test kills.

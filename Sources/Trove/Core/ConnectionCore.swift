@@ -209,6 +209,10 @@ final class ConnectionCore {
             exactSnapshot = latest
             changes.removeAll()
             resetExtensionState()
+            if database.extensionsMayHaveChanged.exchange(false, ordering: .sequentiallyConsistent) {
+                // Under the write lock the snapshot is the latest: what it shows is exact.
+                try database.reloadOrphans(sqlite)
+            }
             try rebuildStaleExtensions()
         } catch {
             rollbackQuietly()
@@ -350,7 +354,12 @@ final class ConnectionCore {
         }
         let version = try sqlite.dataVersion()
         guard let current = snapshot else {
-            fileWriterToken = try readFileWriterToken()
+            let token = try readFileWriterToken()
+            if token != 0 && token != database.writerToken.load(ordering: .sequentiallyConsistent) {
+                // Another instance committed last: this connection cannot tell what it changed.
+                try otherInstanceCommitted()
+            }
+            fileWriterToken = token
             dataVersion = version
             label(lower)
             return
@@ -380,12 +389,20 @@ final class ConnectionCore {
             }
         }
         if !onlyThisProcess {
-            // Another process may have written around, rebuilt or removed an extension of ours.
-            try database.checkExtensionStates(sqlite)
+            try otherInstanceCommitted()
         }
         fileWriterToken = token
         dataVersion = version
         label(max(current, lower))
+    }
+
+    /// Notes that another process (or another `Database` on the file) committed since this
+    /// connection's previous transaction: it may have written around, rebuilt or removed an
+    /// extension of ours, which this transaction's snapshot shows, or registered one that this
+    /// instance's writes must now mark stale, which the next write transaction reads.
+    private func otherInstanceCommitted() throws {
+        database.extensionsMayHaveChanged.store(true, ordering: .sequentiallyConsistent)
+        try database.checkExtensionStates(sqlite)
     }
 
     /// Labels the caches with commit `number` (see ``snapshot``), and lets the history forget the

@@ -50,6 +50,11 @@ public final class Database: Sendable {
     /// Counts the changes of ``extensions``; 0 while this instance never had any extension or
     /// orphan, so that writes then ask nothing more (see ``ConnectionCore/watchers(of:)``).
     let extensionGeneration = Atomic<UInt64>(0)
+    /// Set by any transaction that finds another instance committed since its connection's
+    /// previous one; the next write transaction clears it and reads the file's extensions again
+    /// (see ``ConnectionCore/beginWrite()``), so that writes reach extensions that another process
+    /// registered after this instance opened.
+    let extensionsMayHaveChanged = Atomic<Bool>(false)
     /// The committed versions of the in-memory views (see ``View/Storage-swift.enum/inMemory``).
     let viewVersions = ViewMemoryVersions()
     /// The collections whose stored items held fields that this instance's coders did not know:

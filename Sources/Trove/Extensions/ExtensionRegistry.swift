@@ -60,6 +60,28 @@ extension Database {
         return orphans
     }
 
+    /// Reads again which extensions of the file this instance does not maintain, inside a write
+    /// transaction: another process may have registered or removed one since this instance
+    /// opened, and every write of this instance to an orphan's collection must mark it stale.
+    /// If the transaction fails before it commits, nothing is lost: the orphans are what the
+    /// file held.
+    func reloadOrphans(_ sqlite: SQLiteConnection) throws {
+        let statement = try sqlite.cachedStatement(Schema.selectExtensions)
+        defer { statement.reset() }
+        var inFile: [String: String] = [:]
+        while try statement.step() {
+            inFile[statement.string(at: 0)] = statement.string(at: 1)
+        }
+        let changed = extensions.withLock { registry in
+            let orphans = inFile.filter { registry.registered[$0.key] == nil }
+            return orphans != registry.orphans
+        }
+        guard changed else { return }
+        updateExtensions { registry in
+            registry.orphans = inFile.filter { registry.registered[$0.key] == nil }
+        }
+    }
+
     /// Compares the file's extensions with the registered ones, after another process committed:
     /// an extension it left stale, rebuilt to another definition or removed is stale here.
     func checkExtensionStates(_ sqlite: SQLiteConnection) throws {

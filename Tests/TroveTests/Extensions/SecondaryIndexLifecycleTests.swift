@@ -158,6 +158,81 @@ struct SecondaryIndexLifecycleTests {
         }
     }
 
+    /// An instance that opened before another registered an index: its writes reach the index
+    /// as an orphan (marked stale), whatever transaction of its connections first saw the
+    /// registration. Without that, the other instance's queries miss its items without an error.
+    @Test(arguments: RegistrationSeenBy.allCases)
+    func anIndexRegisteredAfterAnotherInstanceOpenedIsNeverSilentlyIncomplete(_ seenBy: RegistrationSeenBy) throws {
+        try withFolder { path in
+            let early = try Database(path: path)
+            let writer = try early.newConnection()
+            let other = try early.newConnection()
+            try writer.write(Self.members)
+            try other.read { tx in _ = try tx.count(of: Member.self) }
+
+            let late = try Database(path: path, extensions: [MemberIndexes.members.databaseExtension])
+            let connection = try late.newConnection()
+            #expect(try ages(MemberIndexes.members, connection, in: 0..<10).count == 10)
+
+            switch seenBy {
+            case .theWritingConnection:
+                break
+            case .anotherConnectionReading:
+                try other.read { tx in _ = try tx.count(of: Member.self) }
+                try writer.read { tx in _ = try tx.count(of: Member.self) }
+            case .aNewConnection:
+                _ = try early.newConnection().read { tx in try tx.count(of: Member.self) }
+            case .thePool:
+                _ = try early.read { tx in try tx.count(of: Member.self) }
+            }
+            try writer.write(Member(id: "m10", age: 5))
+            #expect(early.orphanedExtensions == ["members"])
+
+            // The late instance either answers with every item or refuses; then rebuilds.
+            do {
+                let keys = try ages(MemberIndexes.members, connection, in: 5..<6)
+                #expect(keys == ["m10", "m5"])
+            } catch let error as TroveError {
+                #expect(error.code == .extensionFailed)
+                #expect(error.extensionName == "members")
+            }
+            try connection.write(Note(id: "unrelated", text: ""))
+            #expect(try ages(MemberIndexes.members, connection, in: 5..<6) == ["m10", "m5"])
+
+            // A third instance that registers it trusts only a complete index.
+            try writer.write(Member(id: "m11", age: 5))
+            let third = try Database(path: path, extensions: [MemberIndexes.members.databaseExtension])
+            #expect(try ages(MemberIndexes.members, third.newConnection(), in: 5..<6) == ["m10", "m11", "m5"])
+        }
+    }
+
+    /// A connection's first transaction, after another instance wrote around the index, refuses
+    /// the index as every later transaction does: it has no earlier snapshot to compare with.
+    @Test func aNewConnectionSeesThatAnotherInstanceLeftTheIndexStale() throws {
+        try withFolder { path in
+            let maintaining = try Database(path: path, extensions: [MemberIndexes.members.databaseExtension])
+            try maintaining.newConnection().write(Self.members)
+            try Database(path: path).newConnection().write(Member(id: "m1", age: 50))
+            for connection in [try maintaining.newConnection(), try maintaining.newConnection()] {
+                let error = try #require(throws: TroveError.self) {
+                    try ages(MemberIndexes.members, connection, in: 0..<2)
+                }
+                #expect(error.code == .extensionFailed)
+            }
+            let error = try #require(throws: TroveError.self) {
+                try maintaining.read { tx in
+                    try MemberIndexes.members.query(tx).filter(.column("age", in: 0..<2)).keys()
+                }
+            }
+            #expect(error.code == .extensionFailed)
+        }
+    }
+
+    /// Which transaction of the early instance is the first to see the other's registration.
+    enum RegistrationSeenBy: CaseIterable, Sendable {
+        case theWritingConnection, anotherConnectionReading, aNewConnection, thePool
+    }
+
     // MARK: Unique columns
 
     @Test func aUniqueViolationNamesTheIndexTheValueAndBothKeysAndRollsBack() throws {
