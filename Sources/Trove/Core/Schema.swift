@@ -77,6 +77,36 @@ enum Schema {
     static let selectRowIDs = "SELECT rowid, key, collection FROM trove_items"
     static let selectRowByID = "SELECT key, data, metadata FROM trove_items WHERE rowid = ?1"
 
+    // MARK: Unreadable items
+
+    /// The items that extensions left out because their bytes do not decode (see
+    /// ``UnreadableItem``), each with a digest of the bytes that failed. Created by the first
+    /// write that leaves an item out, so that files without any, and older versions of Trove,
+    /// never see it (it needs no new schema version).
+    static let unreadableTable = "trove_unreadable"
+    static let createUnreadable = """
+        CREATE TABLE IF NOT EXISTS trove_unreadable (
+            collection TEXT NOT NULL,
+            key TEXT NOT NULL,
+            extension TEXT NOT NULL,
+            field TEXT,
+            reason TEXT NOT NULL,
+            digest INTEGER NOT NULL,
+            PRIMARY KEY (collection, key, extension)
+        ) WITHOUT ROWID
+        """
+    static let upsertUnreadable =
+        "INSERT OR REPLACE INTO trove_unreadable (collection, key, extension, field, reason, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    static let deleteUnreadableOfExtension = "DELETE FROM trove_unreadable WHERE extension = ?1"
+    /// Each record with the bytes the item has now, by collection and key.
+    static let selectUnreadable = """
+        SELECT u.collection, u.key, u.extension, u.field, u.reason, u.digest, t.data, t.metadata
+        FROM trove_unreadable AS u JOIN trove_items AS t ON t.collection = u.collection AND t.key = u.key
+        ORDER BY u.collection, u.key, u.extension
+        """
+    static let selectStoredRow = "SELECT collection, key, data, metadata FROM trove_items WHERE rowid = ?1"
+    static let selectTableExists = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1"
+
     // MARK: Items
 
     static let selectItem = "SELECT data, metadata FROM trove_items WHERE collection = ?1 AND key = ?2"

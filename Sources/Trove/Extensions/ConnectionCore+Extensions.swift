@@ -26,6 +26,7 @@ extension ConnectionCore {
     func unregister(_ name: String) throws -> Bool {
         guard let stored = try storedExtension(named: name) else { return false }
         try dropTables(stored.tables)
+        try UnreadableItems.forget(extensionName: name, in: sqlite)
         let statement = try sqlite.cachedStatement(Schema.deleteExtension)
         defer { statement.reset() }
         try statement.bind(name, at: 1)
@@ -72,6 +73,8 @@ extension ConnectionCore {
         }
         let tables = (stored?.tables ?? []) + implementation.tableNames(name: definition.name)
         try dropTables(tables.filter { !kept.contains($0) })
+        // What an earlier build left out is found again by this one.
+        try UnreadableItems.forget(extensionName: definition.name, in: sqlite)
         let context = ExtensionContext(core: self)
         do {
             try implementation.create(name: definition.name, in: context)

@@ -16,8 +16,9 @@ extension Database {
     /// - Parameter extension: The extension.
     /// - Returns: What registering did.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when the extension
-    ///   cannot be registered, ``TroveError/Code/uniqueViolation`` when the items break a unique
-    ///   index, or a decoding error of an item; nothing is registered then.
+    ///   cannot be registered, or ``TroveError/Code/uniqueViolation`` when the items break a unique
+    ///   index; nothing is registered then. An item whose bytes do not decode does not fail the
+    ///   registration: it is left out and listed (see ``UnreadableItem``).
     /// - Complexity: O(1) when unchanged; O(n) in the items of its collection otherwise.
     @discardableResult
     public func register(_ extension: DatabaseExtension) throws -> ExtensionRegistration {

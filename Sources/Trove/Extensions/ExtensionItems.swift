@@ -22,10 +22,24 @@ enum ExtensionItems<Item: Persistable> {
             key: event.key, data: statement.bytes(at: 1), metadata: statement.isNull(at: 2) ? nil : statement.bytes(at: 2))
     }
 
+    /// The item of `event` (see ``resolve(_:in:)``), or `nil` when its bytes do not decode: the
+    /// extension `name` then leaves the item out (as if it were not stored), and the item is
+    /// recorded among the ``UnreadableItem``s. One undecodable item never fails a write of others.
+    static func resolveReadable(_ event: WriteEvent, name: String, in context: ExtensionContext) throws -> Item? {
+        do {
+            return try resolve(event, in: context)
+        } catch let error as TroveError where error.code == .corruptData {
+            try UnreadableItems.record(rowID: event.rowID, extensionName: name, error: error, in: context)
+            return nil
+        }
+    }
+
     /// Calls `body` with the row id, key and item of every stored item of `Item.collection`,
-    /// and `progress` with the number done from time to time.
+    /// and `progress` with the number done from time to time. An item whose bytes do not decode
+    /// is left out of the extension `name` and recorded (see ``resolveReadable(_:name:in:)``).
     static func forEachStored(
-        in context: ExtensionContext, progress: (Int) -> Void, _ body: (Int64, String, Item) throws -> Void
+        name: String, in context: ExtensionContext, progress: (Int) -> Void,
+        _ body: (Int64, String, Item) throws -> Void
     ) throws {
         let statement = try context.sqlite.cachedStatement(Schema.selectRowsInCollection)
         defer { statement.reset() }
@@ -33,9 +47,17 @@ enum ExtensionItems<Item: Persistable> {
         var done = 0
         while try statement.step() {
             let key = statement.string(at: 1)
-            let item = try decode(
-                key: key, data: statement.bytes(at: 2), metadata: statement.isNull(at: 3) ? nil : statement.bytes(at: 3))
-            try body(statement.int64(at: 0), key, item)
+            let rowID = statement.int64(at: 0)
+            let item: Item
+            do {
+                item = try decode(
+                    key: key, data: statement.bytes(at: 2),
+                    metadata: statement.isNull(at: 3) ? nil : statement.bytes(at: 3))
+            } catch let error as TroveError where error.code == .corruptData {
+                try UnreadableItems.record(rowID: rowID, extensionName: name, error: error, in: context)
+                continue
+            }
+            try body(rowID, key, item)
             done += 1
             if done % 1_000 == 0 { progress(done) }
         }

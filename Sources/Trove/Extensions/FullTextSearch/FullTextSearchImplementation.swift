@@ -45,7 +45,7 @@ struct FullTextSearchImplementation<Item: Persistable>: ExtensionImplementation 
     }
 
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
-        try ExtensionItems<Item>.forEachStored(in: context, progress: progress) { rowID, _, item in
+        try ExtensionItems<Item>.forEachStored(name: name, in: context, progress: progress) { rowID, _, item in
             try insert(item, rowID: rowID, in: context)
         }
     }
@@ -57,12 +57,17 @@ struct FullTextSearchImplementation<Item: Persistable>: ExtensionImplementation 
         case .removed:
             try delete(rowID: event.rowID, in: context)
         case .inserted:
-            try insert(ExtensionItems<Item>.resolve(event, in: context), rowID: event.rowID, in: context)
+            // An item that does not decode is left out: it has no row.
+            if let item = try ExtensionItems<Item>.resolveReadable(event, name: name, in: context) {
+                try insert(item, rowID: event.rowID, in: context)
+            }
         case .dataUpdated, .metadataUpdated:
             // An FTS5 row is replaced by deleting it (which removes its tokens) and inserting it.
-            let item = try ExtensionItems<Item>.resolve(event, in: context)
+            let item = try ExtensionItems<Item>.resolveReadable(event, name: name, in: context)
             try delete(rowID: event.rowID, in: context)
-            try insert(item, rowID: event.rowID, in: context)
+            if let item {
+                try insert(item, rowID: event.rowID, in: context)
+            }
         }
     }
 

@@ -174,7 +174,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             try statement.bind(Source.collection, at: 1)
             try statement.stepToEnd()
         }
-        try ExtensionItems<Source>.forEachStored(in: context, progress: progress) { rowID, _, item in
+        try ExtensionItems<Source>.forEachStored(name: name, in: context, progress: progress) { rowID, _, item in
             try storeEdges(of: item, rowID: rowID, replacing: false, in: context)
         }
         let statement = try sqlite.makeStatement(
@@ -194,7 +194,11 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             return
         case .inserted, .dataUpdated, .metadataUpdated:
             guard isSource else { return }
-            let item = try ExtensionItems<Source>.resolve(event, in: context)
+            // A source that does not decode keeps the edges it had: its keys cannot be read, and
+            // taking its edges away would run delete rules for an item that was not removed.
+            guard let item = try ExtensionItems<Source>.resolveReadable(event, name: name, in: context) else {
+                return
+            }
             try storeEdges(of: item, rowID: event.rowID, replacing: event.kind != .inserted, in: context)
         case .removed:
             if isSource {

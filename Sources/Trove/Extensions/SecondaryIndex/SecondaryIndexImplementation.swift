@@ -54,7 +54,7 @@ struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation 
     }
 
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
-        try ExtensionItems<Item>.forEachStored(in: context, progress: progress) { rowID, key, item in
+        try ExtensionItems<Item>.forEachStored(name: name, in: context, progress: progress) { rowID, key, item in
             try store(item, rowID: rowID, key: key, name: name, in: context)
         }
     }
@@ -64,14 +64,21 @@ struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation 
         case .touched:
             return
         case .removed:
-            let statement = try context.sqlite.cachedStatement(deleteSQL)
-            defer { statement.reset() }
-            try statement.bind(event.rowID, at: 1)
-            try statement.stepToEnd()
+            try delete(rowID: event.rowID, in: context)
         case .inserted, .dataUpdated, .metadataUpdated:
-            let item = try ExtensionItems<Item>.resolve(event, in: context)
+            guard let item = try ExtensionItems<Item>.resolveReadable(event, name: name, in: context) else {
+                // Left out: an item that does not decode is in no index row.
+                return try delete(rowID: event.rowID, in: context)
+            }
             try store(item, rowID: event.rowID, key: event.key, name: name, in: context)
         }
+    }
+
+    private func delete(rowID: Int64, in context: ExtensionContext) throws {
+        let statement = try context.sqlite.cachedStatement(deleteSQL)
+        defer { statement.reset() }
+        try statement.bind(rowID, at: 1)
+        try statement.stepToEnd()
     }
 
     func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws {

@@ -209,7 +209,7 @@ extension View: ViewDefinition {
     func forEachStored(
         in context: ExtensionContext, progress: (Int) -> Void, _ body: (Int64, String, Item) throws -> Void
     ) throws {
-        try ExtensionItems<Item>.forEachStored(in: context, progress: progress, body)
+        try ExtensionItems<Item>.forEachStored(name: name, in: context, progress: progress, body)
     }
 
     func resolve(_ event: WriteEvent, in context: ExtensionContext) throws -> Item {

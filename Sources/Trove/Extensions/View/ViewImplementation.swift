@@ -76,7 +76,10 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
         let store = try state(name: name, in: context).store
         var groups: [String: [(rowID: Int64, key: String, item: Definition.Row)]] = [:]
         try view.forEachStored(in: context, progress: progress) { rowID, key, item in
-            if let group = try view.group(of: item) {
+            let group = try readable(rowID: rowID, name: name, in: context) {
+                try view.group(of: item)
+            }
+            if let group = group ?? nil {
                 groups[group, default: []].append((rowID, key, item))
             }
         }
@@ -108,12 +111,16 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
                     event.rowID, key: event.key, collection: reported(event.collection), parts: [], repositioned: false)
             }
         case .inserted, .dataUpdated, .metadataUpdated:
-            let item = try view.resolve(event, in: context)
+            // An item that does not decode is left out, as if the filter had excluded it.
+            let resolved = try readable(rowID: event.rowID, name: name, in: context) {
+                let item = try view.resolve(event, in: context)
+                return (item: item, group: try view.group(of: item))
+            }
             let parts: ViewRowChange.Parts = event.kind == .metadataUpdated ? .metadata : .item
-            let newGroup = try view.group(of: item)
+            let newGroup = resolved?.group
             let page = try state.currentPage(of: event.rowID, in: context)
             if page != 0 {
-                if try state.group(ofPage: page, in: context) == newGroup,
+                if let item = resolved?.item, try state.group(ofPage: page, in: context) == newGroup,
                     try isInOrder(item, key: event.key, rowID: event.rowID, page: page, state: state, in: context)
                 {
                     state.noteChange(
@@ -126,7 +133,7 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
                 // Neither in the view before nor after: nothing to record.
                 return
             }
-            if let newGroup {
+            if let newGroup, let item = resolved?.item {
                 try state.insert(event.rowID, into: newGroup, in: context) { other in
                     let (otherKey, otherItem) = try view.row(other, in: context)
                     return try view.sortsBefore(item, key: event.key, otherItem, key: otherKey)
@@ -153,6 +160,20 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
         let state = try self.state(name: name, in: context)
         for row in rows ?? [] {
             try state.noteRemoval(row.rowID, key: row.key, collection: collection, in: context)
+        }
+    }
+
+    /// What `body` computes from a row, or `nil` when the row's bytes do not decode (a
+    /// ``TroveError/Code/corruptData`` error from reading the item, or from the view's closures
+    /// reading it): the row is left out of the view and recorded (see ``UnreadableItem``).
+    private func readable<T>(rowID: Int64, name: String, in context: ExtensionContext, _ body: () throws -> T)
+        throws -> T?
+    {
+        do {
+            return try body()
+        } catch let error as TroveError where error.code == .corruptData {
+            try UnreadableItems.record(rowID: rowID, extensionName: name, error: error, in: context)
+            return nil
         }
     }
 
