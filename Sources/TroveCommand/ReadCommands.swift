@@ -14,6 +14,7 @@ struct KeysCommand: ParsableCommand {
     func run() throws {
         let inspection = try Inspection(path: options.database)
         let keys: [String] = try inspection.read { tx in
+            try inspection.requireCollection(collection, in: tx)
             var keys: [String] = []
             try tx.enumerateKeys(in: collection) { key, stop in
                 if let limit, keys.count >= limit {
@@ -33,9 +34,16 @@ struct KeysCommand: ParsableCommand {
 }
 
 /// `trove get DB COLLECTION KEY`: one item and its metadata, decoded.
+///
+/// An item that does not decode is shown all the same, with the problem and its bytes in
+/// hexadecimal; the problem also goes to the standard error, and the exit status is 1.
 struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "get", abstract: "Show an item and its metadata as JSON, decoded with the recorded schema.")
+        commandName: "get", abstract: "Show an item and its metadata as JSON, decoded with the recorded schema.",
+        discussion: """
+            An item that does not decode is shown with its bytes in hexadecimal and the field that failed; \
+            the command then exits with status 1.
+            """)
 
     @OptionGroup var options: DatabaseOptions
     @Argument(help: "The collection.") var collection: String
@@ -44,19 +52,37 @@ struct GetCommand: ParsableCommand {
 
     func run() throws {
         let inspection = try Inspection(path: options.database)
-        guard let row = try inspection.read({ try $0.dataAndMetadata(forKey: key, in: collection) }) else {
-            throw CommandFailure("No item at key \"\(key)\" in collection \"\(collection)\".")
+        let row = try inspection.read { tx in
+            try inspection.requireCollection(collection, in: tx)
+            return try tx.dataAndMetadata(forKey: key, in: collection)
         }
-        let (json, _) = inspection.rowJSON(
+        guard let row else {
+            throw CommandFailure("No item at key \"\(key)\" in collection \"\(collection)\" of \(options.database).")
+        }
+        let (json, problems) = inspection.rowJSON(
             collection: collection, key: key, data: row.data, metadata: row.metadata, raw: raw)
         print(json.rendered(pretty: !options.json))
+        if !problems.isEmpty {
+            Output.error(
+                "The item at key \"\(key)\" in collection \"\(collection)\" does not decode (field "
+                    + problems.map(\.field).joined(separator: ", ") + "); it is shown with its bytes in hexadecimal.")
+            throw ExitCode(1)
+        }
     }
 }
 
 /// `trove dump DB [COLLECTION…]`: every item as JSON Lines.
+///
+/// An item that does not decode is printed all the same, with the problem and its bytes in
+/// hexadecimal, and the dump goes on; at the end the standard error says how many did not, and
+/// the exit status is 1.
 struct DumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dump", abstract: "Print every item (of the collections given, or all) as JSON Lines.")
+        commandName: "dump", abstract: "Print every item (of the collections given, or all) as JSON Lines.",
+        discussion: """
+            Items that do not decode are printed with their bytes in hexadecimal and the field that failed, \
+            and the dump goes on; the command then exits with status 1.
+            """)
 
     @Argument(help: "The database file.") var database: String
     @Argument(help: "The collections; all when none.") var collections: [String] = []
@@ -65,21 +91,35 @@ struct DumpCommand: ParsableCommand {
     func run() throws {
         let inspection = try Inspection(path: database)
         let progress = ProgressBar("dump")
+        var undecodable: [(collection: String, key: String)] = []
         try inspection.read { tx in
+            for collection in collections {
+                try inspection.requireCollection(collection, in: tx)
+            }
             let names = collections.isEmpty ? try tx.collections() : collections
             let total = try names.reduce(0) { $0 + (try tx.count(in: $1)) }
             var done = 0
             for collection in names {
                 try tx.enumerateRows(in: collection) { key, data, metadata, _ in
-                    let (json, _) = inspection.rowJSON(
+                    let (json, problems) = inspection.rowJSON(
                         collection: collection, key: key, data: data, metadata: metadata, raw: raw)
                     print(json.rendered(pretty: false))
+                    if !problems.isEmpty { undecodable.append((collection, key)) }
                     done += 1
                     progress.update(done, of: total)
                 }
             }
         }
         progress.finish()
+        if !undecodable.isEmpty {
+            let shown = undecodable.prefix(10).map { "key \"\($0.key)\" in collection \"\($0.collection)\"" }
+            let more = undecodable.count > shown.count ? ", and \(undecodable.count - shown.count) more" : ""
+            Output.error(
+                "\(Output.count(undecodable.count)) item\(undecodable.count == 1 ? "" : "s") did not decode and "
+                    + "\(undecodable.count == 1 ? "is" : "are") shown with \(undecodable.count == 1 ? "its" : "their") "
+                    + "bytes in hexadecimal: \(shown.joined(separator: "; "))\(more).")
+            throw ExitCode(1)
+        }
     }
 }
 
@@ -101,6 +141,7 @@ struct QueryCommand: ParsableCommand {
         let field = String(condition[..<equals])
         let value = String(condition[condition.index(after: equals)...])
         let inspection = try Inspection(path: options.database)
+        try inspection.read { try inspection.requireCollection(collection, in: $0) }
         if let keys = try inspection.database.indexedKeys(in: collection, field: field, equals: value) {
             FileHandle.standardError.write(Data("(secondary index)\n".utf8))
             try inspection.read { tx in

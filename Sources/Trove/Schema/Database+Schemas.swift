@@ -45,10 +45,7 @@ extension Database {
     /// - Throws: ``TroveError`` when SQLite fails or a recorded schema is not valid JSON.
     public func recordedSchemas() throws -> [ModelSchema] {
         try newConnection().read { tx in
-            var order: [String: Int] = [:]
-            for row in try tx.registryValues(extension: Self.schemaOrderRegistryExtension) {
-                order[row.name] = Int(row.value) ?? 0
-            }
+            let order = try tx.schemaOrder()
             // The rows come sorted by name, which begins with the type name; a version that has no
             // number sorts before every numbered one, and keeps that order.
             let rows = try tx.registryValues(extension: Self.schemaRegistryExtension).enumerated().map {
@@ -69,37 +66,45 @@ extension Database {
 
     /// The registry rows of schema versions: named by type name and fingerprint, valued by JSON.
     static let schemaRegistryExtension = "schema"
-    /// The registry rows of the order of schema versions: named as the version's row, valued by
-    /// a number that grows with each recording, so that the greatest is the newest.
-    static let schemaOrderRegistryExtension = "schema-order"
+    /// The prefix of the registry rows that order the versions of each collection: the rows of
+    /// the versions whose items are in collection `c` are under `schema-order:c` (a version
+    /// without a collection is under its type name), named as the version's row, and valued by a
+    /// number that grows with each recording across the file. The greatest number of a collection
+    /// is its newest version, and of a type, the type's; two types that share a collection (a
+    /// model renamed, or two versions of it side by side) are ordered together.
+    static let schemaOrderPrefix = "schema-order:"
+    /// Every registry row of the order of schema versions, as a range of its `extension`
+    /// (`;` follows `:`).
+    private static let schemaOrderRange = "extension >= 'schema-order:' AND extension < 'schema-order;'"
     private static let insertSchemaSQL =
         "INSERT OR IGNORE INTO trove_registry (extension, name, value) VALUES ('schema', ?1, ?2)"
-    /// Numbers the version `?1` of the type whose rows' names begin with `?2` (its name and a
-    /// space) as the newest recorded, unless it is the newest of its type already.
+    /// Numbers the version `?1`, whose order rows are under `?2`, as the newest recorded, unless
+    /// it is the newest of its collection already.
     private static let orderSchemaSQL = """
         INSERT OR REPLACE INTO trove_registry (extension, name, value)
-        SELECT 'schema-order', ?1,
-            (SELECT coalesce(max(value), 0) + 1 FROM trove_registry WHERE extension = 'schema-order')
+        SELECT ?2, ?1, (SELECT coalesce(max(value), 0) + 1 FROM trove_registry WHERE \(schemaOrderRange))
         WHERE NOT (\(isNewestSQL))
         """
-    /// Whether the version `?1` of the type `?2` (its name and a space) is recorded, and numbered
-    /// as the newest of its type.
+    /// Whether the version `?1`, whose order rows are under `?2`, is recorded and numbered as the
+    /// newest of its collection.
     static let isNewestSQL = """
-        EXISTS (SELECT 1 FROM trove_registry AS version WHERE version.extension = 'schema' AND version.name = ?1)
+        EXISTS (SELECT 1 FROM trove_registry WHERE extension = 'schema' AND name = ?1)
         AND EXISTS (
-            SELECT 1 FROM trove_registry AS own WHERE own.extension = 'schema-order' AND own.name = ?1
+            SELECT 1 FROM trove_registry AS own WHERE own.extension = ?2 AND own.name = ?1
             AND NOT EXISTS (
-                SELECT 1 FROM trove_registry AS other
-                WHERE other.extension = 'schema-order' AND substr(other.name, 1, length(?2)) = ?2
-                AND other.value > own.value))
+                SELECT 1 FROM trove_registry AS other WHERE other.extension = ?2 AND other.value > own.value))
         """
+    /// Every order row: the version it numbers, and its number.
+    static let selectSchemaOrderSQL = "SELECT name, value FROM trove_registry WHERE \(schemaOrderRange)"
 
     /// The row of the file's registry that records the schema of `model`: its name is the type
     /// name and the fingerprint of the JSON, so that each schema version has a row of its own.
     static func schemaRecord(of model: any SchemaDescribing.Type) throws -> SchemaRecord {
         let schema = resolvedSchema(of: model)
         let json = try schemaJSON(schema)
-        return SchemaRecord(typeName: schema.typeName, name: "\(schema.typeName) \(fingerprint(json))", json: json)
+        return SchemaRecord(
+            name: "\(schema.typeName) \(fingerprint(json))",
+            orderExtension: schemaOrderPrefix + (schema.collection ?? schema.typeName), json: json)
     }
 
     /// Inserts `record` in the registry of the file, in the write transaction under way on
@@ -116,7 +121,7 @@ extension Database {
         let order = try sqlite.cachedStatement(orderSchemaSQL)
         defer { order.reset() }
         try order.bind(record.name, at: 1)
-        try order.bind(record.typeName + " ", at: 2)
+        try order.bind(record.orderExtension, at: 2)
         try order.stepToEnd()
     }
 
@@ -183,10 +188,11 @@ extension Database {
 
 /// The registry row of one schema version (see ``Database/schemaRecord(of:)``).
 struct SchemaRecord {
-    /// The type name of the schema.
-    var typeName: String
     /// The row's name: the type name and the fingerprint of ``json``.
     var name: String
+    /// The `extension` of the rows that order the versions of its collection (see
+    /// ``Database/schemaOrderPrefix``).
+    var orderExtension: String
     /// The schema as recorded.
     var json: String
 }
@@ -197,8 +203,20 @@ extension ReadTransaction {
         let statement = try checkedCore.sqlite.cachedStatement("SELECT " + Database.isNewestSQL)
         defer { statement.reset() }
         try statement.bind(record.name, at: 1)
-        try statement.bind(record.typeName + " ", at: 2)
+        try statement.bind(record.orderExtension, at: 2)
         return try statement.step() && statement.int64(at: 0) != 0
+    }
+
+    /// The number of each ordered schema version, by the name of its row (see
+    /// ``Database/schemaOrderPrefix``).
+    func schemaOrder() throws -> [String: Int64] {
+        let statement = try checkedCore.sqlite.cachedStatement(Database.selectSchemaOrderSQL)
+        defer { statement.reset() }
+        var order: [String: Int64] = [:]
+        while try statement.step() {
+            order[statement.string(at: 0)] = max(order[statement.string(at: 0)] ?? 0, statement.int64(at: 1))
+        }
+        return order
     }
 
     /// The rows of the file's registry under `extension`, in the order of their names.
