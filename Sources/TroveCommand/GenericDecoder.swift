@@ -50,6 +50,12 @@ struct GenericDecoder {
         return versions.dropLast().reversed().reduce(newest, Self.merged)
     }
 
+    /// The recorded schema of the coded type `name` (every recorded version merged, the newest
+    /// first), or `nil`.
+    func schema(ofType name: String) -> ModelSchema? {
+        types[name]
+    }
+
     /// `base` with the fields and cases of `other` that it lacks.
     private static func merged(_ base: ModelSchema, _ other: ModelSchema) -> ModelSchema {
         var result = base

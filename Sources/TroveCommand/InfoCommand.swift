@@ -88,11 +88,13 @@ struct InfoCommand: ParsableCommand {
                 let index = field.index.map { " (\($0))" } ?? ""
                 let resolved = field.resolvedType.map { " = \($0)" } ?? ""
                 let stored = field.format.map { " (stored as \($0))" } ?? ""
-                print("  \(field.number)  \(field.name): \(field.type)\(field.isOptional ? "?" : "")\(resolved)\(stored)\(index)")
+                let type = field.type + (field.isOptional ? "?" : "")
+                print("  \(field.number)  \(field.name): \(type)\(resolved)\(stored)\(index)")
             }
             for type in schema.types {
-                print("  coded \(type.typeName)\(type.rawValueType.map { " (raw value \($0))" } ?? ""): "
-                    + (type.fields.map(\.name) + type.cases.map(\.name)).joined(separator: ", "))
+                let members = (type.fields.map(\.name) + type.cases.map(\.name)).joined(separator: ", ")
+                print("  coded \(type.typeName)\(type.rawValueType.map { " (raw value \($0))" } ?? "")"
+                    + (members.isEmpty ? "" : ": " + members))
             }
         }
     }

@@ -140,6 +140,17 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ description: String) {
         self.description = description
     }
+
+    /// The message of `error` and the parts of its location that it knows, in words.
+    init(troveError error: TroveError) {
+        var location: [String] = []
+        if let collection = error.collection { location.append("collection \"\(collection)\"") }
+        if let key = error.key { location.append("key \"\(key)\"") }
+        if let field = error.field { location.append("field \(field)") }
+        if let name = error.extensionName { location.append("extension \(name)") }
+        if let path = error.path { location.append("file \(path)") }
+        description = error.message + (location.isEmpty ? "" : " (" + location.joined(separator: ", ") + ")")
+    }
 }
 
 /// Text output: tables for people, and a progress bar on a terminal only.

@@ -93,10 +93,12 @@ struct DumpCommand: ParsableCommand {
         let progress = ProgressBar("dump")
         var undecodable: [(collection: String, key: String)] = []
         try inspection.read { tx in
-            for collection in collections {
+            var seen: Set<String> = []
+            let given = collections.filter { seen.insert($0).inserted }
+            for collection in given {
                 try inspection.requireCollection(collection, in: tx)
             }
-            let names = collections.isEmpty ? try tx.collections() : collections
+            let names = given.isEmpty ? try tx.collections() : given
             let total = try names.reduce(0) { $0 + (try tx.count(in: $1)) }
             var done = 0
             for collection in names {
@@ -112,12 +114,13 @@ struct DumpCommand: ParsableCommand {
         }
         progress.finish()
         if !undecodable.isEmpty {
+            let count = undecodable.count
             let shown = undecodable.prefix(10).map { "key \"\($0.key)\" in collection \"\($0.collection)\"" }
-            let more = undecodable.count > shown.count ? ", and \(undecodable.count - shown.count) more" : ""
+            let more = count > shown.count ? "; and \(Output.count(count - shown.count)) more" : ""
             Output.error(
-                "\(Output.count(undecodable.count)) item\(undecodable.count == 1 ? "" : "s") did not decode and "
-                    + "\(undecodable.count == 1 ? "is" : "are") shown with \(undecodable.count == 1 ? "its" : "their") "
-                    + "bytes in hexadecimal: \(shown.joined(separator: "; "))\(more).")
+                "\(Output.count(count)) item\(count == 1 ? "" : "s") did not decode "
+                    + "(\(shown.joined(separator: "; "))\(more)); "
+                    + "each is printed with its bytes in hexadecimal and the field that failed.")
             throw ExitCode(1)
         }
     }
@@ -134,14 +137,19 @@ struct QueryCommand: ParsableCommand {
     @Argument(help: "The collection.") var collection: String
     @Option(name: .customLong("where"), help: "field=value") var condition: String
 
-    func run() throws {
-        guard let equals = condition.firstIndex(of: "=") else {
-            throw ValidationError("--where takes field=value.")
+    func validate() throws {
+        guard let equals = condition.firstIndex(of: "="), equals != condition.startIndex else {
+            throw ValidationError("--where takes field=value, such as --where name=Ada; it was \"\(condition)\".")
         }
+    }
+
+    func run() throws {
+        let equals = condition.firstIndex(of: "=") ?? condition.endIndex
         let field = String(condition[..<equals])
-        let value = String(condition[condition.index(after: equals)...])
+        let value = String(condition.dropFirst(field.count + 1))
         let inspection = try Inspection(path: options.database)
         try inspection.read { try inspection.requireCollection(collection, in: $0) }
+        try Self.requireField(field, of: collection, in: inspection)
         if let keys = try inspection.database.indexedKeys(in: collection, field: field, equals: value) {
             FileHandle.standardError.write(Data("(secondary index)\n".utf8))
             try inspection.read { tx in
@@ -161,6 +169,28 @@ struct QueryCommand: ParsableCommand {
                 }
             }
         }
+    }
+
+    /// Throws when the collection's recorded schema (or that of its metadata, for a field under
+    /// `metadata.`) does not have the first component of `field`: a query that can match nothing.
+    /// Without a schema, any field may be asked for.
+    static func requireField(_ field: String, of collection: String, in inspection: Inspection) throws {
+        guard let schema = inspection.decoder.schema(ofCollection: collection), schema.format == nil else { return }
+        var components = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var fields = schema.fields.map(\.name)
+        var owner = "the items"
+        if components.first == "metadata", components.count > 1 {
+            guard schema.metadataFormat == nil, let type = schema.metadataType,
+                let metadata = inspection.decoder.schema(ofType: type)
+            else { return }
+            components.removeFirst()
+            fields = metadata.fields.map(\.name)
+            owner = "the metadata"
+        }
+        guard let name = components.first, !fields.contains(name) else { return }
+        throw CommandFailure(
+            "No field \"\(name)\" in \(owner) of collection \"\(collection)\"; its fields are "
+                + fields.map { "\"\($0)\"" }.joined(separator: ", ") + ".")
     }
 
     /// The text of `field` (a dotted path) in a row's item, or in its metadata under `metadata.`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Trove
 
 /// `trove`: inspect, check, dump, back up and compact a Trove database from the shell.
 ///
@@ -18,6 +19,19 @@ struct TroveCommand: ParsableCommand {
             InfoCommand.self, KeysCommand.self, GetCommand.self, DumpCommand.self, QueryCommand.self,
             CheckCommand.self, RemoveCommand.self, BackupCommand.self, VacuumCommand.self, CheckpointCommand.self,
         ])
+
+    /// Runs the verb; an error of the runtime is printed as its message and where it happened, in
+    /// words (never the statement that failed, which ``TroveError/description`` may hold).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as TroveError {
+            exit(withError: CommandFailure(troveError: error))
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// The options every verb that reads a database shares.

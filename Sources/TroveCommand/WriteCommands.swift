@@ -13,6 +13,13 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         let inspection = try Inspection(path: database)
+        let folder = (destination as NSString).deletingLastPathComponent
+        if FileManager.default.fileExists(atPath: destination) {
+            throw CommandFailure("Something is already at \(destination): a backup goes to a new file.")
+        }
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            throw CommandFailure("Cannot back up to \(destination): the folder \(folder) does not exist.")
+        }
         let progress = ProgressBar("backup")
         try inspection.database.backup(to: destination) { progress.update($0.copiedPageCount, of: $0.totalPageCount) }
         progress.finish()

@@ -191,6 +191,20 @@ struct BadInputCommandTests {
         #expect(dump.output.isEmpty)
     }
 
+    /// A query of a field that the collection's schema does not have can match nothing: it fails,
+    /// naming the field and listing the fields there are (of the items, or of the metadata).
+    @Test func aQueryOfAFieldTheItemsDoNotHave() throws {
+        let path = try TroveCommandTests.makeFixture()
+        let run = try Self.trove("query", path, "users", "--where", "nmae=User 1")
+        Self.expectFailure(run, naming: [#"No field "nmae""#, #"collection "users""#, #""name""#, #""email""#])
+        #expect(run.output.isEmpty)
+        let metadata = try Self.trove("query", path, "users", "--where", "metadata.login=7")
+        Self.expectFailure(metadata, naming: [#"No field "login" in the metadata"#, #""logins""#])
+        let known = try Self.trove("query", path, "users", "--where", "metadata.logins=7")
+        #expect(known.status == 0, "\(known.error)")
+        #expect(known.output.split(separator: "\n").count == 1)
+    }
+
     // MARK: Typealiases
 
     /// Fields whose types are typealiases (declared, or inferred as `Photo.ID` is) are decoded by
@@ -245,7 +259,8 @@ struct BadInputCommandTests {
         #expect(schemas.compactMap { $0["typeName"] as? String } == ["Memo", "NoteV1", "NoteV2"])
         let memo = try #require(schemas.first)
         #expect(memo["recordedVersions"] as? Int == 2)
-        #expect((memo["fields"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["id", "text", "isPinned"])
+        let fields = (memo["fields"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(fields == ["id", "text", "isPinned"])
         let table = try Self.trove("info", path)
         #expect(table.output.components(separatedBy: "Model Memo ").count == 2, "\(table.output)")
 
@@ -274,7 +289,8 @@ struct BadInputCommandTests {
         let row = try Self.jsonObject(run.output)
         let item = try #require(row["item"] as? [String: Any])
         let message = try #require(item["error"] as? String)
-        #expect(message.contains(#"key "\#(key)" in collection "users""#) && message.contains("field name"), "\(message)")
+        #expect(message.contains(#"key "\#(key)" in collection "users""#), "\(message)")
+        #expect(message.contains("field name"), "\(message)")
         #expect(item["field"] as? String == "name")
         #expect((item["hex"] as? String).map { !$0.isEmpty && $0.allSatisfy(\.isHexDigit) } == true)
         #expect(internalsShown(in: message).isEmpty)
@@ -288,7 +304,8 @@ struct BadInputCommandTests {
         Self.expectFailure(run, naming: ["1 item did not decode", key, #""users""#])
         let rows = try run.output.split(separator: "\n").map { try Self.jsonObject(String($0)) }
         #expect(rows.compactMap { $0["key"] as? String } == TroveCommandTests.keys.map(\.uuidString))
-        #expect(rows.filter { ($0["item"] as? [String: Any])?["error"] != nil }.compactMap { $0["key"] as? String } == [key])
+        let marked = rows.filter { ($0["item"] as? [String: Any])?["error"] != nil }
+        #expect(marked.compactMap { $0["key"] as? String } == [key])
     }
 
     /// `check` reports every item that does not decode and goes on.
@@ -314,7 +331,8 @@ struct BadInputCommandTests {
         try Database(path: path).newConnection().readWrite { tx in
             for index in 0..<6 {
                 try tx.write(JSONNote(id: "n\(index)", text: "note \(index)", count: index))
-                try tx.write(ProjectTask(id: index, project: "p\(index)", labels: index.isMultiple(of: 2) ? ["x"] : nil))
+                let labels: [String]? = index.isMultiple(of: 2) ? ["x"] : nil
+                try tx.write(ProjectTask(id: index, project: "p\(index)", labels: labels))
             }
         }
         for round in 0..<4 {
@@ -354,9 +372,9 @@ struct BadInputCommandTests {
         case 1 where !bytes.isEmpty:
             bytes.removeLast(Int.random(in: 1...bytes.count, using: &random))
         default:
-            bytes.insert(
-                contentsOf: (0..<Int.random(in: 1...6, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) },
-                at: Int.random(in: 0...bytes.count, using: &random))
+            let count = Int.random(in: 1...6, using: &random)
+            let added = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+            bytes.insert(contentsOf: added, at: Int.random(in: 0...bytes.count, using: &random))
         }
         return Data(bytes)
     }
@@ -401,9 +419,9 @@ struct BadInputCommandTests {
     // MARK: Paths that are not databases
 
     /// Every verb, given `path`, fails with a message that names it.
-    static func expectEveryVerbFails(on path: String, naming names: [String], sourceLocation: SourceLocation = #_sourceLocation)
-        throws
-    {
+    static func expectEveryVerbFails(
+        on path: String, naming names: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let copy = try makeTemporaryFolder() + "/copy.trove"
         let verbs: [[String]] = [
             ["info", path], ["keys", path, "users"], ["get", path, "users", "k"], ["dump", path],
@@ -416,7 +434,8 @@ struct BadInputCommandTests {
             for name in names {
                 #expect(run.error.contains(name), "\(arguments[0]): \(run.error)", sourceLocation: sourceLocation)
             }
-            #expect(internalsShown(in: run.error).isEmpty, "\(arguments[0]): \(run.error)", sourceLocation: sourceLocation)
+            #expect(
+                internalsShown(in: run.error).isEmpty, "\(arguments[0]): \(run.error)", sourceLocation: sourceLocation)
             #expect(run.output.isEmpty, "\(arguments[0]): \(run.output)", sourceLocation: sourceLocation)
         }
         #expect(!FileManager.default.fileExists(atPath: copy), "no copy of what is not a database")
@@ -430,7 +449,8 @@ struct BadInputCommandTests {
 
     @Test func aPathInAFolderThatDoesNotExist() throws {
         let folder = try makeTemporaryFolder() + "/missing"
-        try Self.expectEveryVerbFails(on: folder + "/app.trove", naming: [folder + "/app.trove", "the folder \(folder) does not exist"])
+        try Self.expectEveryVerbFails(
+            on: folder + "/app.trove", naming: [folder + "/app.trove", "the folder \(folder) does not exist"])
     }
 
     @Test func aPathThatIsAFolder() throws {
@@ -440,7 +460,8 @@ struct BadInputCommandTests {
 
     @Test func aFileThatIsNotADatabase() throws {
         let path = try makeTemporaryFolder() + "/notes.txt"
-        try Data(String(repeating: "Not a database, only some text.\n", count: 200).utf8).write(to: URL(fileURLWithPath: path))
+        let text = String(repeating: "Not a database, only some text.\n", count: 200)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         try Self.expectEveryVerbFails(on: path, naming: ["\(path) is not a Trove database"])
     }
 
@@ -457,6 +478,14 @@ struct BadInputCommandTests {
         let path = try TroveCommandTests.makeFixture()
         Self.expectFailure(try Self.trove("keys", path, "users", "--bogus"), status: 64, naming: ["'--bogus'"])
         Self.expectFailure(try Self.trove("frobnicate", path), status: 64, naming: ["'frobnicate'"])
+    }
+
+    /// `backup` into a folder that does not exist fails, naming the path and the folder.
+    @Test func aBackupIntoAFolderThatDoesNotExist() throws {
+        let path = try TroveCommandTests.makeFixture()
+        let folder = try makeTemporaryFolder() + "/missing"
+        let run = try Self.trove("backup", path, folder + "/copy.trove")
+        Self.expectFailure(run, naming: [folder + "/copy.trove", "the folder \(folder) does not exist"])
     }
 
     /// `backup` to a path where something is already refuses, naming it, and leaves it alone.

@@ -8,7 +8,10 @@
 /// nothing reads items through it at run time.
 ///
 /// Recorded schemas are kept: a file holds one per model and schema version, since items written
-/// under an older version may remain.
+/// under an older version may remain, and the order they were last recorded in, so that tools
+/// read each collection with its newest version (see ``Database/recordedSchemas()``). A schema
+/// also says what the fields' typealiases stand for (``Field/resolvedType``) and which values
+/// are JSON (``format``, ``metadataFormat``, ``Field/format``).
 public struct ModelSchema: Sendable, Hashable, Codable {
     /// A stored field of a message.
     public struct Field: Sendable, Hashable, Codable {

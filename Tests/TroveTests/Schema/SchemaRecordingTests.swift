@@ -59,7 +59,8 @@ struct SchemaTrip: SchemaDescribing {
                 .init(number: 1, name: "code", type: "SchemaTrip.Code", swiftType: Code.self),
                 .init(number: 2, name: "stops", type: "SchemaTrip.Stops", swiftType: Stops.self),
                 .init(
-                    number: 3, name: "byCode", type: "[SchemaTrip.Code: SchemaStop]", swiftType: [Code: SchemaStop].self),
+                    number: 3, name: "byCode", type: "[SchemaTrip.Code: SchemaStop]",
+                    swiftType: [Code: SchemaStop].self),
                 .init(number: 4, name: "extra", type: "SchemaExtra", swiftType: SchemaExtra.self, isOptional: true),
                 .init(number: 5, name: "kind", type: "SchemaKind", swiftType: SchemaKind.self),
             ])
