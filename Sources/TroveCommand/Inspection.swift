@@ -52,11 +52,11 @@ struct Inspection {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
             return "\(path) is not a Trove database\(size == 0 ? " (the file is empty)" : "")."
         case .unsupportedSchemaVersion:
-            return "\(path) was written by a newer version of Trove: \(error.message)"
+            return "Cannot open \(path) with this version of Trove: \(error.message)"
         case .corruptDatabase:
-            return "\(path) is damaged: \(error.message)"
+            return "\(path) is damaged: \(Output.inWords(error.message))"
         default:
-            return "Cannot open \(path) as a Trove database: \(error.message)"
+            return "Cannot open \(path) as a Trove database: \(Output.inWords(error.message))"
         }
     }
 
@@ -149,12 +149,26 @@ struct CommandFailure: Error, CustomStringConvertible {
         if let field = error.field { location.append("field \(field)") }
         if let name = error.extensionName { location.append("extension \(name)") }
         if let path = error.path { location.append("file \(path)") }
-        description = error.message + (location.isEmpty ? "" : " (" + location.joined(separator: ", ") + ")")
+        let place = location.isEmpty ? "" : " (" + location.joined(separator: ", ") + ")"
+        description = Output.inWords(error.message) + place
     }
 }
 
 /// Text output: tables for people, and a progress bar on a terminal only.
 enum Output {
+    /// `message`, unless it quotes what only Trove's own code needs (a statement, or the name of
+    /// one of Trove's tables, as SQLite's messages about a damaged file do); then a sentence that
+    /// says what is wrong in words.
+    static func inWords(_ message: String) -> String {
+        let words = Set(message.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+        let quotesInternals =
+            words.contains { $0.hasPrefix("trove_") || $0.hasPrefix("sqlite_") || $0 == "application_id" }
+            || !words.isDisjoint(with: ["SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "PRAGMA", "CREATE", "DROP"])
+        guard quotesInternals else { return message }
+        let code = message.firstRange(of: /SQLite error \d+/).map { " (\(message[$0]))" } ?? ""
+        return "part of what Trove keeps in the file is missing or damaged\(code)."
+    }
+
     /// Writes `message` and a newline to the standard error.
     static func error(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))

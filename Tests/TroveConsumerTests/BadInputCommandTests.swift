@@ -472,6 +472,49 @@ struct BadInputCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty, "the file is left as it was")
     }
 
+    /// The bytes of the command's fixture, whole in the main file (its log checkpointed), changed
+    /// by `change` and written to a new file, whose path is returned.
+    static func fixtureBytes(changedBy change: (inout [UInt8]) -> Void) throws -> String {
+        let path = try TroveCommandTests.makeFixture()
+        try Database(path: path).checkpoint(.truncate)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        change(&bytes)
+        let changed = try makeTemporaryFolder() + "/changed.trove"
+        try Data(bytes).write(to: URL(fileURLWithPath: changed))
+        return changed
+    }
+
+    /// A file of a newer Trove (its schema version, in the header, is 99).
+    @Test func aFileOfANewerSchemaVersion() throws {
+        let path = try Self.fixtureBytes { bytes in bytes.replaceSubrange(60..<64, with: [0, 0, 0, 99]) }
+        try Self.expectEveryVerbFails(on: path, naming: ["Cannot open \(path) with this version of Trove", "99"])
+    }
+
+    /// A Trove file whose table of extensions is gone (renamed in its first page): SQLite's
+    /// message names the table, the command's does not.
+    @Test func aTroveFileWithATableMissing() throws {
+        let path = try Self.fixtureBytes { bytes in
+            let name = Array("trove_extensions".utf8)
+            var offset = 0
+            while offset + name.count <= 4_096 {
+                if Array(bytes[offset..<offset + name.count]) == name {
+                    bytes[offset + name.count - 1] = UInt8(ascii: "z")
+                }
+                offset += 1
+            }
+        }
+        try Self.expectEveryVerbFails(
+            on: path, naming: ["Cannot open \(path) as a Trove database", "missing or damaged"])
+    }
+
+    /// A file whose first page (the list of its tables) is overwritten.
+    @Test func aFileWithItsFirstPageOverwritten() throws {
+        let path = try Self.fixtureBytes { bytes in
+            for offset in 100..<4_096 { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 7) }
+        }
+        try Self.expectEveryVerbFails(on: path, naming: ["\(path) is damaged"])
+    }
+
     /// An option that the verb does not have: the usage error of the argument parser (status 64),
     /// naming the option.
     @Test func anUnknownOptionOfAVerb() throws {
