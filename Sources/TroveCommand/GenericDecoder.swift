@@ -12,31 +12,48 @@ struct DecodingProblem: Error, Equatable {
 
 /// Reads stored items and metadata without the app's code, with the schemas the file recorded:
 /// fields by name where a schema knows them, by number with their wire type where none does.
+///
+/// A model is read with the newest version of its schema (the last one the file recorded), and
+/// a field that only an older version knows keeps the name that version gave it. Items whose
+/// schema says they are JSON (``CodableCoder``) are read as JSON, and so are items without a
+/// schema whose bytes start with `{` or `[`: a binary message never does (see
+/// ``isJSON(_:format:)``).
 struct GenericDecoder {
-    /// The schemas of messages, by type name (qualified and last component).
+    /// The schemas of messages, by type name (qualified and last component), versions merged.
     private var types: [String: ModelSchema] = [:]
-    /// The item schemas of each collection, newest version first.
+    /// The item schemas of each collection, oldest version first.
     private var collections: [String: [ModelSchema]] = [:]
 
+    /// Reads with `schemas`, in the order the file recorded them (oldest first, see
+    /// `Database.recordedSchemas()`).
     init(schemas: [ModelSchema]) {
         for schema in schemas {
             if let collection = schema.collection {
                 collections[collection, default: []].append(schema)
             }
             for type in [schema] + schema.types {
-                types[type.typeName] = types[type.typeName].map { Self.merged($0, type) } ?? type
-                if let last = type.typeName.split(separator: ".").last, types[String(last)] == nil {
-                    types[String(last)] = type
-                }
+                // A later version is newer: its names win, the older ones fill in.
+                types[type.typeName] = types[type.typeName].map { Self.merged(type, $0) } ?? type
+            }
+        }
+        for (name, type) in types {
+            if let last = name.split(separator: ".").last, types[String(last)] == nil {
+                types[String(last)] = type
             }
         }
     }
 
-    /// The recorded schema of `collection`'s items, every recorded version merged: a field known
-    /// under any version has its name.
+    /// The recorded schema of `collection`'s items: its newest version, with the fields of older
+    /// versions that the newest lacks (a removed field of an item written before keeps its name).
     func schema(ofCollection collection: String) -> ModelSchema? {
-        guard let versions = collections[collection], let first = versions.first else { return nil }
-        return versions.dropFirst().reduce(first, Self.merged)
+        guard let versions = collections[collection], let newest = versions.last else { return nil }
+        return versions.dropLast().reversed().reduce(newest, Self.merged)
+    }
+
+    /// The recorded schema of the coded type `name` (every recorded version merged, the newest
+    /// first), or `nil`.
+    func schema(ofType name: String) -> ModelSchema? {
+        types[name]
     }
 
     /// `base` with the fields and cases of `other` that it lacks.
@@ -52,13 +69,43 @@ struct GenericDecoder {
 
     /// Decodes the data of an item of `collection`.
     func decodeItem(_ data: Data, collection: String) throws(DecodingProblem) -> JSONValue {
-        try decodeTopLevel(data, schema: schema(ofCollection: collection), path: "")
+        let schema = schema(ofCollection: collection)
+        if Self.isJSON(data, format: schema?.format) {
+            return try Self.decodeJSON(data, path: "(item)")
+        }
+        return try decodeTopLevel(data, schema: schema, path: "")
     }
 
     /// Decodes the metadata of an item of `collection`.
     func decodeMetadata(_ data: Data, collection: String) throws(DecodingProblem) -> JSONValue {
-        let schema = self.schema(ofCollection: collection).flatMap { $0.metadataType }.flatMap { types[$0] }
+        let itemSchema = self.schema(ofCollection: collection)
+        if Self.isJSON(data, format: itemSchema?.metadataFormat) {
+            return try Self.decodeJSON(data, path: "metadata")
+        }
+        let schema = itemSchema.flatMap { $0.metadataType }.flatMap { types[$0] }
         return try decodeTopLevel(data, schema: schema, path: "metadata")
+    }
+
+    /// Whether a stored item or metadata is JSON: its schema says so (`format` is `json`), or it
+    /// says nothing and the bytes start with `{` or `[`.
+    ///
+    /// The bytes decide only where no schema does, in files whose schemas do not say (recorded by
+    /// earlier versions of Trove, or for a hand-written model that does not describe itself). The
+    /// rule cannot mistake a binary message: each of its fields starts with a tag whose low three
+    /// bits are its wire type (0, 1, 2 or 5), and both `{` (0x7B) and `[` (0x5B) carry 3.
+    static func isJSON(_ data: Data, format: String?) -> Bool {
+        if format == "json" { return true }
+        guard format == nil, let first = data.first else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// The JSON in `data`, or a problem at `path` when it is not JSON.
+    private static func decodeJSON(_ data: Data, path: String) throws(DecodingProblem) -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw DecodingProblem(field: path, reason: "the bytes are not valid JSON")
+        }
     }
 
     private func decodeTopLevel(_ data: Data, schema: ModelSchema?, path: String) throws(DecodingProblem) -> JSONValue {
@@ -92,7 +139,7 @@ struct GenericDecoder {
             }
             if let field = schema?.fields.first(where: { $0.number == header.number }) {
                 let fieldPath = path.isEmpty ? field.name : path + "." + field.name
-                members.append((field.name, try decodeField(&reader, header, type: field.type, path: fieldPath)))
+                members.append((field.name, try decodeField(&reader, header, field: field, path: fieldPath)))
             } else {
                 let fieldPath = (path.isEmpty ? "" : path + ".") + "#\(header.number)"
                 members.append(("#\(header.number)", try decodeUnknown(&reader, header, path: fieldPath)))
@@ -132,9 +179,16 @@ struct GenericDecoder {
     }
 
     private func decodeField(
-        _ reader: inout BinaryReader, _ header: FieldHeader, type: String, path: String
+        _ reader: inout BinaryReader, _ header: FieldHeader, field: ModelSchema.Field, path: String
     ) throws(DecodingProblem) -> JSONValue {
-        let shape = TypeShape(type)
+        if field.format == "json" {
+            // A `Codable` type without binary coding: its JSON, length-delimited.
+            try expect(header, .lengthDelimited, path: path)
+            let bytes = Data(try read(path) { try reader.readLengthDelimited() })
+            return try Self.decodeJSON(bytes, path: path)
+        }
+        // What the written type resolves to, when it is a typealias (`Project.ID` is `String`).
+        let shape = TypeShape(field.resolvedType ?? field.type)
         guard let wireType = wireType(of: shape) else {
             // A type the runtime stores as JSON (a `Codable` fallback), or one without a schema.
             return try decodeUnknown(&reader, header, path: path)

@@ -8,6 +8,17 @@ struct InfoCommand: ParsableCommand {
 
     @OptionGroup var options: DatabaseOptions
 
+    /// The newest recorded version of each model, sorted by type name, with how many versions
+    /// the file recorded.
+    static func newestSchemas(_ schemas: [ModelSchema]) -> [(schema: ModelSchema, versions: Int)] {
+        var newest: [String: (schema: ModelSchema, versions: Int)] = [:]
+        for schema in schemas {
+            // Recorded oldest first: a later one is newer.
+            newest[schema.typeName] = (schema, (newest[schema.typeName]?.versions ?? 0) + 1)
+        }
+        return newest.values.sorted { $0.schema.typeName < $1.schema.typeName }
+    }
+
     func run() throws {
         let inspection = try Inspection(path: options.database)
         let database = inspection.database
@@ -37,7 +48,11 @@ struct InfoCommand: ParsableCommand {
                         ("state", .string(record.state)),
                     ])
                 })),
-                ("schemas", .array(inspection.schemas.map(Self.schemaJSON))),
+                ("schemas", .array(Self.newestSchemas(inspection.schemas).map { newest in
+                    guard case .object(var members) = Self.schemaJSON(newest.schema) else { return .null }
+                    members.append(("recordedVersions", .integer(Int64(newest.versions))))
+                    return .object(members)
+                })),
             ])
             print(value.rendered(pretty: true))
             return
@@ -64,15 +79,22 @@ struct InfoCommand: ParsableCommand {
         if inspection.schemas.isEmpty {
             print("No recorded model schemas: items show their fields by number.")
         }
-        for schema in inspection.schemas {
-            print("Model \(schema.typeName) in \"\(schema.collection ?? "")\"\(schema.metadataType.map { ", metadata \($0)" } ?? "")")
+        for (schema, versions) in Self.newestSchemas(inspection.schemas) {
+            let metadata = schema.metadataType.map { ", metadata \($0)" } ?? ""
+            let format = schema.format.map { ", stored as \($0)" } ?? ""
+            let history = versions > 1 ? " (newest of \(versions) recorded versions)" : ""
+            print("Model \(schema.typeName) in \"\(schema.collection ?? "")\"\(metadata)\(format)\(history)")
             for field in schema.fields {
                 let index = field.index.map { " (\($0))" } ?? ""
-                print("  \(field.number)  \(field.name): \(field.type)\(field.isOptional ? "?" : "")\(index)")
+                let resolved = field.resolvedType.map { " = \($0)" } ?? ""
+                let stored = field.format.map { " (stored as \($0))" } ?? ""
+                let type = field.type + (field.isOptional ? "?" : "")
+                print("  \(field.number)  \(field.name): \(type)\(resolved)\(stored)\(index)")
             }
             for type in schema.types {
-                print("  coded \(type.typeName)\(type.rawValueType.map { " (raw value \($0))" } ?? ""): "
-                    + (type.fields.map(\.name) + type.cases.map(\.name)).joined(separator: ", "))
+                let members = (type.fields.map(\.name) + type.cases.map(\.name)).joined(separator: ", ")
+                print("  coded \(type.typeName)\(type.rawValueType.map { " (raw value \($0))" } ?? "")"
+                    + (members.isEmpty ? "" : ": " + members))
             }
         }
     }
@@ -82,12 +104,16 @@ struct InfoCommand: ParsableCommand {
         if let collection = schema.collection { members.append(("collection", .string(collection))) }
         if let metadata = schema.metadataType { members.append(("metadataType", .string(metadata))) }
         if let raw = schema.rawValueType { members.append(("rawValueType", .string(raw))) }
+        if let format = schema.format { members.append(("format", .string(format))) }
+        if let format = schema.metadataFormat { members.append(("metadataFormat", .string(format))) }
         func fields(_ fields: [ModelSchema.Field]) -> JSONValue {
             .array(fields.map { field in
                 var members: [(String, JSONValue)] = [
                     ("number", .unsigned(UInt64(field.number))), ("name", .string(field.name)),
                     ("type", .string(field.type + (field.isOptional ? "?" : ""))),
                 ]
+                if let resolved = field.resolvedType { members.append(("resolvedType", .string(resolved))) }
+                if let format = field.format { members.append(("format", .string(format))) }
                 if let index = field.index { members.append(("index", .string(index))) }
                 return .object(members)
             })

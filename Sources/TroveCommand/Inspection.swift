@@ -3,21 +3,61 @@ import Trove
 
 /// A database opened by a verb, with the decoder of its recorded schemas.
 struct Inspection {
+    let path: String
     let database: Database
     let decoder: GenericDecoder
+    /// The recorded schemas, in the order recorded (oldest first).
     let schemas: [ModelSchema]
 
-    /// Opens `path` read-only (the default) or read-write, refusing a file that does not exist.
+    /// Opens `path` read-only (the default) or read-write, refusing a path where there is no
+    /// file, a folder, and a file that is not a Trove database, each with a message that names
+    /// the path.
     init(path: String, writable: Bool = false) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure("No database file at \(path).")
+        self.path = path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+                throw CommandFailure("No database file at \(path): the folder \(folder) does not exist.")
+            }
+            throw CommandFailure("No database file at \(path): nothing is there.")
+        }
+        guard !isFolder.boolValue else {
+            throw CommandFailure("\(path) is a folder, not a database file.")
         }
         var configuration = Configuration()
         configuration.isReadOnly = !writable
         configuration.externalChangePollingInterval = nil
-        database = try Database(path: path, configuration: configuration)
-        schemas = try database.recordedSchemas()
+        do {
+            if writable {
+                // Read-only first: opening read-write makes a Trove database of an empty file (or
+                // of an SQLite file without tables), which a command that repairs must not do.
+                var readOnly = configuration
+                readOnly.isReadOnly = true
+                _ = try Database(path: path, configuration: readOnly)
+            }
+            database = try Database(path: path, configuration: configuration)
+            schemas = try database.recordedSchemas()
+        } catch let error as TroveError {
+            throw CommandFailure(Self.openingFailure(path: path, error))
+        }
         decoder = GenericDecoder(schemas: schemas)
+    }
+
+    /// Why `path` could not be opened, in words: the runtime's message where it names the path,
+    /// else the kind of failure.
+    private static func openingFailure(path: String, _ error: TroveError) -> String {
+        switch error.code {
+        case .notADatabase:
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            return "\(path) is not a Trove database\(size == 0 ? " (the file is empty)" : "")."
+        case .unsupportedSchemaVersion:
+            return "Cannot open \(path) with this version of Trove: \(error.message)"
+        case .corruptDatabase:
+            return "\(path) is damaged: \(Output.inWords(error.message))"
+        default:
+            return "Cannot open \(path) as a Trove database: \(Output.inWords(error.message))"
+        }
     }
 
     /// Reads in one read transaction.
@@ -25,7 +65,31 @@ struct Inspection {
         try database.newConnection().read(body)
     }
 
+    /// Throws unless the file knows `collection`: it holds items of it, or a recorded schema or a
+    /// registered extension names it (a known collection may be empty). The message names the
+    /// collection and lists those the file has.
+    func requireCollection(_ collection: String, in tx: ReadTransaction) throws {
+        var hasItems = false
+        try tx.enumerateKeys(in: collection) { _, stop in
+            hasItems = true
+            stop = true
+        }
+        guard !hasItems else { return }
+        let named = Set(schemas.compactMap(\.collection)).union(try database.extensionRecords().map(\.collection))
+        guard !named.contains(collection) else { return }
+        let known = named.union(try tx.collections()).sorted()
+        let list =
+            known.isEmpty
+            ? "it has no collections"
+            : "its collection\(known.count == 1 ? " is" : "s are") " + known.map { "\"\($0)\"" }.joined(separator: ", ")
+        throw CommandFailure("\(path) has no collection \"\(collection)\"; \(list).")
+    }
+
     /// The JSON of one row: collection, key, item and metadata decoded with the schemas.
+    ///
+    /// A value that does not decode is shown as an object with the problem in words (naming the
+    /// collection, the key and the field), the field, and the stored bytes in hexadecimal; the
+    /// problem is also returned.
     func rowJSON(collection: String, key: String, data: Data, metadata: Data?, raw: Bool) -> (JSONValue, [DecodingProblem]) {
         var problems: [DecodingProblem] = []
         var members: [(String, JSONValue)] = [("collection", .string(collection)), ("key", .string(key))]
@@ -34,18 +98,23 @@ struct Inspection {
             members.append(("metadata", metadata.map { .string(Self.hex($0)) } ?? .null))
             return (.object(members), [])
         }
+        func failed(_ problem: DecodingProblem, _ bytes: Data, _ what: String) -> JSONValue {
+            problems.append(problem)
+            return .object([
+                ("error", .string(Self.sentence(problem, what: what, collection: collection, key: key))),
+                ("field", .string(problem.field)), ("hex", .string(Self.hex(bytes))),
+            ])
+        }
         do {
             members.append(("item", try decoder.decodeItem(data, collection: collection)))
         } catch {
-            problems.append(error)
-            members.append(("item", .object([("error", .string("\(error.field): \(error.reason)")), ("hex", .string(Self.hex(data)))])))
+            members.append(("item", failed(error, data, "item")))
         }
         if let metadata {
             do {
                 members.append(("metadata", try decoder.decodeMetadata(metadata, collection: collection)))
             } catch {
-                problems.append(error)
-                members.append(("metadata", .object([("error", .string("\(error.field): \(error.reason)")), ("hex", .string(Self.hex(metadata)))])))
+                members.append(("metadata", failed(error, metadata, "metadata")))
             }
         } else {
             members.append(("metadata", .null))
@@ -53,22 +122,58 @@ struct Inspection {
         return (.object(members), problems)
     }
 
+    /// A problem in words: `The item at key "k" in collection "c" does not decode: field name: …`.
+    static func sentence(_ problem: DecodingProblem, what: String, collection: String, key: String) -> String {
+        "The \(what) at key \"\(key)\" in collection \"\(collection)\" does not decode: field \(problem.field): "
+            + "\(problem.reason)."
+    }
+
     static func hex(_ data: Data) -> String {
         data.map { String(format: "%02x", $0) }.joined()
     }
 }
 
-/// A failure of a verb, printed as `error: message` with exit status 1.
+/// A failure of a verb, printed as `Error: message` with exit status 1.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
 
     init(_ description: String) {
         self.description = description
     }
+
+    /// The message of `error` and the parts of its location that it knows, in words.
+    init(troveError error: TroveError) {
+        var location: [String] = []
+        if let collection = error.collection { location.append("collection \"\(collection)\"") }
+        if let key = error.key { location.append("key \"\(key)\"") }
+        if let field = error.field { location.append("field \(field)") }
+        if let name = error.extensionName { location.append("extension \(name)") }
+        if let path = error.path { location.append("file \(path)") }
+        let place = location.isEmpty ? "" : " (" + location.joined(separator: ", ") + ")"
+        description = Output.inWords(error.message) + place
+    }
 }
 
 /// Text output: tables for people, and a progress bar on a terminal only.
 enum Output {
+    /// `message`, unless it quotes what only Trove's own code needs (a statement, or the name of
+    /// one of Trove's tables, as SQLite's messages about a damaged file do); then a sentence that
+    /// says what is wrong in words.
+    static func inWords(_ message: String) -> String {
+        let words = Set(message.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+        let quotesInternals =
+            words.contains { $0.hasPrefix("trove_") || $0.hasPrefix("sqlite_") || $0 == "application_id" }
+            || !words.isDisjoint(with: ["SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "PRAGMA", "CREATE", "DROP"])
+        guard quotesInternals else { return message }
+        let code = message.firstRange(of: /SQLite error \d+/).map { " (\(message[$0]))" } ?? ""
+        return "part of what Trove keeps in the file is missing or damaged\(code)."
+    }
+
+    /// Writes `message` and a newline to the standard error.
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
     /// Prints `rows` under `header` in aligned columns; numeric columns are right-aligned.
     static func table(_ header: [String], _ rows: [[String]]) {
         var widths = header.map(\.count)

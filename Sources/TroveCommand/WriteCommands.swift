@@ -13,11 +13,66 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         let inspection = try Inspection(path: database)
+        let folder = (destination as NSString).deletingLastPathComponent
+        if FileManager.default.fileExists(atPath: destination) {
+            throw CommandFailure("Something is already at \(destination): a backup goes to a new file.")
+        }
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            throw CommandFailure("Cannot back up to \(destination): the folder \(folder) does not exist.")
+        }
         let progress = ProgressBar("backup")
         try inspection.database.backup(to: destination) { progress.update($0.copiedPageCount, of: $0.totalPageCount) }
         progress.finish()
         let pages = try Inspection(path: destination).database.fileSizes().pageCount
         print("backed up \(Output.count(pages)) pages to \(destination)")
+    }
+}
+
+/// `trove remove DB COLLECTION KEY…`: removes items, such as one that does not decode and keeps
+/// the app from working.
+///
+/// The items go in one write transaction, through the runtime's removal by key, which tells the
+/// extensions that follow the collection (an extension that this command cannot maintain,
+/// since it does not have the app's code, is marked stale, and the app rebuilds it when it next
+/// registers it). Every key given is looked at: the command removes those that are there, prints
+/// what it removed, and exits with status 1 naming each key that was not there.
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove items by key, in one transaction (writes).",
+        discussion: "Exits with status 1 when a key has no item, after removing the others.")
+
+    @OptionGroup var options: DatabaseOptions
+    @Argument(help: "The collection.") var collection: String
+    @Argument(help: "The keys of the items to remove.") var keys: [String]
+
+    func validate() throws {
+        guard !keys.isEmpty else { throw ValidationError("Give the key of at least one item to remove.") }
+    }
+
+    func run() throws {
+        let inspection = try Inspection(path: options.database, writable: true)
+        try inspection.read { try inspection.requireCollection(collection, in: $0) }
+        var seen: Set<String> = []
+        let unique = keys.filter { seen.insert($0).inserted }
+        let removed: [String] = try inspection.database.newConnection().readWrite { tx in
+            try unique.filter { try tx.removeItem(forKey: $0, in: collection) }
+        }
+        let removedSet = Set(removed)
+        let missing = unique.filter { !removedSet.contains($0) }
+        if options.json {
+            print(JSONValue.object([
+                ("collection", .string(collection)), ("removed", .array(removed.map(JSONValue.string))),
+                ("missing", .array(missing.map(JSONValue.string))),
+            ]).rendered(pretty: false))
+        } else {
+            for key in removed { print("removed \"\(key)\" from \"\(collection)\"") }
+        }
+        if !missing.isEmpty {
+            Output.error(
+                "No item at key " + missing.map { "\"\($0)\"" }.joined(separator: ", ")
+                    + " in collection \"\(collection)\" of \(options.database): nothing to remove there.")
+            throw ExitCode(1)
+        }
     }
 }
 

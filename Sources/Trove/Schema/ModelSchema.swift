@@ -8,7 +8,10 @@
 /// nothing reads items through it at run time.
 ///
 /// Recorded schemas are kept: a file holds one per model and schema version, since items written
-/// under an older version may remain.
+/// under an older version may remain, and the order they were last recorded in, so that tools
+/// read each collection with its newest version (see ``Database/recordedSchemas()``). A schema
+/// also says what the fields' typealiases stand for (``Field/resolvedType``) and which values
+/// are JSON (``format``, ``metadataFormat``, ``Field/format``).
 public struct ModelSchema: Sendable, Hashable, Codable {
     /// A stored field of a message.
     public struct Field: Sendable, Hashable, Codable {
@@ -22,6 +25,19 @@ public struct ModelSchema: Sendable, Hashable, Codable {
         public var isOptional: Bool
         /// How the field is indexed (`indexed`, `unique` or `searchable`), or `nil`.
         public var index: String?
+        /// The stored type with every typealias resolved, in the notation of ``type``, when it
+        /// differs from ``type``: `String` for a field written `Project.ID`, `[String]` for one
+        /// written `Tags`; `nil` when ``type`` is already resolved, or when the schema was
+        /// recorded without the Swift type (see ``init(number:name:type:swiftType:isOptional:index:)``).
+        ///
+        /// Tools read the field with this type when there is one: only the Swift type knows what
+        /// a typealias stands for, wherever it is declared (another file, another module, or an
+        /// associated type that Swift infers, such as the `ID` of an `Identifiable` type).
+        public var resolvedType: String?
+        /// How the value of the field is stored, when not in Trove's binary format: `"json"` for
+        /// a `Codable` type that has no binary coding (the runtime's JSON fallback); `nil` for a
+        /// binary value.
+        public var format: String?
 
         /// Creates a field.
         ///
@@ -37,6 +53,31 @@ public struct ModelSchema: Sendable, Hashable, Codable {
             self.type = type
             self.isOptional = isOptional
             self.index = index
+        }
+
+        /// Creates a field whose stored type is also given as a Swift type, from which the
+        /// field's ``resolvedType`` and ``format`` are read: trove-gen writes this form.
+        ///
+        /// ```swift
+        /// .init(number: 115805532, name: "id", type: "Project.ID", swiftType: Project.ID.self)
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - number: The field's number on disk.
+        ///   - name: The field's name.
+        ///   - type: The stored type as written.
+        ///   - swiftType: The stored type itself (without the optional of an optional property).
+        ///   - isOptional: Whether the property is optional.
+        ///   - index: How the field is indexed, or `nil`.
+        public init(
+            number: UInt32, name: String, type: String, swiftType: Any.Type, isOptional: Bool = false,
+            index: String? = nil
+        ) {
+            self.init(number: number, name: name, type: type, isOptional: isOptional, index: index)
+            if let resolved = SchemaTypeName.of(swiftType), resolved != type {
+                resolvedType = resolved
+            }
+            format = SchemaTypeName.format(of: swiftType)
         }
     }
 
@@ -71,6 +112,14 @@ public struct ModelSchema: Sendable, Hashable, Codable {
     public var metadataType: String?
     /// The raw-value type of an enumeration stored by its raw value.
     public var rawValueType: String?
+    /// How the items of a persistable type are stored, when not in Trove's binary message format:
+    /// `"json"` when its ``Persistable/Coder`` is ``CodableCoder``; `nil` for binary messages
+    /// (``MessageCoder``, what trove-gen writes). Filled in when the schema is recorded.
+    public var format: String?
+    /// How the metadata of a persistable type is stored, as ``format`` says for its items:
+    /// `"json"` when its ``Persistable/MetadataCoder`` is ``CodableCoder`` (trove-gen chooses it
+    /// for a metadata type that is not annotated). Filled in when the schema is recorded.
+    public var metadataFormat: String?
     /// The fields of a message.
     public var fields: [Field]
     /// The cases of an enumeration stored as a message.

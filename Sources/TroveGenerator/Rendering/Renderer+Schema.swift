@@ -45,9 +45,14 @@ extension Renderer {
     }
 
     /// The arguments of `ModelSchema.Field.init` for `field`.
+    ///
+    /// The stored type goes twice: as written, for people, and as the Swift type itself, from
+    /// which the runtime records what the written name resolves to. Only the compiler knows the
+    /// target of a typealias (`Project.ID`, `Tags`): it may be declared in a file trove-gen does
+    /// not read, in another module, or be inferred (the `ID` of an `Identifiable` type).
     private static func schemaField(_ field: FieldDescription, index: String?) -> String {
         var text = "number: \(field.number), name: \(SwiftNames.stringLiteral(field.name)), "
-        text += "type: \(SwiftNames.stringLiteral(field.type))"
+        text += "type: \(SwiftNames.stringLiteral(field.type)), swiftType: \(field.type).self"
         if field.isOptional { text += ", isOptional: true" }
         if let index { text += ", index: \(SwiftNames.stringLiteral(index))" }
         return text

@@ -47,6 +47,48 @@ private struct MemoV2: Persistable, Codable, Equatable, SchemaDescribing {
     static var troveSchemaReferences: [Any.Type] { [] }
 }
 
+/// A model whose fields are typed by typealiases, as trove-gen describes it (internal: Swift names
+/// a private type with its file's context, which a schema does not record).
+struct SchemaTrip: SchemaDescribing {
+    typealias Stops = [SchemaStop]
+    typealias Code = String
+    static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "SchemaTrip", collection: "trips",
+            fields: [
+                .init(number: 1, name: "code", type: "SchemaTrip.Code", swiftType: Code.self),
+                .init(number: 2, name: "stops", type: "SchemaTrip.Stops", swiftType: Stops.self),
+                .init(
+                    number: 3, name: "byCode", type: "[SchemaTrip.Code: SchemaStop]",
+                    swiftType: [Code: SchemaStop].self),
+                .init(number: 4, name: "extra", type: "SchemaExtra", swiftType: SchemaExtra.self, isOptional: true),
+                .init(number: 5, name: "kind", type: "SchemaKind", swiftType: SchemaKind.self),
+            ])
+    }
+    static var troveSchemaReferences: [Any.Type] { [Stops.self, SchemaExtra.self, SchemaKind.self] }
+}
+
+/// A coded type reached only through the typealias `SchemaTrip.Stops`.
+struct SchemaStop: SchemaDescribing, BinaryMessage {
+    static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "SchemaStop", fields: [.init(number: 1, name: "name", type: "String", swiftType: String.self)])
+    }
+    static var troveSchemaReferences: [Any.Type] { [] }
+    static func encodeMessage(_ value: SchemaStop, to writer: inout BinaryWriter) throws {}
+    static func decodeMessage(from reader: inout BinaryReader) throws -> SchemaStop { SchemaStop() }
+}
+
+/// A `Codable` type without binary coding: stored as JSON.
+struct SchemaExtra: Codable {}
+
+/// A raw-value enumeration whose raw type is written as a typealias.
+enum SchemaKind: SchemaTrip.Code, BinaryCodable, SchemaDescribing {
+    case bus
+    static var troveSchema: ModelSchema { ModelSchema(typeName: "SchemaKind", rawValueType: "SchemaTrip.Code") }
+    static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 /// A model that does not describe itself: its writes record nothing.
 private struct Plain: Persistable, Codable, Equatable {
     typealias Coder = CodableCoder<Plain>
@@ -121,6 +163,60 @@ struct SchemaRecordingTests {
         // Writing the old version again (an older app on the same file) adds nothing.
         try Database(path: path).newConnection().readWrite { tx in try tx.write(Memo(id: "c", text: "old again")) }
         #expect(try Self.schemaRowCount(upgraded) == 2)
+    }
+
+    /// The versions come in the order last recorded: an app that goes back to an older version
+    /// of a model makes it the newest again, and registering what is the newest already writes
+    /// nothing.
+    @Test func theVersionLastRecordedComesLast() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/file.trove"
+        func newest() throws -> [String] {
+            try Database(path: path).recordedSchemas().last?.fields.map(\.name) ?? []
+        }
+        try Database(path: path).newConnection().readWrite { tx in try tx.write(Memo(id: "a", text: "old")) }
+        try Database(path: path).newConnection().readWrite { tx in
+            try tx.write(MemoV2(id: "b", text: "new", isPinned: true))
+        }
+        #expect(try newest() == ["id", "text", "isPinned"])
+        try Database(path: path).newConnection().readWrite { tx in try tx.write(Memo(id: "c", text: "old again")) }
+        #expect(try newest() == ["id", "text"])
+        #expect(try Self.schemaRowCount(Database(path: path)) == 2)
+        try Database(path: path).recordSchemas(of: [MemoV2.self])
+        #expect(try newest() == ["id", "text", "isPinned"])
+        // Registering the newest again writes nothing: the file and its log keep their bytes.
+        let database = try Database(path: path)
+        func bytes() -> [Data?] {
+            [path, path + "-wal"].map { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+        }
+        let before = bytes()
+        try database.recordSchemas(of: [MemoV2.self])
+        #expect(bytes() == before)
+    }
+
+    /// A field typed by a typealias records the type it stands for, a `Codable` field that Trove
+    /// stores as JSON says so, a coded type reached through a typealias has its schema recorded,
+    /// and the raw type of an enumeration is resolved too.
+    @Test func typealiasesAreRecordedResolved() throws {
+        let database = try Database.temporary()
+        try database.recordSchemas(of: [SchemaTrip.self])
+        let schema = try #require(try database.recordedSchemas().first)
+        #expect(schema.fields.map(\.resolvedType) == ["String", "[SchemaStop]", "[String: SchemaStop]", nil, nil])
+        #expect(schema.fields.map(\.format) == [nil, nil, nil, "json", nil])
+        #expect(schema.types.map(\.typeName) == ["SchemaKind", "SchemaStop"])
+        #expect(schema.types.first?.rawValueType == "String")
+        #expect(schema.format == nil)
+    }
+
+    /// The schema of a model coded by `CodableCoder` says its items are JSON, and so is its
+    /// metadata when that is coded by `CodableCoder`.
+    @Test func theFormatOfJSONItemsIsRecorded() throws {
+        let database = try Database.temporary()
+        try database.newConnection().readWrite { tx in try tx.write(Memo(id: "a", text: "json")) }
+        let schema = try #require(try database.recordedSchemas().first)
+        #expect(schema.format == "json")
+        #expect(schema.metadataFormat == nil)
     }
 
     @Test func aRolledBackFirstWriteLeavesNoSchemaAndTheNextWriteRecordsIt() throws {

@@ -99,9 +99,9 @@ extension Document {
         ModelSchema(
             typeName: "Document", collection: "documents",
             fields: [
-                .init(number: 115805532, name: "id", type: "String"),
-                .init(number: 319600289, name: "title", type: "String", index: "searchable"),
-                .init(number: 460672814, name: "body", type: "String", index: "searchable"),
+                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 319600289, name: "title", type: "String", swiftType: String.self, index: "searchable"),
+                .init(number: 460672814, name: "body", type: "String", swiftType: String.self, index: "searchable"),
             ])
     }
 

@@ -74,10 +74,10 @@ extension Message {
         ModelSchema(
             typeName: "Message", collection: "messages",
             fields: [
-                .init(number: 115805532, name: "id", type: "String"),
-                .init(number: 117233984, name: "conversation", type: "String"),
-                .init(number: 374373028, name: "timestamp", type: "Int"),
-                .init(number: 398248391, name: "text", type: "String"),
+                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 117233984, name: "conversation", type: "String", swiftType: String.self),
+                .init(number: 374373028, name: "timestamp", type: "Int", swiftType: Int.self),
+                .init(number: 398248391, name: "text", type: "String", swiftType: String.self),
             ])
     }
 

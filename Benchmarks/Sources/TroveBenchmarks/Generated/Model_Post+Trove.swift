@@ -64,8 +64,8 @@ extension Author {
         ModelSchema(
             typeName: "Author", collection: "authors",
             fields: [
-                .init(number: 115805532, name: "id", type: "String"),
-                .init(number: 296171452, name: "name", type: "String"),
+                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
             ])
     }
 
@@ -135,10 +135,10 @@ extension Post {
         ModelSchema(
             typeName: "Post", collection: "posts",
             fields: [
-                .init(number: 115805532, name: "id", type: "String"),
-                .init(number: 470341173, name: "authorID", type: "String"),
-                .init(number: 319600289, name: "title", type: "String"),
-                .init(number: 460672814, name: "body", type: "String"),
+                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 470341173, name: "authorID", type: "String", swiftType: String.self),
+                .init(number: 319600289, name: "title", type: "String", swiftType: String.self),
+                .init(number: 460672814, name: "body", type: "String", swiftType: String.self),
             ])
     }
 

@@ -128,11 +128,11 @@ extension User {
         ModelSchema(
             typeName: "User", collection: "users",
             fields: [
-                .init(number: 115805532, name: "id", type: "String"),
-                .init(number: 296171452, name: "name", type: "String"),
-                .init(number: 290515576, name: "email", type: "String"),
-                .init(number: 28872744, name: "city", type: "String", index: "indexed"),
-                .init(number: 92809523, name: "age", type: "Int"),
+                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
+                .init(number: 290515576, name: "email", type: "String", swiftType: String.self),
+                .init(number: 28872744, name: "city", type: "String", swiftType: String.self, index: "indexed"),
+                .init(number: 92809523, name: "age", type: "Int", swiftType: Int.self),
             ])
     }
 

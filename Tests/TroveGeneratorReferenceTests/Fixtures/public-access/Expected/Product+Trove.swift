@@ -56,8 +56,8 @@ extension Dimensions {
         ModelSchema(
             typeName: "Dimensions",
             fields: [
-                .init(number: 313585091, name: "width", type: "Double"),
-                .init(number: 448247656, name: "height", type: "Double"),
+                .init(number: 313585091, name: "width", type: "Double", swiftType: Double.self),
+                .init(number: 448247656, name: "height", type: "Double", swiftType: Double.self),
             ])
     }
 
@@ -231,9 +231,9 @@ extension Product {
         ModelSchema(
             typeName: "Product", collection: "products", metadataType: "ProductInfo",
             fields: [
-                .init(number: 455439427, name: "sku", type: "String"),
-                .init(number: 23627941, name: "price", type: "Decimal"),
-                .init(number: 84033450, name: "barcode", type: "String", isOptional: true, index: "unique"),
+                .init(number: 455439427, name: "sku", type: "String", swiftType: String.self),
+                .init(number: 23627941, name: "price", type: "Decimal", swiftType: Decimal.self),
+                .init(number: 84033450, name: "barcode", type: "String", swiftType: String.self, isOptional: true, index: "unique"),
             ])
     }
 
@@ -280,7 +280,7 @@ extension ProductInfo {
         ModelSchema(
             typeName: "ProductInfo",
             fields: [
-                .init(number: 167091930, name: "views", type: "Int"),
+                .init(number: 167091930, name: "views", type: "Int", swiftType: Int.self),
             ])
     }
 

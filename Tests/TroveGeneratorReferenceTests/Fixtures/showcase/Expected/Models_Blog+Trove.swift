@@ -147,10 +147,10 @@ extension Album {
         ModelSchema(
             typeName: "Album", collection: "albums",
             fields: [
-                .init(number: 115805532, name: "id", type: "String"),
-                .init(number: 427011980, name: "photoIDs", type: "Set<Photo.ID>"),
-                .init(number: 515771455, name: "coverID", type: "String", isOptional: true),
-                .init(number: 10711963, name: "ownerID", type: "User.ID", isOptional: true),
+                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 427011980, name: "photoIDs", type: "Set<Photo.ID>", swiftType: Set<Photo.ID>.self),
+                .init(number: 515771455, name: "coverID", type: "String", swiftType: String.self, isOptional: true),
+                .init(number: 10711963, name: "ownerID", type: "User.ID", swiftType: User.ID.self, isOptional: true),
             ])
     }
 
@@ -250,9 +250,9 @@ extension Folder {
         ModelSchema(
             typeName: "Folder", collection: "folders",
             fields: [
-                .init(number: 115805532, name: "id", type: "Int"),
-                .init(number: 296171452, name: "name", type: "String"),
-                .init(number: 483016793, name: "parentID", type: "Int", isOptional: true),
+                .init(number: 115805532, name: "id", type: "Int", swiftType: Int.self),
+                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
+                .init(number: 483016793, name: "parentID", type: "Int", swiftType: Int.self, isOptional: true),
             ])
     }
 
@@ -312,8 +312,8 @@ extension Photo {
         ModelSchema(
             typeName: "Photo", collection: "photos",
             fields: [
-                .init(number: 115805532, name: "id", type: "String"),
-                .init(number: 501375884, name: "caption", type: "String"),
+                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 501375884, name: "caption", type: "String", swiftType: String.self),
             ])
     }
 
@@ -503,12 +503,12 @@ extension Post {
         ModelSchema(
             typeName: "Post", collection: "posts",
             fields: [
-                .init(number: 115805532, name: "id", type: "String"),
-                .init(number: 319600289, name: "title", type: "String"),
-                .init(number: 470341173, name: "authorID", type: "User.ID"),
-                .init(number: 402589028, name: "editorID", type: "UUID", isOptional: true),
-                .init(number: 149165305, name: "topicIDs", type: "[Topic.ID]"),
-                .init(number: 181445867, name: "isDraft", type: "Bool", index: "indexed"),
+                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 319600289, name: "title", type: "String", swiftType: String.self),
+                .init(number: 470341173, name: "authorID", type: "User.ID", swiftType: User.ID.self),
+                .init(number: 402589028, name: "editorID", type: "UUID", swiftType: UUID.self, isOptional: true),
+                .init(number: 149165305, name: "topicIDs", type: "[Topic.ID]", swiftType: [Topic.ID].self),
+                .init(number: 181445867, name: "isDraft", type: "Bool", swiftType: Bool.self, index: "indexed"),
             ])
     }
 
@@ -568,8 +568,8 @@ extension Topic {
         ModelSchema(
             typeName: "Topic", collection: "topics",
             fields: [
-                .init(number: 115805532, name: "id", type: "String"),
-                .init(number: 296171452, name: "name", type: "String"),
+                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
             ])
     }
 

@@ -64,8 +64,8 @@ extension Counter {
         ModelSchema(
             typeName: "Counter", collection: "Counter",
             fields: [
-                .init(number: 115805532, name: "id", type: "Int64"),
-                .init(number: 120994750, name: "count", type: "UInt32"),
+                .init(number: 115805532, name: "id", type: "Int64", swiftType: Int64.self),
+                .init(number: 120994750, name: "count", type: "UInt32", swiftType: UInt32.self),
             ])
     }
 
@@ -134,8 +134,8 @@ extension Order {
         ModelSchema(
             typeName: "Order", collection: "orders", metadataType: "OrderNote",
             fields: [
-                .init(number: 58379796, name: "number", type: "OrderNumber"),
-                .init(number: 10097247, name: "total", type: "Decimal"),
+                .init(number: 58379796, name: "number", type: "OrderNumber", swiftType: OrderNumber.self),
+                .init(number: 10097247, name: "total", type: "Decimal", swiftType: Decimal.self),
             ])
     }
 
@@ -223,10 +223,10 @@ extension Setting {
             typeName: "Setting", collection: "settings",
             cases: [
                 .init(number: 354307838, name: "theme", fields: [
-                    .init(number: 333544927, name: "_0", type: "String"),
+                    .init(number: 333544927, name: "_0", type: "String", swiftType: String.self),
                 ]),
                 .init(number: 98307377, name: "volume", fields: [
-                    .init(number: 326319355, name: "level", type: "Int"),
+                    .init(number: 326319355, name: "level", type: "Int", swiftType: Int.self),
                 ]),
             ])
     }
@@ -290,8 +290,8 @@ extension Tag {
         ModelSchema(
             typeName: "Tag", collection: "tags",
             fields: [
-                .init(number: 296171452, name: "name", type: "String"),
-                .init(number: 204409872, name: "uses", type: "Int"),
+                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
+                .init(number: 204409872, name: "uses", type: "Int", swiftType: Int.self),
             ])
     }
 

@@ -56,8 +56,8 @@ extension Library.Author {
         ModelSchema(
             typeName: "Library.Author",
             fields: [
-                .init(number: 296171452, name: "name", type: "String"),
-                .init(number: 412153951, name: "born", type: "Int", isOptional: true),
+                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
+                .init(number: 412153951, name: "born", type: "Int", swiftType: Int.self, isOptional: true),
             ])
     }
 
@@ -130,10 +130,10 @@ extension Library.Book {
         ModelSchema(
             typeName: "Library.Book", collection: "books",
             fields: [
-                .init(number: 386919580, name: "isbn", type: "String"),
-                .init(number: 319600289, name: "title", type: "String"),
-                .init(number: 166680394, name: "author", type: "Library.Author"),
-                .init(number: 365947299, name: "publicationYear", type: "Int", isOptional: true),
+                .init(number: 386919580, name: "isbn", type: "String", swiftType: String.self),
+                .init(number: 319600289, name: "title", type: "String", swiftType: String.self),
+                .init(number: 166680394, name: "author", type: "Library.Author", swiftType: Library.Author.self),
+                .init(number: 365947299, name: "publicationYear", type: "Int", swiftType: Int.self, isOptional: true),
             ])
     }
 

@@ -167,12 +167,12 @@ extension Note {
         ModelSchema(
             typeName: "Note", collection: "notes", metadataType: "NoteReview",
             fields: [
-                .init(number: 115805532, name: "id", type: "String"),
-                .init(number: 319600289, name: "title", type: "String", index: "searchable"),
-                .init(number: 460672814, name: "body", type: "String", index: "searchable"),
-                .init(number: 511892852, name: "tags", type: "[String]", index: "searchable"),
-                .init(number: 34900194, name: "summary", type: "String", isOptional: true, index: "searchable"),
-                .init(number: 258204404, name: "isArchived", type: "Bool", index: "indexed"),
+                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 319600289, name: "title", type: "String", swiftType: String.self, index: "searchable"),
+                .init(number: 460672814, name: "body", type: "String", swiftType: String.self, index: "searchable"),
+                .init(number: 511892852, name: "tags", type: "[String]", swiftType: [String].self, index: "searchable"),
+                .init(number: 34900194, name: "summary", type: "String", swiftType: String.self, isOptional: true, index: "searchable"),
+                .init(number: 258204404, name: "isArchived", type: "Bool", swiftType: Bool.self, index: "indexed"),
             ])
     }
 
@@ -224,8 +224,8 @@ extension NoteReview {
         ModelSchema(
             typeName: "NoteReview",
             fields: [
-                .init(number: 217372811, name: "comment", type: "String"),
-                .init(number: 398148241, name: "labels", type: "[String]"),
+                .init(number: 217372811, name: "comment", type: "String", swiftType: String.self),
+                .init(number: 398148241, name: "labels", type: "[String]", swiftType: [String].self),
             ])
     }
 

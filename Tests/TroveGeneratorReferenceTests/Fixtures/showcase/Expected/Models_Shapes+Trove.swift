@@ -179,19 +179,19 @@ extension Shape {
             typeName: "Shape",
             cases: [
                 .init(number: 84160017, name: "circle", fields: [
-                    .init(number: 28789142, name: "radius", type: "Double"),
+                    .init(number: 28789142, name: "radius", type: "Double", swiftType: Double.self),
                 ]),
                 .init(number: 508428433, name: "rectangle", fields: [
-                    .init(number: 333544927, name: "_0", type: "Double"),
-                    .init(number: 335642129, name: "_1", type: "Double"),
+                    .init(number: 333544927, name: "_0", type: "Double", swiftType: Double.self),
+                    .init(number: 335642129, name: "_1", type: "Double", swiftType: Double.self),
                 ]),
                 .init(number: 10721041, name: "polygon", fields: [
-                    .init(number: 395488504, name: "points", type: "[Point]"),
-                    .init(number: 517137151, name: "label", type: "String", isOptional: true),
+                    .init(number: 395488504, name: "points", type: "[Point]", swiftType: [Point].self),
+                    .init(number: 517137151, name: "label", type: "String", swiftType: String.self, isOptional: true),
                 ]),
                 .init(number: 398248391, name: "text", fields: [
-                    .init(number: 333544927, name: "_0", type: "String"),
-                    .init(number: 74717995, name: "size", type: "Int"),
+                    .init(number: 333544927, name: "_0", type: "String", swiftType: String.self),
+                    .init(number: 74717995, name: "size", type: "Int", swiftType: Int.self),
                 ]),
                 .init(number: 51705821, name: "empty"),
             ])

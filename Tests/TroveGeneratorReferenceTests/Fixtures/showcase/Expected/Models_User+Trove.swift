@@ -61,9 +61,9 @@ extension Address {
         ModelSchema(
             typeName: "Address",
             fields: [
-                .init(number: 248291463, name: "street", type: "String"),
-                .init(number: 28872744, name: "city", type: "String"),
-                .init(number: 359681654, name: "zip", type: "String", isOptional: true),
+                .init(number: 248291463, name: "street", type: "String", swiftType: String.self),
+                .init(number: 28872744, name: "city", type: "String", swiftType: String.self),
+                .init(number: 359681654, name: "zip", type: "String", swiftType: String.self, isOptional: true),
             ])
     }
 
@@ -428,21 +428,21 @@ extension User {
         ModelSchema(
             typeName: "User", collection: "users", metadataType: "UserStats",
             fields: [
-                .init(number: 104805191, name: "userID", type: "UUID"),
-                .init(number: 296171452, name: "name", type: "String"),
-                .init(number: 290515576, name: "email", type: "String", index: "unique"),
-                .init(number: 92809523, name: "age", type: "Int", index: "indexed"),
-                .init(number: 93144362, name: "address", type: "Address", isOptional: true),
-                .init(number: 511892852, name: "tags", type: "[String]"),
-                .init(number: 320310171, name: "roles", type: "Set<Role>"),
-                .init(number: 417080130, name: "scores", type: "[String: Int]"),
-                .init(number: 114997029, name: "favoriteShape", type: "Shape", isOptional: true),
-                .init(number: 192502602, name: "bio", type: "String", index: "searchable"),
-                .init(number: 308767611, name: "default", type: "Bool"),
-                .init(number: 44476761, name: "nickname", type: "String", isOptional: true, index: "indexed"),
-                .init(number: 35070683, name: "mainRole", type: "Role", index: "indexed"),
-                .init(number: 370515686, name: "isVerified", type: "Bool", index: "indexed"),
-                .init(number: 508633610, name: "rating", type: "Double", index: "indexed"),
+                .init(number: 104805191, name: "userID", type: "UUID", swiftType: UUID.self),
+                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
+                .init(number: 290515576, name: "email", type: "String", swiftType: String.self, index: "unique"),
+                .init(number: 92809523, name: "age", type: "Int", swiftType: Int.self, index: "indexed"),
+                .init(number: 93144362, name: "address", type: "Address", swiftType: Address.self, isOptional: true),
+                .init(number: 511892852, name: "tags", type: "[String]", swiftType: [String].self),
+                .init(number: 320310171, name: "roles", type: "Set<Role>", swiftType: Set<Role>.self),
+                .init(number: 417080130, name: "scores", type: "[String: Int]", swiftType: [String: Int].self),
+                .init(number: 114997029, name: "favoriteShape", type: "Shape", swiftType: Shape.self, isOptional: true),
+                .init(number: 192502602, name: "bio", type: "String", swiftType: String.self, index: "searchable"),
+                .init(number: 308767611, name: "default", type: "Bool", swiftType: Bool.self),
+                .init(number: 44476761, name: "nickname", type: "String", swiftType: String.self, isOptional: true, index: "indexed"),
+                .init(number: 35070683, name: "mainRole", type: "Role", swiftType: Role.self, index: "indexed"),
+                .init(number: 370515686, name: "isVerified", type: "Bool", swiftType: Bool.self, index: "indexed"),
+                .init(number: 508633610, name: "rating", type: "Double", swiftType: Double.self, index: "indexed"),
             ])
     }
 
@@ -494,8 +494,8 @@ extension UserStats {
         ModelSchema(
             typeName: "UserStats",
             fields: [
-                .init(number: 243723370, name: "logins", type: "Int"),
-                .init(number: 253091220, name: "lastSeen", type: "Date", isOptional: true),
+                .init(number: 243723370, name: "logins", type: "Int", swiftType: Int.self),
+                .init(number: 253091220, name: "lastSeen", type: "Date", swiftType: Date.self, isOptional: true),
             ])
     }
 
