@@ -97,6 +97,42 @@ final class ConnectionLane: Sendable {
         }
     }
 
+    /// Waits, holding no thread, for a connection of the lane and returns it, for a transaction
+    /// whose body runs in the caller's task (and may suspend); ``release(_:)`` gives it back.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while it waits.
+    func lease(label: String?, fileID: String, line: Int) async throws -> PooledConnection {
+        let id = nextWaiterID.add(1, ordering: .relaxed).newValue
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PooledConnection, any Error>) in
+                let activity = TransactionActivity(
+                    kind: kind, state: .waiting, label: label, fileID: fileID, line: line, since: .now)
+                let outcome: Outcome = state.withLock { state in
+                    if Task.isCancelled { return .cancelled }
+                    if let connection = state.idle.popLast() {
+                        state.startRunning(activity, on: connection)
+                        return .granted(connection)
+                    }
+                    state.waiters.append(
+                        id,
+                        Waiter(
+                            activity: activity, grant: { continuation.resume(returning: $0) },
+                            fail: { continuation.resume(throwing: $0) }))
+                    return .queued
+                }
+                switch outcome {
+                case .granted(let connection): continuation.resume(returning: connection)
+                case .queued: break
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            if let waiter = state.withLock({ $0.waiters.remove(id) }) {
+                waiter.fail(CancellationError())
+            }
+        }
+    }
+
     private enum Outcome {
         case granted(PooledConnection)
         case queued
@@ -134,7 +170,7 @@ final class ConnectionLane: Sendable {
     }
 
     /// Hands `connection` to the first waiter, or makes it idle.
-    private func release(_ connection: PooledConnection) {
+    func release(_ connection: PooledConnection) {
         let next: Waiter? = state.withLock { state in
             state.running[connection.index] = nil
             state.reported[connection.index] = false
