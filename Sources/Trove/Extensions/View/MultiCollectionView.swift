@@ -226,9 +226,7 @@ extension MultiCollectionView: ViewDefinition {
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
         guard try statement.step() else {
-            throw TroveError(
-                code: .extensionFailed, message: "A row of the view '\(name)' is gone from the items (row \(rowID)).",
-                collection: primaryCollection, extensionName: name)
+            throw TroveError.viewRowWithoutItem(view: name, collections: collections)
         }
         let key = statement.string(at: 0)
         let row = ViewRow(

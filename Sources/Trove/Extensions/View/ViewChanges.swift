@@ -196,6 +196,10 @@ extension ViewChanges {
     /// Applies these changes to `contents`, the keys of each group of the view before the
     /// changes, and returns the contents after them, as a list would (see ``ViewChanges``).
     ///
+    /// Changes that do not fit `contents` (made for other contents, or by hand) never trap: a
+    /// removal at an index the group does not have is ignored, and an insertion at an index
+    /// outside the group goes to its nearest end.
+    ///
     /// - Parameter contents: The keys of each group before the changes.
     /// - Returns: The keys of each group after the changes; a group left empty is absent.
     public func applied(to contents: [String: [String]]) -> [String: [String]] {
@@ -213,7 +217,7 @@ extension ViewChanges {
             .sorted { $0.path.index < $1.path.index }
         for (path, key) in incoming {
             var rows = result[path.group] ?? []
-            rows.insert(key, at: Swift.min(path.index, rows.count))
+            rows.insert(key, at: Swift.min(Swift.max(path.index, 0), rows.count))
             result[path.group] = rows
         }
         return result.filter { !$0.value.isEmpty }

@@ -58,7 +58,7 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
         let versions = context.core.database.viewVersions
         if view.isInMemory {
             versions.activate()
-            context.core.extensionStates[name] = ViewWriteState(memory: ViewMemoryState())
+            context.core.extensionStates[name] = ViewWriteState(name: name, memory: ViewMemoryState())
         } else {
             // A view of this name that was in memory is no longer.
             versions.remove(name)
@@ -176,7 +176,7 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
                     code: .extensionFailed, message: "The in-memory view '\(name)' has no pages on this database.",
                     collection: view.primaryCollection, extensionName: name)
             }
-            state = ViewWriteState(memory: latest.state)
+            state = ViewWriteState(name: name, memory: latest.state)
         } else {
             state = ViewWriteState(storage: view.pages, sqlite: context.sqlite)
         }
