@@ -54,7 +54,9 @@ public struct MultiCollectionViewReader {
     ///   - index: The index in the group, from 0.
     ///   - group: The group.
     /// - Returns: The row's collection and key.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func row(at index: Int, in group: String) throws -> ViewRowKey? {
         guard index >= 0, index < Int.max else { return nil }
         return try rows(in: group, range: index..<(index + 1)).first
@@ -68,7 +70,9 @@ public struct MultiCollectionViewReader {
     ///   - group: The group.
     ///   - range: The indexes (default: every row).
     /// - Returns: The rows, in order.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func rows(in group: String, range: Range<Int>? = nil) throws -> [ViewRowKey] {
         let sqlite = transaction.checkedCore.sqlite
         // The rows start at the range's lower bound, clamped to the group.

@@ -28,7 +28,8 @@ import Foundation
 ///   and its metadata, must be pure functions of them, and run inside write transactions: keep
 ///   them fast.
 /// - The ordered rows are stored in the file in pages of row ids (see the article "Views"): one
-///   write costs O(log n) comparisons and rewrites one page, or two when a page splits or merges.
+///   write costs O(log n) comparisons and rewrites one page, or two when a page splits or merges
+///   (rarely, every page of the group, when their numbering is used up).
 ///   A later open with the same name and version does no work; a new version (or another
 ///   ``Storage``) rebuilds the view. With ``Storage/inMemory``, the same pages live in memory
 ///   only, versioned by commit.

@@ -24,7 +24,8 @@ protocol ViewDefinition: Sendable {
     func row(_ rowID: Int64, in context: ExtensionContext) throws -> (key: String, row: Row)
     /// The group of `row`, or `nil` when it is not in the view.
     func group(of row: Row) throws -> String?
-    /// Whether `lhs` (at `lhsKey`) comes before `rhs` (at `rhsKey`), ties broken by key.
+    /// Whether `lhs` (at `lhsKey`) comes before `rhs` (at `rhsKey`), ties broken by key (see
+    /// ``ItemKeyOrder``).
     func sortsBefore(_ lhs: Row, key lhsKey: String, _ rhs: Row, key rhsKey: String) throws -> Bool
 }
 

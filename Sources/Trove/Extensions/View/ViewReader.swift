@@ -64,7 +64,9 @@ public struct ViewReader<Item: Persistable> {
     ///   - index: The index in the group, from 0.
     ///   - group: The group.
     /// - Returns: The key.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func key(at index: Int, in group: String) throws -> Item.ID? {
         guard index >= 0, index < Int.max else { return nil }
         return try keys(in: group, range: index..<(index + 1)).first
@@ -77,7 +79,8 @@ public struct ViewReader<Item: Persistable> {
     ///   - group: The group.
     /// - Returns: The item.
     /// - Throws: ``TroveError`` when the view is not registered, SQLite fails, or the item
-    ///   cannot be decoded.
+    ///   cannot be decoded; ``TroveError/Code/corruptDatabase`` when the view is damaged: it
+    ///   lists an item that its collection does not have.
     public func item(at index: Int, in group: String) throws -> Item? {
         guard index >= 0, index < Int.max else { return nil }
         return try items(in: group, range: index..<(index + 1)).first
@@ -89,7 +92,9 @@ public struct ViewReader<Item: Persistable> {
     ///   - group: The group.
     ///   - range: The indexes (default: every row).
     /// - Returns: The keys, in order.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func keys(in group: String, range: Range<Int>? = nil) throws -> [Item.ID] {
         try rawKeys(in: group, range: range).map { try itemKey($0) }
     }
@@ -101,7 +106,8 @@ public struct ViewReader<Item: Persistable> {
     ///   - range: The indexes (default: every row).
     /// - Returns: The items, in order.
     /// - Throws: ``TroveError`` when the view is not registered, SQLite fails, or an item cannot
-    ///   be decoded.
+    ///   be decoded; ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an
+    ///   item that its collection does not have.
     public func items(in group: String, range: Range<Int>? = nil) throws -> [Item] {
         let first = Swift.max(range?.lowerBound ?? 0, 0)
         return try rawKeys(in: group, range: range).enumerated().map { offset, key in

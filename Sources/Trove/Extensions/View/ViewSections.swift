@@ -188,7 +188,9 @@ extension ViewReader {
     ///
     /// - Parameter mappings: Which groups and rows to show.
     /// - Returns: The sections.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func sections(_ mappings: ViewMappings) throws -> ViewSections {
         let groups: [String]
         if let fixed = mappings.groups.fixedGroups {
