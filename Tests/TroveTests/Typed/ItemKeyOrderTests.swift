@@ -26,7 +26,9 @@ struct Slot: Persistable, Codable, Equatable {
 /// against a brute-force model.
 struct ItemKeyOrderTests {
     /// The integer keys the order must get right: signs, lengths, the ends of the type.
-    static let edgeKeys: [Int] = [Int.min, Int.min + 1, -100, -10, -9, -2, -1, 0, 1, 2, 9, 10, 11, 99, 100, 101, Int.max - 1, Int.max]
+    static let edgeKeys: [Int] = [
+        Int.min, Int.min + 1, -100, -10, -9, -2, -1, 0, 1, 2, 9, 10, 11, 99, 100, 101, Int.max - 1, Int.max,
+    ]
 
     /// Edge keys and random ones, without repeats.
     static func integerKeys(count: Int, random: inout SplitMix64) -> [Int] {
@@ -44,13 +46,15 @@ struct ItemKeyOrderTests {
     static func tickets(seed: UInt64, count: Int = 300) -> [Ticket] {
         var random = SplitMix64(seed: seed)
         return integerKeys(count: count, random: &random).map { key in
-            Ticket(id: key, rank: Int.random(in: 0..<3, using: &random), lane: ["x", "y"].randomElement(using: &random)!)
+            Ticket(
+                id: key, rank: Int.random(in: 0..<3, using: &random), lane: ["x", "y"].randomElement(using: &random)!)
         }
     }
 
     /// The view of tickets by lane, sorted by rank: most rows tie.
     static func ticketsByLane(storage: View<Ticket>.Storage) -> View<Ticket> {
-        View<Ticket>("tickets_by_lane", storage: storage, grouping: { ticket, _ in ticket.lane }, sortedBy: [.ascending(\.rank)])
+        View<Ticket>(
+            "tickets_by_lane", storage: storage, grouping: { ticket, _ in ticket.lane }, sortedBy: [.ascending(\.rank)])
     }
 
     static let ticketIndex = SecondaryIndex<Ticket>(
@@ -75,7 +79,10 @@ struct ItemKeyOrderTests {
         var random = SplitMix64(seed: seed)
         let signed = Self.integerKeys(count: 500, random: &random)
         #expect(signed.map(\.itemKey).sorted(by: ItemKeyOrder.integer.precedes) == signed.sorted().map(\.itemKey))
-        var unsigned = Set<UInt64>([0, 1, 9, 10, 100, UInt64(Int64.max) - 1, UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64.max - 1, UInt64.max])
+        var unsigned = Set<UInt64>([
+            0, 1, 9, 10, 100, UInt64(Int64.max) - 1, UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64.max - 1,
+            UInt64.max,
+        ])
         while unsigned.count < 300 { unsigned.insert(UInt64.random(in: 0...UInt64.max, using: &random)) }
         #expect(unsigned.map(\.itemKey).sorted(by: ItemKeyOrder.integer.precedes) == unsigned.sorted().map(\.itemKey))
         let texts = ["b", "a", "ab", "10", "9", "Z", "é", "-1"]
@@ -145,8 +152,10 @@ struct ItemKeyOrderTests {
             let inLaneX = tickets.filter { $0.lane == "x" }.sorted { ($0.rank, $0.id) < ($1.rank, $1.id) }.map(\.id)
             var pages: [Int] = []
             for offset in stride(from: 0, to: inLaneX.count + 40, by: 40) {
-                pages += try query.filter(.column("lane", equals: "x")).sorted(by: .column("rank")).limit(40, offset: offset)
-                    .keys()
+                pages += try query.filter(.column("lane", equals: "x")).sorted(by: .column("rank")).limit(
+                    40, offset: offset
+                )
+                .keys()
             }
             #expect(pages == inLaneX)
             #expect(try query.sorted(by: .column("rank")).first()?.id == byRank.first)

@@ -25,7 +25,8 @@ extension TroveError {
         let row = key.map { "the item '\($0)'" } ?? "an item"
         let names = collections.map { "'\($0)'" }
         let whereNot =
-            names.count == 1 ? "in the collection \(names[0])" : "in any of its collections (\(names.joined(separator: ", ")))"
+            names.count == 1
+            ? "in the collection \(names[0])" : "in any of its collections (\(names.joined(separator: ", ")))"
         return TroveError(
             code: .corruptDatabase,
             message:

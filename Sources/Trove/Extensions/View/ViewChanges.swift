@@ -19,8 +19,8 @@
 /// indexes, from the lowest up). The result is the new contents, group by group: Trove's tests
 /// check exactly this after every commit of a long random run.
 ///
-/// Rows that compare equal in the view's sort are ordered by key, so the order never depends on
-/// the order of the writes.
+/// Rows that compare equal in the view's sort are ordered by key (see ``View``), so the order
+/// never depends on the order of the writes.
 public struct ViewChanges: Sendable, Hashable {
     /// The groups that had no row before and have some after (inserted), or the other way round
     /// (removed), sorted by kind, then group.

@@ -88,7 +88,9 @@ struct BadInputViewTests {
             #expect(error?.extensionName == viewName && error?.collection == "members", "\(name)")
             let message = error?.message ?? ""
             #expect(message.contains("The view '\(viewName)' is damaged"), "\(name): \(message)")
-            #expect(message.contains("index 5 of the group 'all'") && message.contains("collection 'members'"), "\(name): \(message)")
+            #expect(
+                message.contains("index 5 of the group 'all'") && message.contains("collection 'members'"),
+                "\(name): \(message)")
             #expect(message.contains("new version"), "\(name): \(message)")
             let description = error?.description ?? ""
             #expect(internalsShown(in: description) == [], "\(name): \(description)")
@@ -99,8 +101,10 @@ struct BadInputViewTests {
     /// the section's other lookups answer), shown in order or reversed; an index past the end of
     /// a group has no key, up to `Int.max`; changes that do not fit never trap when applied.
     @Test func rowsOutsideASectionHaveNoGroupIndex() throws {
-        let section = ViewSection(group: "all", keys: ["a", "b", "c"], groupCount: 10, isReversed: false, groupRange: 4..<7)
-        let reversed = ViewSection(group: "all", keys: ["c", "b", "a"], groupCount: 10, isReversed: true, groupRange: 4..<7)
+        let section = ViewSection(
+            group: "all", keys: ["a", "b", "c"], groupCount: 10, isReversed: false, groupRange: 4..<7)
+        let reversed = ViewSection(
+            group: "all", keys: ["c", "b", "a"], groupCount: 10, isReversed: true, groupRange: 4..<7)
         for shown in [section, reversed] {
             #expect((0..<3).map { shown.groupIndex(ofRow: $0) } == (shown.isReversed ? [6, 5, 4] : [4, 5, 6]))
             for row in [3, 4, 100, Int.max, -1, Int.min] {
@@ -127,7 +131,10 @@ struct BadInputViewTests {
         #expect(changes.applied(to: ["all": ["a", "b"]]) == ["all": ["z", "a", "b"]])
         let sectionChanges = ViewSectionChanges(
             sectionChanges: [ViewSectionChange(kind: .inserted, index: -3, group: "new", keys: ["n"])],
-            rowChanges: [ViewSectionRowChange(kind: .inserted, key: "z", from: nil, to: ViewSectionIndexPath(section: 1, row: -9))])
+            rowChanges: [
+                ViewSectionRowChange(
+                    kind: .inserted, key: "z", from: nil, to: ViewSectionIndexPath(section: 1, row: -9))
+            ])
         #expect(
             sectionChanges.applied(to: [ViewSectionContent(group: "all", keys: ["a"])])
                 == [ViewSectionContent(group: "new", keys: ["n"]), ViewSectionContent(group: "all", keys: ["z", "a"])])
@@ -139,14 +146,18 @@ struct BadInputViewTests {
         let keys = [10, 9, -1, 100, 0, -5, Int.max, Int.min]
         let tickets = keys.map { Ticket(id: $0, rank: 1, lane: "x") }
         let view = ItemKeyOrderTests.ticketsByLane(storage: .persistent)
-        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension, ItemKeyOrderTests.ticketIndex.databaseExtension])
+        let database = try makeTemporaryDatabase(extensions: [
+            view.databaseExtension, ItemKeyOrderTests.ticketIndex.databaseExtension,
+        ])
         try database.newConnection().write(tickets)
         let byValue = keys.sorted()
         try database.newConnection().read { tx throws in
             #expect(try view.read(tx).keys(in: "x") == byValue)
             #expect(try ItemKeyOrderTests.ticketIndex.query(tx).sorted(by: .column("rank")).keys() == byValue)
             #expect(try ItemKeyOrderTests.ticketIndex.query(tx).keys() == byValue)
-            #expect(try ItemKeyOrderTests.ticketIndex.query(tx).filter(.column("lane", equals: "x")).limit(3, offset: 2).keys() == Array(byValue[2..<5]))
+            #expect(
+                try ItemKeyOrderTests.ticketIndex.query(tx).filter(.column("lane", equals: "x")).limit(3, offset: 2)
+                    .keys() == Array(byValue[2..<5]))
         }
     }
 }

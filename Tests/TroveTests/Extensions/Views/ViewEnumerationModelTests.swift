@@ -33,7 +33,8 @@ struct ViewEnumerationModelTests {
         var random = SplitMix64(seed: 7)
         let members = (0..<260).map { ViewEnumerationModel.randomMember("m\($0)", random: &random) }
         try connection.write(members)
-        let model = ViewEnumerationModel(items: Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0) }), definition: definition)
+        let model = ViewEnumerationModel(
+            items: Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0) }), definition: definition)
         try connection.read { tx in
             for group in try view.read(tx).groups() {
                 let expected = model.rows(of: group)
@@ -68,7 +69,8 @@ struct ViewEnumerationModel {
             let filter = filter
             let group = group
             return View<Member>(
-                name, storage: storage, filter: { member, _ in filter(member) }, grouping: { member, _ in group(member) },
+                name, storage: storage, filter: { member, _ in filter(member) },
+                grouping: { member, _ in group(member) },
                 sortedBy: criteria)
         }
     }
@@ -153,7 +155,9 @@ struct ViewEnumerationModel {
 
     /// The row the rule visits next: the first of the group, in the direction of the walk, that
     /// comes after `position` and is not in `visited`, with its index in the group now.
-    func next(in group: String, reversed: Bool, after position: Member?, visited: Set<String>) -> (index: Int, member: Member)? {
+    func next(in group: String, reversed: Bool, after position: Member?, visited: Set<String>) -> (
+        index: Int, member: Member
+    )? {
         let rows = rows(of: group)
         let order = reversed ? Array(rows.indices.reversed()) : Array(rows.indices)
         for index in order {
@@ -215,7 +219,8 @@ struct ViewEnumerationModel {
                         let expected = model.next(in: group, reversed: reversed, after: position, visited: visited)
                         guard let expected, expected.index == index, expected.member == member else {
                             Issue.record(
-                                "\(context), enumeration \(run) of '\(group)'\(reversed ? " reversed" : ""): visited \(member.id) at \(index), the rule gives \(expected.map { "\($0.member.id) at \($0.index)" } ?? "nothing") after \(visited.count) visits")
+                                "\(context), enumeration \(run) of '\(group)'\(reversed ? " reversed" : ""): visited \(member.id) at \(index), the rule gives \(expected.map { "\($0.member.id) at \($0.index)" } ?? "nothing") after \(visited.count) visits"
+                            )
                             failed = true
                             stop = true
                             return
@@ -234,7 +239,8 @@ struct ViewEnumerationModel {
                         let missed = model.next(in: group, reversed: reversed, after: position, visited: visited)
                         #expect(
                             missed == nil,
-                            "\(context), enumeration \(run) of '\(group)': ended before \(missed?.member.id ?? "") at \(missed?.index ?? -1)")
+                            "\(context), enumeration \(run) of '\(group)': ended before \(missed?.member.id ?? "") at \(missed?.index ?? -1)"
+                        )
                         if missed != nil { failed = true }
                     }
                     let pagesAfter = try pageIDs(view, tx)
@@ -247,7 +253,8 @@ struct ViewEnumerationModel {
             }
             if failed { break }
             let contents = try connection.read { tx in try ViewTestViews.contents(view, tx) }
-            #expect(contents == model.contents(), "\(context): the view after enumeration \(run) differs from the model")
+            #expect(
+                contents == model.contents(), "\(context): the view after enumeration \(run) differs from the model")
         }
         return counts
     }
@@ -304,7 +311,10 @@ struct ViewEnumerationModel {
             case 36..<44:
                 // A row before the position, moved anywhere (after it too).
                 if let here, here > 0 {
-                    let row = rows[reversed ? Int.random(in: here..<rows.count, using: &random) : Int.random(in: 0..<here, using: &random)]
+                    let row = rows[
+                        reversed
+                            ? Int.random(in: here..<rows.count, using: &random)
+                            : Int.random(in: 0..<here, using: &random)]
                     if let now = model.items[row.id] { try write(changed(now)) }
                 }
             case 44..<58:
@@ -321,7 +331,8 @@ struct ViewEnumerationModel {
                 }
             case 80..<86:
                 if let key = model.items.keys.randomElement(using: &random), var member = model.items[key] {
-                    let metadata = Bool.random(using: &random) ? MemberStats(visits: Int.random(in: 0..<10, using: &random)) : nil
+                    let metadata =
+                        Bool.random(using: &random) ? MemberStats(visits: Int.random(in: 0..<10, using: &random)) : nil
                     _ = try tx.setMetadata(metadata, for: Member.self, key: key)
                     member.metadata = metadata
                     model.items[key] = member

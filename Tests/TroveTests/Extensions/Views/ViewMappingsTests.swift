@@ -202,7 +202,8 @@ struct ViewMappingsTests {
                         #expect(try reader.key(at: index, in: section.group) == key, "row \(row) of \(section.group)")
                         #expect(section.row(ofGroupIndex: index) == row)
                     }
-                    #expect(section.groupIndex(ofRow: -1) == nil && section.groupIndex(ofRow: section.keys.count) == nil)
+                    #expect(
+                        section.groupIndex(ofRow: -1) == nil && section.groupIndex(ofRow: section.keys.count) == nil)
                 }
             }
             return (members, sections)
