@@ -122,7 +122,9 @@ extension TroveError {
         /// The file is not a SQLite database, or is a SQLite database that Trove does not own.
         public static let notADatabase = Code(.notADatabase)
         /// SQLite found the database file damaged (`SQLITE_CORRUPT`): a page or an index does not
-        /// hold what it should. Committed data elsewhere in the file may still be readable.
+        /// hold what it should; or Trove found its own records contradicting each other (a view
+        /// that lists an item its collection does not have). Committed data elsewhere in the file
+        /// may still be readable.
         public static let corruptDatabase = Code(.corruptDatabase)
         /// The file was written by a newer version of Trove, whose schema this version cannot read.
         public static let unsupportedSchemaVersion = Code(.unsupportedSchemaVersion)

@@ -6,8 +6,9 @@
 // read, enumerate again and, in a read-write transaction, write.
 
 extension TransactionReader {
-    /// Calls `body` with every item of the type, with its metadata, in key order, until it sets
-    /// `stop`. Items are decoded one at a time, never all at once.
+    /// Calls `body` with every item of the type, with its metadata, in key order (the order of
+    /// the stored keys' text: see <doc:Enumeration>), until it sets `stop`. Items are decoded one
+    /// at a time, never all at once.
     ///
     /// ```swift
     /// try User.read(tx).enumerate(where: { $0.hasPrefix("a") }) { user, stop in
@@ -53,8 +54,8 @@ extension TransactionReader {
         try enumerate(where: keyFilter) { item, stop in try body(item, item.metadata, &stop) }
     }
 
-    /// Calls `body` with the key and metadata of every item of the type, in key order, until it
-    /// sets `stop`. The items themselves are neither read nor decoded.
+    /// Calls `body` with the key and metadata of every item of the type, in key order (of the
+    /// stored text), until it sets `stop`. The items themselves are neither read nor decoded.
     ///
     /// - Parameters:
     ///   - keyFilter: Called with each key before its metadata is decoded; the rows it rejects
@@ -84,7 +85,8 @@ extension TransactionReader {
         }
     }
 
-    /// Calls `body` with the key of every item of the type, in key order, until it sets `stop`.
+    /// Calls `body` with the key of every item of the type, in key order (of the stored text),
+    /// until it sets `stop`.
     ///
     /// - Parameter body: Called with each key; set its last argument to `true` to stop.
     /// - Throws: The error of `body`; ``TroveError`` when a stored key is not a valid `Item.ID`
@@ -98,8 +100,8 @@ extension TransactionReader {
     /// sets `stop`.
     ///
     /// In the order of `keys`, or, when `unordered` is `true`, in the order that is fastest:
-    /// first the items in the connection's cache, then the others in key order, which reads the
-    /// file in order.
+    /// first the items in the connection's cache, then the others in the order of the stored
+    /// keys' text, which reads the file in order.
     ///
     /// ```swift
     /// try User.read(tx).enumerate(keys: ids, unordered: true) { id, user, stop in
@@ -142,7 +144,8 @@ extension TransactionReader {
         }
     }
 
-    /// A cursor over every item of the type, in key order, that decodes one item per call of
+    /// A cursor over every item of the type, in key order (of the stored text), that decodes one
+    /// item per call of
     /// ``ItemCursor/next()``: memory stays bounded by one page of stored rows, whatever the
     /// number of items.
     ///

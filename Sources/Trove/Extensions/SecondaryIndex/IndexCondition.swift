@@ -81,7 +81,8 @@ enum IndexPredicate: Sendable, Hashable {
 }
 
 /// An ordering of the results of an ``IndexQuery`` by a column of its index. Items with equal
-/// values are ordered by key, so the order is total; `nil` sorts first when ascending.
+/// values are ordered by key (by value for an integer key type, by text for the others), so the
+/// order is total; `nil` sorts first when ascending.
 public struct IndexOrder<Item: Persistable>: Sendable, Hashable {
     /// The name of the column.
     public let column: String

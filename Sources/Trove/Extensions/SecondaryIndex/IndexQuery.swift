@@ -85,8 +85,10 @@ struct IndexQueryClauses: Sendable {
 /// ```
 ///
 /// Conditions combine with AND. Without an ordering, items come in key order; with one, items
-/// with equal values come in key order. Items come through the connection's cache like any
-/// other read.
+/// with equal values come in key order. Key order is by value for an integer key type (-1
+/// before 9 before 10), and by the stored text, byte by byte, for the others (`String`, `UUID`,
+/// any `LosslessStringConvertible`). Items come through the connection's cache like any other
+/// read.
 ///
 /// - Important: A query is valid only inside the closure of its transaction.
 public struct IndexQuery<Item: Persistable> {
@@ -115,7 +117,8 @@ public struct IndexQuery<Item: Persistable> {
         return copy
     }
 
-    /// The query with its results ordered by `orderings`, the first deciding first, then by key.
+    /// The query with its results ordered by `orderings`, the first deciding first, then by key
+    /// (by value for an integer key type, by text for the others).
     ///
     /// - Parameter orderings: Orderings by columns of the index.
     /// - Returns: The ordered query.
@@ -126,7 +129,8 @@ public struct IndexQuery<Item: Persistable> {
         return copy
     }
 
-    /// The query with its results ordered by `ordering` in `direction`, then by key.
+    /// The query with its results ordered by `ordering` in `direction`, then by key (by value
+    /// for an integer key type, by text for the others).
     ///
     /// ```swift
     /// User.query(tx).sorted(by: .age, .descending)
@@ -348,6 +352,9 @@ final class IndexQueryPlanner: Sendable {
     let collection: String
     let fingerprint: String
     let columnNames: [String]
+    /// How the keys of the indexed items compare: what orders the items that the orderings
+    /// find equal, and the items of a query without orderings.
+    let keyOrder: ItemKeyOrder
     /// The table, quoted.
     let table: String
     /// The SQL of the queries run so far, by shape (what is selected, the columns and operators
@@ -361,12 +368,16 @@ final class IndexQueryPlanner: Sendable {
     /// The most shapes kept.
     private static let sqlCacheLimit = 64
 
-    init(name: String, collection: String, table: String, fingerprint: String, columnNames: [String]) {
+    init(
+        name: String, collection: String, table: String, fingerprint: String, columnNames: [String],
+        keyOrder: ItemKeyOrder
+    ) {
         self.name = name
         self.collection = collection
         self.table = "\"\(table)\""
         self.fingerprint = fingerprint
         self.columnNames = columnNames
+        self.keyOrder = keyOrder
     }
 
     /// Runs `clauses` and reads the items of the rows in order: for each, calls `cached` with its
@@ -483,7 +494,11 @@ final class IndexQueryPlanner: Sendable {
         for ordering in clauses.orderings {
             orderClause += "i.\"\(try checkedColumn(ordering.column))\"\(ordering.descending ? " DESC" : ""), "
         }
-        orderClause += "t.key"
+        // Then by key (see `ItemKeyOrder`). For integer keys an expression of the key column
+        // costs no more than the column: SQLite sorts the ties of an ordering by key either way
+        // (a column's index gives its values' order, not their ties'), and the rows of a query
+        // without orderings too.
+        orderClause += keyOrder.orderingTerms(of: "t.key")
         let limitClause =
             clauses.limit == nil && clauses.offset == 0
             ? "" : " LIMIT ?\(parameterCount + 1) OFFSET ?\(parameterCount + 2)"

@@ -52,7 +52,8 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
         implementation = SecondaryIndexImplementation(name: name, columns: columns)
         planner = IndexQueryPlanner(
             name: name, collection: Item.collection, table: implementation.table,
-            fingerprint: implementation.fingerprint, columnNames: columns.map(\.name))
+            fingerprint: implementation.fingerprint, columnNames: columns.map(\.name),
+            keyOrder: ItemKeyOrder(of: Item.ID.self))
     }
 
     /// The index as an extension to register (``Database/register(_:)-(DatabaseExtension)``).

@@ -22,7 +22,8 @@ import Foundation
 /// It is kept, stored and read as a ``View`` of one type is (see ``View`` for the costs), and
 /// each commit's ``Changeset/viewChanges`` holds its ``ViewChanges``, whose row changes name the
 /// collection of each row (``ViewRowChange/collection``): the keys of two collections may be
-/// equal. Rows that compare equal in the sort are ordered by collection, then key. The removal
+/// equal. Rows that compare equal in the sort are ordered by collection, then by the key's text
+/// (the view does not know the key types of its collections). The removal
 /// of one of its collections takes out that collection's rows only.
 ///
 /// ``ViewMappings`` and ``Database/observe(_:mappings:)`` take a ``View`` of one type: a
@@ -226,9 +227,7 @@ extension MultiCollectionView: ViewDefinition {
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
         guard try statement.step() else {
-            throw TroveError(
-                code: .extensionFailed, message: "A row of the view '\(name)' is gone from the items (row \(rowID)).",
-                collection: primaryCollection, extensionName: name)
+            throw TroveError.viewRowWithoutItem(view: name, collections: collections)
         }
         let key = statement.string(at: 0)
         let row = ViewRow(

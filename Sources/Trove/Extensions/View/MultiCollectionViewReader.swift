@@ -54,9 +54,12 @@ public struct MultiCollectionViewReader {
     ///   - index: The index in the group, from 0.
     ///   - group: The group.
     /// - Returns: The row's collection and key.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func row(at index: Int, in group: String) throws -> ViewRowKey? {
-        try rows(in: group, range: index..<(index + 1)).first
+        guard index >= 0, index < Int.max else { return nil }
+        return try rows(in: group, range: index..<(index + 1)).first
     }
 
     /// The collections and keys of the rows of `group` in `range`, clamped to the group's rows:
@@ -67,11 +70,15 @@ public struct MultiCollectionViewReader {
     ///   - group: The group.
     ///   - range: The indexes (default: every row).
     /// - Returns: The rows, in order.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func rows(in group: String, range: Range<Int>? = nil) throws -> [ViewRowKey] {
         let sqlite = transaction.checkedCore.sqlite
-        return try view.pageSource(in: transaction).rowIDs(in: group, range: range).map {
-            try name(ofRow: $0, sqlite: sqlite)
+        // The rows start at the range's lower bound, clamped to the group.
+        let first = Swift.max(range?.lowerBound ?? 0, 0)
+        return try view.pageSource(in: transaction).rowIDs(in: group, range: range).enumerated().map { offset, rowID in
+            try name(ofRow: rowID, group: group, index: first + offset, sqlite: sqlite)
         }
     }
 
@@ -108,15 +115,17 @@ public struct MultiCollectionViewReader {
         return ViewIndexPath(group: page.group, index: offset + index)
     }
 
-    private func name(ofRow rowID: Int64, sqlite: SQLiteConnection) throws -> ViewRowKey {
+    /// The collection and key of the row `rowID`, at `index` in `group`.
+    ///
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptDatabase`` when the items
+    ///   have no such row (see ``ViewReader``).
+    private func name(ofRow rowID: Int64, group: String, index: Int, sqlite: SQLiteConnection) throws -> ViewRowKey {
         let statement = try sqlite.cachedStatement(MultiCollectionView.selectRowByID)
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
         guard try statement.step() else {
-            throw TroveError(
-                code: .extensionFailed,
-                message: "A row of the view '\(view.name)' is gone from the items (row \(rowID)).",
-                collection: view.primaryCollection, extensionName: view.name)
+            throw TroveError.viewRowWithoutItem(
+                view: view.name, collections: view.collections, group: group, index: index)
         }
         return ViewRowKey(collection: statement.string(at: 3), key: statement.string(at: 0))
     }

@@ -22,11 +22,14 @@ import Foundation
 ///
 /// - The **filter** says which items belong (default: all); the **grouping** gives each item's
 ///   group, or `nil` to leave it out; the **sort** orders the items of a group (criteria of
-///   ``ViewSort``, or a closure). Items that compare equal are ordered by key. The closures
-///   receive the item and its metadata, must be pure functions of them, and run inside write
-///   transactions: keep them fast.
+///   ``ViewSort``, or a closure). Items that compare equal are ordered by key: by value for an
+///   integer key type (-1 before 9 before 10), by text for the others (`String`, `UUID`, any
+///   `LosslessStringConvertible`), as Swift's `<` compares strings. The closures receive the item
+///   and its metadata, must be pure functions of them, and run inside write transactions: keep
+///   them fast.
 /// - The ordered rows are stored in the file in pages of row ids (see the article "Views"): one
-///   write costs O(log n) comparisons and rewrites one page, or two when a page splits or merges.
+///   write costs O(log n) comparisons and rewrites one page, or two when a page splits or merges
+///   (rarely, every page of the group, when their numbering is used up).
 ///   A later open with the same name and version does no work; a new version (or another
 ///   ``Storage``) rebuilds the view. With ``Storage/inMemory``, the same pages live in memory
 ///   only, versioned by commit.
@@ -67,6 +70,8 @@ public struct View<Item: Persistable>: Sendable {
     let filter: @Sendable (Item, Item.Metadata?) -> Bool
     let grouping: @Sendable (Item, Item.Metadata?) -> String?
     let areInIncreasingOrder: @Sendable (Item, Item) -> Bool
+    /// How keys compare, to break the ties of the sort.
+    let keyOrder: ItemKeyOrder
     /// The fingerprint of the definition, and the view's parents' (see ``filtered(_:version:by:)``).
     let fingerprint: String
     let pages: ViewStorage
@@ -124,8 +129,11 @@ public struct View<Item: Persistable>: Sendable {
         self.filter = filter
         self.grouping = grouping
         self.areInIncreasingOrder = areInIncreasingOrder
+        keyOrder = ItemKeyOrder(of: Item.ID.self)
         var fingerprint =
             "view v1 \(Item.collection) version \(version) pages \(ViewStorage.maximumPageSize)/\(ViewStorage.minimumPageSize)"
+        // Views of integer keys built when ties compared the keys' text are rebuilt once.
+        if keyOrder == .integer { fingerprint += " integer keys" }
         switch storage {
         case .persistent: break
         case .rebuiltAtLaunch: fingerprint += " launch \(View.launchToken)"
@@ -183,11 +191,12 @@ public struct View<Item: Persistable>: Sendable {
         return grouping(item, metadata)
     }
 
-    /// Whether `lhs` (at `lhsKey`) comes before `rhs` (at `rhsKey`): the sort, then the key.
+    /// Whether `lhs` (at `lhsKey`) comes before `rhs` (at `rhsKey`): the sort, then the key
+    /// (see ``ItemKeyOrder``).
     func sortsBefore(_ lhs: Item, key lhsKey: String, _ rhs: Item, key rhsKey: String) -> Bool {
         if areInIncreasingOrder(lhs, rhs) { return true }
         if areInIncreasingOrder(rhs, lhs) { return false }
-        return lhsKey < rhsKey
+        return keyOrder.precedes(lhsKey, rhsKey)
     }
 
     /// Drawn once per process: the fingerprint of a ``Storage/rebuiltAtLaunch`` view.
@@ -221,9 +230,7 @@ extension View: ViewDefinition {
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
         guard try statement.step() else {
-            throw TroveError(
-                code: .extensionFailed, message: "A row of the view '\(name)' is gone from the items (row \(rowID)).",
-                collection: Item.collection, extensionName: name)
+            throw TroveError.viewRowWithoutItem(view: name, collections: [Item.collection])
         }
         let key = statement.string(at: 0)
         let item = try ExtensionItems<Item>.decode(

@@ -19,8 +19,8 @@
 /// indexes, from the lowest up). The result is the new contents, group by group: Trove's tests
 /// check exactly this after every commit of a long random run.
 ///
-/// Rows that compare equal in the view's sort are ordered by key, so the order never depends on
-/// the order of the writes.
+/// Rows that compare equal in the view's sort are ordered by key (see ``View``), so the order
+/// never depends on the order of the writes.
 public struct ViewChanges: Sendable, Hashable {
     /// The groups that had no row before and have some after (inserted), or the other way round
     /// (removed), sorted by kind, then group.
@@ -196,6 +196,10 @@ extension ViewChanges {
     /// Applies these changes to `contents`, the keys of each group of the view before the
     /// changes, and returns the contents after them, as a list would (see ``ViewChanges``).
     ///
+    /// Changes that do not fit `contents` (made for other contents, or by hand) never trap: a
+    /// removal at an index the group does not have is ignored, and an insertion at an index
+    /// outside the group goes to its nearest end.
+    ///
     /// - Parameter contents: The keys of each group before the changes.
     /// - Returns: The keys of each group after the changes; a group left empty is absent.
     public func applied(to contents: [String: [String]]) -> [String: [String]] {
@@ -213,7 +217,7 @@ extension ViewChanges {
             .sorted { $0.path.index < $1.path.index }
         for (path, key) in incoming {
             var rows = result[path.group] ?? []
-            rows.insert(key, at: Swift.min(path.index, rows.count))
+            rows.insert(key, at: Swift.min(Swift.max(path.index, 0), rows.count))
             result[path.group] = rows
         }
         return result.filter { !$0.value.isEmpty }

@@ -140,7 +140,9 @@ extension ViewReader {
     ///
     /// - Parameter groups: The groups to read; `nil` for all.
     /// - Returns: The contents.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func contents(of groups: [String]? = nil) throws -> ViewContents {
         var keys: [String: [String]] = [:]
         var fingerprints: [String: ViewRowFingerprint] = [:]

@@ -24,7 +24,8 @@ protocol ViewDefinition: Sendable {
     func row(_ rowID: Int64, in context: ExtensionContext) throws -> (key: String, row: Row)
     /// The group of `row`, or `nil` when it is not in the view.
     func group(of row: Row) throws -> String?
-    /// Whether `lhs` (at `lhsKey`) comes before `rhs` (at `rhsKey`), ties broken by key.
+    /// Whether `lhs` (at `lhsKey`) comes before `rhs` (at `rhsKey`), ties broken by key (see
+    /// ``ItemKeyOrder``).
     func sortsBefore(_ lhs: Row, key lhsKey: String, _ rhs: Row, key rhsKey: String) throws -> Bool
 }
 
@@ -58,7 +59,7 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
         let versions = context.core.database.viewVersions
         if view.isInMemory {
             versions.activate()
-            context.core.extensionStates[name] = ViewWriteState(memory: ViewMemoryState())
+            context.core.extensionStates[name] = ViewWriteState(name: name, memory: ViewMemoryState())
         } else {
             // A view of this name that was in memory is no longer.
             versions.remove(name)
@@ -197,7 +198,7 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
                     code: .extensionFailed, message: "The in-memory view '\(name)' has no pages on this database.",
                     collection: view.primaryCollection, extensionName: name)
             }
-            state = ViewWriteState(memory: latest.state)
+            state = ViewWriteState(name: name, memory: latest.state)
         } else {
             state = ViewWriteState(storage: view.pages, sqlite: context.sqlite)
         }

@@ -64,9 +64,12 @@ public struct ViewReader<Item: Persistable> {
     ///   - index: The index in the group, from 0.
     ///   - group: The group.
     /// - Returns: The key.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func key(at index: Int, in group: String) throws -> Item.ID? {
-        try keys(in: group, range: index..<(index + 1)).first
+        guard index >= 0, index < Int.max else { return nil }
+        return try keys(in: group, range: index..<(index + 1)).first
     }
 
     /// The item at `index` in `group`, or `nil` when the group has no such row.
@@ -76,9 +79,11 @@ public struct ViewReader<Item: Persistable> {
     ///   - group: The group.
     /// - Returns: The item.
     /// - Throws: ``TroveError`` when the view is not registered, SQLite fails, or the item
-    ///   cannot be decoded.
+    ///   cannot be decoded; ``TroveError/Code/corruptDatabase`` when the view is damaged: it
+    ///   lists an item that its collection does not have.
     public func item(at index: Int, in group: String) throws -> Item? {
-        try items(in: group, range: index..<(index + 1)).first
+        guard index >= 0, index < Int.max else { return nil }
+        return try items(in: group, range: index..<(index + 1)).first
     }
 
     /// The keys of the rows of `group` in `range`, clamped to the group's rows.
@@ -87,7 +92,9 @@ public struct ViewReader<Item: Persistable> {
     ///   - group: The group.
     ///   - range: The indexes (default: every row).
     /// - Returns: The keys, in order.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func keys(in group: String, range: Range<Int>? = nil) throws -> [Item.ID] {
         try rawKeys(in: group, range: range).map { try itemKey($0) }
     }
@@ -99,13 +106,14 @@ public struct ViewReader<Item: Persistable> {
     ///   - range: The indexes (default: every row).
     /// - Returns: The items, in order.
     /// - Throws: ``TroveError`` when the view is not registered, SQLite fails, or an item cannot
-    ///   be decoded.
+    ///   be decoded; ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an
+    ///   item that its collection does not have.
     public func items(in group: String, range: Range<Int>? = nil) throws -> [Item] {
-        try rawKeys(in: group, range: range).map { key in
+        let first = Swift.max(range?.lowerBound ?? 0, 0)
+        return try rawKeys(in: group, range: range).enumerated().map { offset, key in
             guard let item = try transaction.read(Item.self, key: itemKey(key)) else {
-                throw TroveError(
-                    code: .extensionFailed, message: "A row of the view '\(view.name)' has no item.",
-                    collection: Item.collection, key: key, extensionName: view.name)
+                throw TroveError.viewRowWithoutItem(
+                    view: view.name, collections: [Item.collection], key: key, group: group, index: first + offset)
             }
             return item
         }
@@ -128,41 +136,6 @@ public struct ViewReader<Item: Persistable> {
     public func last(in group: String) throws -> Item? {
         let count = try count(in: group)
         return count == 0 ? nil : try item(at: count - 1, in: group)
-    }
-
-    /// Calls `body` with the index and item of each row of `group`, first to last or last to
-    /// first, until `body` sets its `stop` argument to `true`. Pages are read one at a time.
-    ///
-    /// - Parameters:
-    ///   - group: The group.
-    ///   - reversed: Whether to go from the last row to the first.
-    ///   - body: Called with each index and item; set `stop` to end the enumeration.
-    /// - Throws: What ``items(in:range:)`` throws, or what `body` throws.
-    public func enumerate(
-        in group: String, reversed: Bool = false, _ body: (Int, Item, inout Bool) throws -> Void
-    ) throws {
-        let source = try pages()
-        let sqlite = transaction.checkedCore.sqlite
-        let pages = try source.groupPages(group)
-        let total = pages.reduce(0) { $0 + $1.count }
-        var stop = false
-        var offset = reversed ? total : 0
-        for page in reversed ? Array(pages.reversed()) : pages {
-            if reversed { offset -= page.count }
-            var rows = try source.page(page.id).rows
-            var indexes = Array(rows.indices)
-            if reversed {
-                rows.reverse()
-                indexes.reverse()
-            }
-            for (position, rowID) in rows.enumerated() {
-                let key = try self.key(ofRow: rowID, sqlite: sqlite)
-                guard let item = try transaction.read(Item.self, key: itemKey(key)) else { continue }
-                try body(offset + indexes[position], item, &stop)
-                if stop { return }
-            }
-            if !reversed { offset += page.count }
-        }
     }
 
     // MARK: Positions
@@ -202,23 +175,30 @@ public struct ViewReader<Item: Persistable> {
     /// The stored keys of the rows of `group` in `range`: the page list is summed to skip the
     /// pages before the range, then only the pages that hold it are read.
     func rawKeys(in group: String, range: Range<Int>?) throws -> [String] {
-        let sqlite = transaction.checkedCore.sqlite
-        return try pages().rowIDs(in: group, range: range).map { try key(ofRow: $0, sqlite: sqlite) }
+        // The rows start at the range's lower bound, clamped to the group.
+        let first = Swift.max(range?.lowerBound ?? 0, 0)
+        return try pages().rowIDs(in: group, range: range).enumerated().map { offset, rowID in
+            try key(ofRow: rowID, group: group, index: first + offset)
+        }
     }
 
-    private func key(ofRow rowID: Int64, sqlite: SQLiteConnection) throws -> String {
-        let statement = try sqlite.cachedStatement(Schema.selectRowByID)
+    /// The stored key of the row `rowID`, at `index` in `group`.
+    ///
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptDatabase`` when the items
+    ///   have no such row: the pages and the items are written in the same transactions, so
+    ///   between two writes they always agree.
+    func key(ofRow rowID: Int64, group: String, index: Int) throws -> String {
+        let statement = try transaction.checkedCore.sqlite.cachedStatement(Schema.selectRowByID)
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
         guard try statement.step() else {
-            throw TroveError(
-                code: .extensionFailed, message: "A row of the view '\(view.name)' is gone from the items (row \(rowID)).",
-                collection: Item.collection, extensionName: view.name)
+            throw TroveError.viewRowWithoutItem(
+                view: view.name, collections: [Item.collection], group: group, index: index)
         }
         return statement.string(at: 0)
     }
 
-    private func itemKey(_ key: String) throws -> Item.ID {
+    func itemKey(_ key: String) throws -> Item.ID {
         guard let id = Item.ID(itemKey: key) else {
             throw TroveError(
                 code: .invalidKey, message: "The key '\(key)' of the view '\(view.name)' is not a key of \(Item.self).",

@@ -163,6 +163,11 @@ public struct ViewSectionChanges: Sendable, Hashable {
     /// Applies these changes to `sections`, the content of the sections before the changes, as
     /// a list would, and returns the content after them (see ``ViewSectionChanges``).
     ///
+    /// Changes that do not fit `sections` (made for other sections, or by hand) never trap: a
+    /// removal of a section or row that is not there is ignored, an insertion at an index
+    /// outside the list goes to its nearest end, and a row inserted into a section that is not
+    /// there is dropped.
+    ///
     /// - Parameter sections: The sections before the changes.
     /// - Returns: The sections after the changes.
     public func applied(to sections: [ViewSectionContent]) -> [ViewSectionContent] {
@@ -182,13 +187,15 @@ public struct ViewSectionChanges: Sendable, Hashable {
         }
         for change in sectionChanges.filter({ $0.kind == .inserted }).sorted(by: { $0.index < $1.index }) {
             result.insert(
-                ViewSectionContent(group: change.group, keys: change.keys), at: Swift.min(change.index, result.count))
+                ViewSectionContent(group: change.group, keys: change.keys),
+                at: Swift.min(Swift.max(change.index, 0), result.count))
         }
         let incoming = rowChanges.filter { $0.kind == .inserted || $0.kind == .moved }
             .compactMap { change in change.to.map { (path: $0, key: change.key) } }
             .sorted { $0.path < $1.path }
         for (path, key) in incoming where result.indices.contains(path.section) {
-            result[path.section].keys.insert(key, at: Swift.min(path.row, result[path.section].keys.count))
+            result[path.section].keys.insert(
+                key, at: Swift.min(Swift.max(path.row, 0), result[path.section].keys.count))
         }
         return result
     }

@@ -123,12 +123,16 @@ public struct ViewSection: Sendable, Hashable {
     }
 
     /// The index in the view's group (as ``ViewReader/key(at:in:)`` takes it) of the shown row
-    /// at `row`.
+    /// at `row`, or `nil` when the section has no such row: like ``row(ofGroupIndex:)``,
+    /// ``ViewSections/key(at:)`` and ``ViewSections/section(ofGroup:)``, an index outside the
+    /// section is an answer, not a trap.
     ///
-    /// - Parameter row: A row of the section, from 0.
-    /// - Returns: Its index in the group.
-    public func groupIndex(ofRow row: Int) -> Int {
-        isReversed ? groupRange.upperBound - 1 - row : groupRange.lowerBound + row
+    /// - Parameter row: A row of the section, from 0 to the number of rows shown
+    ///   (`groupRange.count`), excluded.
+    /// - Returns: Its index in the group, or `nil` when `row` is negative or past the last row.
+    public func groupIndex(ofRow row: Int) -> Int? {
+        guard row >= 0, row < groupRange.count else { return nil }
+        return isReversed ? groupRange.upperBound - 1 - row : groupRange.lowerBound + row
     }
 
     /// The row of the section that shows the row at `index` of the view's group, or `nil` when
@@ -184,7 +188,9 @@ extension ViewReader {
     ///
     /// - Parameter mappings: Which groups and rows to show.
     /// - Returns: The sections.
-    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
+    /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails;
+    ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
+    ///   collection does not have.
     public func sections(_ mappings: ViewMappings) throws -> ViewSections {
         let groups: [String]
         if let fixed = mappings.groups.fixedGroups {
@@ -218,9 +224,7 @@ extension ViewReader {
         try statement.bind(Item.collection, at: 1)
         try statement.bind(key, at: 2)
         guard try statement.step() else {
-            throw TroveError(
-                code: .extensionFailed, message: "A row of the view '\(view.name)' has no item.",
-                collection: Item.collection, key: key, extensionName: view.name)
+            throw TroveError.viewRowWithoutItem(view: view.name, collections: [Item.collection], key: key)
         }
         var data = Hasher()
         data.combine(bytes: statement.bytes(at: 0))

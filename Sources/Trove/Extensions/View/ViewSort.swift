@@ -6,7 +6,8 @@
 /// ```
 ///
 /// Criteria apply in order: the second decides between items the first finds equal. Items that
-/// every criterion finds equal are ordered by key.
+/// every criterion finds equal are ordered by key: by value for an integer key type, by text for
+/// the others.
 public struct ViewSort<Item: Persistable>: Sendable {
     let areInIncreasingOrder: @Sendable (Item, Item) -> Bool
 

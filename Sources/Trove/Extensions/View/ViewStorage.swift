@@ -38,6 +38,8 @@ struct ViewStorage: Sendable {
     /// The gap of `ord` between consecutive pages of a group when it is numbered.
     static let ordinalGap: Int64 = 1 << 32
 
+    /// The name of the view, for error messages.
+    let viewName: String
     let pagesTable: String
     let mapTable: String
     let createSQL: String
@@ -57,6 +59,7 @@ struct ViewStorage: Sendable {
     let deleteAllSQL: String
 
     init(name: String) {
+        viewName = name
         pagesTable = "trove_ext_\(name)_pages"
         mapTable = "trove_ext_\(name)_map"
         let pages = "\"\(pagesTable)\""
@@ -106,8 +109,7 @@ struct ViewStorage: Sendable {
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         guard try statement.step() else {
-            throw TroveError(
-                code: .corruptDatabase, message: "The page \(id) of a view is missing from '\(pagesTable)'.")
+            throw TroveError.viewDamaged(viewName, "a page of its rows is missing")
         }
         return (statement.string(at: 0), Self.decodeRows(statement.bytes(at: 1)))
     }

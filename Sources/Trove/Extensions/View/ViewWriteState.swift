@@ -13,8 +13,8 @@ final class ViewWriteState: ExtensionTransactionState {
     /// The pages of an in-memory view, published when the transaction commits; `nil` for a view
     /// in the file.
     let memory: ViewMemoryPages?
-    /// Where the pages are, for error messages.
-    private let location: String
+    /// The name of the view, for error messages.
+    private let viewName: String
 
     // The pages as they are now, as far as this transaction read or wrote them.
     private var groupPages: [String: [ViewPageRef]] = [:]
@@ -56,15 +56,15 @@ final class ViewWriteState: ExtensionTransactionState {
     init(storage: ViewStorage, sqlite: SQLiteConnection) {
         store = SQLiteViewPages(storage: storage, sqlite: sqlite)
         memory = nil
-        location = storage.pagesTable
+        viewName = storage.viewName
     }
 
-    /// The state of an in-memory view, starting from `pages`.
-    init(memory pages: ViewMemoryState) {
+    /// The state of the in-memory view `name`, starting from `pages`.
+    init(name: String, memory pages: ViewMemoryState) {
         let memory = ViewMemoryPages(state: pages)
         store = memory
         self.memory = memory
-        location = "in memory"
+        viewName = name
     }
 
     // MARK: Reading the current pages
@@ -167,9 +167,7 @@ final class ViewWriteState: ExtensionTransactionState {
         var list = try pages(ofGroup: group, in: context)
         var rows = try self.rows(ofPage: page, in: context)
         guard let position = list.firstIndex(where: { $0.id == page }), let index = rows.firstIndex(of: rowID) else {
-            throw TroveError(
-                code: .corruptDatabase,
-                message: "The view's map puts row \(rowID) in page \(page), which does not hold it (\(location)).")
+            throw TroveError.viewDamaged(viewName, "a row is not in the page that its list of rows names")
         }
         rows.remove(at: index)
         try setPage(0, ofRow: rowID, in: context)
@@ -371,9 +369,7 @@ final class ViewWriteState: ExtensionTransactionState {
             }
             let rows = try originalPageRows[page] ?? self.rows(ofPage: page, in: context)
             guard let offset = originalOffsets[group]?[page], let index = rows.firstIndex(of: rowID) else {
-                throw TroveError(
-                    code: .extensionFailed,
-                    message: "The view lost track of row \(rowID) before the transaction (page \(page)).")
+                throw TroveError.viewDamaged(viewName, "a row is not in the page that it was in before the transaction")
             }
             return ViewIndexPath(group: group, index: offset + index)
         }
@@ -387,8 +383,7 @@ final class ViewWriteState: ExtensionTransactionState {
             }
             let rows = try self.rows(ofPage: page, in: context)
             guard let offset = currentOffsets[group]?[page], let index = rows.firstIndex(of: rowID) else {
-                throw TroveError(
-                    code: .extensionFailed, message: "The view lost track of row \(rowID) (page \(page)).")
+                throw TroveError.viewDamaged(viewName, "a row is not in the page that its list of rows names")
             }
             return ViewIndexPath(group: group, index: offset + index)
         }

@@ -198,10 +198,12 @@ struct ViewMappingsTests {
             for each in sections {
                 for section in each.sections {
                     for (row, key) in section.keys.enumerated() {
-                        let index = section.groupIndex(ofRow: row)
+                        let index = try #require(section.groupIndex(ofRow: row))
                         #expect(try reader.key(at: index, in: section.group) == key, "row \(row) of \(section.group)")
                         #expect(section.row(ofGroupIndex: index) == row)
                     }
+                    #expect(
+                        section.groupIndex(ofRow: -1) == nil && section.groupIndex(ofRow: section.keys.count) == nil)
                 }
             }
             return (members, sections)
