@@ -147,8 +147,12 @@ extension TroveError {
         public static let sqlite = Code(.sqlite)
         /// The file is not a SQLite database, or is a SQLite database that Trove does not own.
         public static let notADatabase = Code(.notADatabase)
-        /// SQLite found the database file damaged (`SQLITE_CORRUPT`): a page or an index does not
-        /// hold what it should. Committed data elsewhere in the file may still be readable.
+        /// SQLite found the database file damaged (`SQLITE_CORRUPT`, or `SQLITE_NOTADB` in a file
+        /// that opened as a database): a page or an index does not hold what it should; or Trove
+        /// found its own records contradicting each other (a view that lists an item its
+        /// collection does not have). The message names the file, and the collection and key
+        /// being read when known. Committed data elsewhere in the file may still be readable;
+        /// ``Database/integrityCheck()`` (`trove check`) lists what SQLite finds.
         public static let corruptDatabase = Code(.corruptDatabase)
         /// The file was written by a newer version of Trove, whose schema this version cannot read.
         public static let unsupportedSchemaVersion = Code(.unsupportedSchemaVersion)

@@ -106,12 +106,8 @@ struct ViewStorage: Sendable {
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         guard try statement.step() else {
-            // The name of the view, from its table's name (`trove_ext_<name>_pages`).
             throw TroveError(
-                code: .corruptDatabase,
-                message:
-                    "The page \(id) of the view '\(pagesTable.dropFirst(10).dropLast(6))' is missing from the file '\(sqlite.path)': the view's pages are damaged.",
-                extensionName: String(pagesTable.dropFirst(10).dropLast(6)), path: sqlite.path)
+                code: .corruptDatabase, message: "The page \(id) of a view is missing from '\(pagesTable)'.")
         }
         return (statement.string(at: 0), Self.decodeRows(statement.bytes(at: 1)))
     }
