@@ -1,7 +1,7 @@
-import TroveCSQLite
 import Foundation
 import Testing
 import Trove
+import TroveCSQLite
 import TroveTestSupport
 
 /// Bad paths, damaged files, unknown names and extreme keys and items: each gives a `TroveError`
@@ -81,7 +81,9 @@ struct BadInputFileTests {
         let path = folder + "/pipe"
         try #require(mkfifo(path, 0o644) == 0)
         for readOnly in [false, true] {
-            let configuration = { var configuration = Configuration(); configuration.isReadOnly = readOnly; return configuration }()
+            let configuration = {
+                var configuration = Configuration(); configuration.isReadOnly = readOnly; return configuration
+            }()
             let outcome = OpenOutcome()
             Thread.detachNewThread {
                 do {
@@ -92,7 +94,8 @@ struct BadInputFileTests {
                 outcome.done.signal()
             }
             guard outcome.done.wait(timeout: .now() + 30) == .success else {
-                Issue.record("opening the named pipe (read-only: \(readOnly)) did not return in 30 s: it waits for a writer")
+                Issue.record(
+                    "opening the named pipe (read-only: \(readOnly)) did not return in 30 s: it waits for a writer")
                 // Let a read-only open go on: a writer comes and leaves. (A read-write open is its
                 // own writer and waits for data; its thread stays blocked until the process ends.)
                 close(open(path, O_WRONLY | O_NONBLOCK))
@@ -352,7 +355,8 @@ struct BadInputFileTests {
             } catch let error as TroveError where error.code == .corruptDatabase {
                 failed.append(key)
                 #expect(error.key == key && error.collection == CrashItem.collection, "\(error)")
-                #expect(error.message.contains("while reading the item \"\(key)\" of the collection \"crash\""), "\(error)")
+                #expect(
+                    error.message.contains("while reading the item \"\(key)\" of the collection \"crash\""), "\(error)")
                 #expect(internalsShown(in: error.description).isEmpty, "\(error)")
             }
         }
@@ -416,7 +420,8 @@ struct BadInputFileTests {
             let error = try #require(throws: TroveError.self, "\(name)") { try connection.read(query) }
             #expect(error.code == .extensionFailed && error.extensionName == "crash_edges", "\(name): \(error)")
             #expect(
-                error.message == "The relationship 'crash_edges' has no edge named 'nxet'; its edges are 'next', 'pinned'.",
+                error.message
+                    == "The relationship 'crash_edges' has no edge named 'nxet'; its edges are 'next', 'pinned'.",
                 "\(name): \(error)")
             #expect(error.collection == CrashItem.collection, "\(name): \(error)")
             #expect(internalsShown(in: error.description).isEmpty, "\(name): \(error)")

@@ -35,7 +35,8 @@ extension Database {
     ) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw TroveError(
-                code: .misuse, message: "Cannot back up into '\(path)': a file exists there. Remove it or choose another path.",
+                code: .misuse,
+                message: "Cannot back up into '\(path)': a file exists there. Remove it or choose another path.",
                 path: self.path)
         }
         do {
@@ -240,13 +241,14 @@ extension Database {
             while try statement.step() {
                 // A row may hold several lines, under a heading that names the schema
                 // ("*** in database main ***").
-                for line in statement.string(at: 0).split(separator: "\n") where line != "ok" && !line.hasPrefix("*** ") {
+                let lines = statement.string(at: 0).split(separator: "\n")
+                for line in lines where line != "ok" && !line.hasPrefix("*** ") {
                     problems.append(String(line))
                 }
             }
         } catch let error as TroveError where error.code == .corruptDatabase {
-            problems.append(
-                "The check stopped: SQLite cannot read on past a damaged page (\(error.sqliteMessage ?? "database disk image is malformed")).")
+            let cause = error.sqliteMessage ?? "database disk image is malformed"
+            problems.append("The check stopped: SQLite cannot read on past a damaged page (\(cause)).")
         }
         return IntegrityCheckResult(problems: problems)
     }

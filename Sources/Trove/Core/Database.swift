@@ -297,7 +297,8 @@ public final class Database: Sendable {
                 applicationID == 0 && version == 0 && objectCount == 0
                 ? "is empty: it holds no Trove database, and a database opened read-only is never created"
                 : "is not a Trove database (its application number is \(applicationID), not Trove's)"
-            throw TroveError(code: .notADatabase, message: "The file '\(connection.path)' \(what).", path: connection.path)
+            throw TroveError(
+                code: .notADatabase, message: "The file '\(connection.path)' \(what).", path: connection.path)
         }
         guard version == Schema.version else {
             throw TroveError(

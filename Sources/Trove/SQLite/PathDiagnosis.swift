@@ -43,6 +43,7 @@ enum PathDiagnosis {
     ///   - path: The path of the database file.
     ///   - creating: Whether the file was to be created if missing (`SQLITE_OPEN_CREATE`).
     ///   - readOnly: Whether the file was opened read-only (``Configuration/isReadOnly``).
+    /// - Returns: The problem, or `nil` when the path and its folder look usable.
     static func openProblem(_ path: String, creating: Bool, readOnly: Bool) -> Problem? {
         var info = stat()
         if stat(path, &info) == 0 {
@@ -52,7 +53,8 @@ enum PathDiagnosis {
             if !isAccessible(path, R_OK) {
                 return Problem(
                     code: .sqlite,
-                    message: "The database file '\(path)' cannot be read: its permissions do not let this user read it.")
+                    message: "The database file '\(path)' cannot be read: its permissions do not let this user read it."
+                )
             }
             return nil
         }
@@ -72,12 +74,14 @@ enum PathDiagnosis {
                     "The database file '\(path)' cannot be reached: a folder on its path does not let this user look inside it (permission denied)."
             )
         case ENAMETOOLONG:
-            return Problem(code: .sqlite, message: "The path of the database file '\(path)' is too long for the file system.")
+            return Problem(
+                code: .sqlite, message: "The path of the database file '\(path)' is too long for the file system.")
         case ELOOP:
             return Problem(
                 code: .sqlite, message: "The path of the database file '\(path)' goes round a loop of symbolic links.")
         default:
-            return Problem(code: .sqlite, message: "The database file '\(path)' cannot be opened: \(describe(errno: error)).")
+            return Problem(
+                code: .sqlite, message: "The database file '\(path)' cannot be opened: \(describe(errno: error)).")
         }
     }
 
@@ -110,7 +114,8 @@ enum PathDiagnosis {
         var info = stat()
         guard stat(parent, &info) == 0 else {
             return Problem(
-                code: .sqlite, message: "The folder '\(parent)' does not exist: it must exist to hold the database file '\(path)'.")
+                code: .sqlite,
+                message: "The folder '\(parent)' does not exist: it must exist to hold the database file '\(path)'.")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             return Problem(
@@ -127,7 +132,9 @@ enum PathDiagnosis {
         if !creating {
             return Problem(
                 code: .sqlite,
-                message: "The database file '\(path)' does not exist any more: it was removed or moved after the database was opened.")
+                message:
+                    "The database file '\(path)' does not exist any more: it was removed or moved after the database was opened."
+            )
         }
         if !isAccessible(parent, W_OK | X_OK) {
             return Problem(

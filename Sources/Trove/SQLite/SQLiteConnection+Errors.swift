@@ -1,5 +1,5 @@
-internal import TroveCSQLite
 import Foundation
+internal import TroveCSQLite
 
 #if canImport(Glibc)
     import Glibc
@@ -21,6 +21,7 @@ extension SQLiteConnection {
     /// - Parameters:
     ///   - code: The result code of the call that failed.
     ///   - sql: The statement that failed, kept in ``TroveError/sql`` for debugging only.
+    /// - Returns: The error, in Trove's words, naming the file.
     func error(code: Int32, sql: String?) -> TroveError {
         let extended = sqlite3_extended_errcode(handle)
         // The handle's code belongs to the last call that failed: trust it only when it is the
@@ -42,17 +43,20 @@ extension SQLiteConnection {
     /// The error of a failed `sqlite3_open_v2`, after looking at the path and its folder.
     static func openError(path: String, flags: Int32, resultCode: Int32, systemErrno: Int32) -> TroveError {
         let readOnly = flags & SQLITE_OPEN_READONLY != 0
-        if let problem = PathDiagnosis.openProblem(path, creating: flags & SQLITE_OPEN_CREATE != 0, readOnly: readOnly) {
+        if let problem = PathDiagnosis.openProblem(path, creating: flags & SQLITE_OPEN_CREATE != 0, readOnly: readOnly)
+        {
             return TroveError(code: problem.code, message: problem.message, path: path, sqliteResultCode: resultCode)
         }
         guard resultCode & 0xFF != SQLITE_CANTOPEN else {
             return TroveError(
                 code: .sqlite,
-                message: "SQLite cannot open the database file '\(path)': \(PathDiagnosis.describe(errno: systemErrno)).",
+                message:
+                    "SQLite cannot open the database file '\(path)': \(PathDiagnosis.describe(errno: systemErrno)).",
                 path: path, sqliteResultCode: resultCode)
         }
         let (code, message) = SQLiteWording.describe(
-            resultCode: resultCode, sqliteMessage: nil, systemErrno: systemErrno, path: path, isOpenedReadOnly: readOnly,
+            resultCode: resultCode, sqliteMessage: nil, systemErrno: systemErrno, path: path,
+            isOpenedReadOnly: readOnly,
             lengthLimit: 0)
         return TroveError(code: code, message: message, path: path, sqliteResultCode: resultCode)
     }
@@ -70,6 +74,7 @@ enum SQLiteWording {
     ///   - path: The database file.
     ///   - isOpenedReadOnly: Whether the handle was opened read-only on purpose.
     ///   - lengthLimit: SQLite's largest string or blob, in bytes.
+    /// - Returns: The code and the message of the error.
     static func describe(
         resultCode: Int32, sqliteMessage: String?, systemErrno: Int32, path: String, isOpenedReadOnly: Bool,
         lengthLimit: Int
@@ -191,7 +196,9 @@ enum SQLiteWording {
     /// `text` when it names nothing internal (no SQL keyword, no table of Trove's), else `nil`.
     static func plainCause(_ text: String) -> String? {
         let words = text.split { !($0.isLetter || $0.isNumber || $0 == "_") }
-        let namesInternals = words.contains { $0.hasPrefix("trove_") || $0.hasPrefix("sqlite_") || sqlKeywords.contains(String($0)) }
+        let namesInternals = words.contains {
+            $0.hasPrefix("trove_") || $0.hasPrefix("sqlite_") || sqlKeywords.contains(String($0))
+        }
         return namesInternals || text.isEmpty ? nil : text
     }
 
