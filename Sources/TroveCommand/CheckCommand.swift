@@ -16,7 +16,7 @@ struct CheckCommand: ParsableCommand {
         let inspection = try Inspection(path: options.database)
         var problems: [JSONValue] = []
         var report: [String] = []
-        for line in try inspection.database.integrityCheck() {
+        for line in try inspection.database.integrityCheck().problems {
             problems.append(.object([("integrity", .string(line))]))
             report.append("integrity: \(line)")
         }

@@ -65,7 +65,7 @@ struct BackupProcessTests {
         var configuration = Configuration()
         configuration.isReadOnly = true
         let backup = try Database(path: copy, configuration: configuration)
-        let problems = try backup.integrityCheck()
+        let problems = try backup.integrityCheck().problems
         #expect(problems == [])
         let rows = try backup.newConnection().read { tx in
             try tx.keys(in: CrashWorkload.sequenceCollection).map {

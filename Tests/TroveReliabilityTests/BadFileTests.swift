@@ -36,8 +36,9 @@ struct BadFileTests {
                 _ = try Database(path: truncated).newConnection().read { tx in try tx.readAll(CrashItem.self) }
             } throws: { error in
                 guard let error = error as? TroveError else { return false }
-                return error.path == truncated && error.sqliteResultCode.map { $0 & 0xFF } == SQLITE_CORRUPT
-                    && error.message.contains("malformed")
+                return error.code == .corruptDatabase && error.path == truncated
+                    && error.sqliteResultCode.map { $0 & 0xFF } == SQLITE_CORRUPT
+                    && error.message.contains("The database file '\(truncated)' is damaged")
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: truncated)) == bytes.prefix(size), "size \(size)")
             let files = try FileManager.default.contentsOfDirectory(atPath: folder)

@@ -180,7 +180,7 @@ final class ExternalChangePoller: Sendable {
         defer { statement.reset() }
         guard try statement.step() else {
             throw TroveError(
-                code: .sqlite, message: "PRAGMA data_version returned no row.", sql: "PRAGMA data_version",
+                code: .sqlite, message: "SQLite could not tell whether another process changed the database file '\(sqlite.path)'.", sql: "PRAGMA data_version",
                 path: sqlite.path)
         }
         return statement.int64(at: 0)

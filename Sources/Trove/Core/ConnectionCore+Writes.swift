@@ -48,6 +48,9 @@ extension ConnectionCore {
             defer { statement.reset() }
             try bindRow(statement, key: key, collection: collection, data: data, metadata: metadata)
             try statement.stepToEnd()
+        } catch let error as TroveError {
+            // SQLite's errors (a value past its size limit, a read-only file) name the file only.
+            throw error.involving(collection: collection, key: key)
         }
         let insertedRowID = sqlite.lastInsertRowID
         changes.recordChange(key: key, collection: collection, inserted: insertedRowID != 0)
@@ -119,10 +122,14 @@ extension ConnectionCore {
         if let sql {
             let statement = try sqlite.cachedStatement(sql)
             defer { statement.reset() }
-            try statement.bind(collection, at: 1)
-            try statement.bind(key, at: 2)
-            try bind(statement)
-            try statement.stepToEnd()
+            do {
+                try statement.bind(collection, at: 1)
+                try statement.bind(key, at: 2)
+                try bind(statement)
+                try statement.stepToEnd()
+            } catch let error as TroveError {
+                throw error.involving(collection: collection, key: key)
+            }
             guard sqlite.changes > 0 else { return false }
         }
         if kind == .removed {

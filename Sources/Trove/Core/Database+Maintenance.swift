@@ -35,7 +35,8 @@ extension Database {
     ) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw TroveError(
-                code: .misuse, message: "Cannot back up into \(path): a file exists there. Remove it or choose another path.",
+                code: .misuse,
+                message: "Cannot back up into '\(path)': a file exists there. Remove it or choose another path.",
                 path: self.path)
         }
         do {
@@ -71,9 +72,11 @@ extension Database {
                 sqlite3_sleep(10)
             default:
                 sqlite3_backup_finish(backup)
-                throw TroveError(
-                    code: .sqlite, message: "The backup into \(path) failed: SQLite error \(result).", path: self.path,
-                    sqliteResultCode: result)
+                // Damage is the source's; anything else (a full disk) the copy's.
+                let isDamage = result & 0xFF == SQLITE_CORRUPT || result & 0xFF == SQLITE_NOTADB
+                var error = (isDamage ? source : destination).error(code: result, sql: nil)
+                error.message = "The backup of '\(self.path)' into '\(path)' failed. \(error.message)"
+                throw error
             }
         } while result != SQLITE_DONE
         let finish = sqlite3_backup_finish(backup)
@@ -212,24 +215,42 @@ extension Database {
         return result
     }
 
-    /// Runs SQLite's integrity check of the whole file: b-trees, indexes, free pages.
+    /// Runs SQLite's integrity check of the whole file (b-trees, indexes, free pages) and returns
+    /// what it found.
+    ///
+    /// Damage is a finding, not an error: a page that SQLite cannot read at all ends the check
+    /// with that problem as its last line, after those found before it.
+    ///
+    /// ```swift
+    /// let result = try database.integrityCheck()
+    /// print(result.isOK ? "ok" : result.problems.joined(separator: "\n"))
+    /// ```
     ///
     /// Complexity: O(n) in the size of the database.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_integrity_check>
     ///
-    /// - Returns: The problems SQLite found, one line each; empty when the file is sound.
-    /// - Throws: ``TroveError`` when SQLite fails (for example with ``TroveError/Code/corruptDatabase``
-    ///   when the damage keeps it from reading the file at all).
-    public func integrityCheck() throws -> [String] {
+    /// - Returns: The problems SQLite found, in its words; none when the file is sound.
+    /// - Throws: ``TroveError`` when the check cannot run (the file cannot be opened, SQLite runs
+    ///   out of memory), never for the damage it finds.
+    public func integrityCheck() throws -> IntegrityCheckResult {
         let sqlite = try openConnectionHandle()
-        let statement = try sqlite.makeStatement("PRAGMA integrity_check")
         var problems: [String] = []
-        while try statement.step() {
-            let line = statement.string(at: 0)
-            if line != "ok" { problems.append(line) }
+        do {
+            let statement = try sqlite.makeStatement("PRAGMA integrity_check")
+            while try statement.step() {
+                // A row may hold several lines, under a heading that names the schema
+                // ("*** in database main ***").
+                let lines = statement.string(at: 0).split(separator: "\n")
+                for line in lines where line != "ok" && !line.hasPrefix("*** ") {
+                    problems.append(String(line))
+                }
+            }
+        } catch let error as TroveError where error.code == .corruptDatabase {
+            let cause = error.sqliteMessage ?? "database disk image is malformed"
+            problems.append("The check stopped: SQLite cannot read on past a damaged page (\(cause)).")
         }
-        return problems
+        return IntegrityCheckResult(problems: problems)
     }
 
     /// The schema version of the file (`user_version`).

@@ -73,11 +73,15 @@ public final class Database: Sendable {
     /// - Parameters:
     ///   - path: The path of the database file. Its folder must exist.
     ///   - configuration: How to open the file and configure connections.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/notADatabase`` when the file is not a
-    ///   SQLite database or is another application's SQLite database,
-    ///   ``TroveError/Code/unsupportedSchemaVersion`` when a newer Trove wrote it, and
-    ///   ``TroveError/Code/sqlite`` when SQLite fails. The file is never changed when opening
-    ///   fails.
+    /// - Throws: ``TroveError`` naming the path and what is wrong with it: code
+    ///   ``TroveError/Code/misuse`` for an empty path or `:memory:` (use ``temporary(configuration:extensions:)``),
+    ///   ``TroveError/Code/notADatabase`` when the path is a folder, a device or a pipe, or the file
+    ///   is not a SQLite database or is another application's SQLite database,
+    ///   ``TroveError/Code/unsupportedSchemaVersion`` when a newer Trove wrote it,
+    ///   ``TroveError/Code/readOnly`` when the file must be created in a read-only folder (or in an
+    ///   empty read-only file), ``TroveError/Code/corruptDatabase`` when the file is damaged, and
+    ///   ``TroveError/Code/sqlite`` otherwise (a missing folder, a file this user may not read).
+    ///   The file is never changed when opening fails.
     public convenience init(path: String, configuration: Configuration = Configuration()) throws {
         try self.init(path: path, configuration: configuration, extensions: [])
     }
@@ -118,6 +122,7 @@ public final class Database: Sendable {
         self.pool = ConnectionPool(configuration: configuration)
         self.history = Mutex(ChangeHistory(limit: configuration.changesetHistoryLimit))
         self.sharedItems = SharedItemCache(limit: configuration.sharedItemCacheLimit)
+        try Database.checkPath(path)
         let connection = try SQLiteConnection(
             path: path, flags: configuration.isReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         if configuration.isReadOnly {
@@ -151,7 +156,7 @@ public final class Database: Sendable {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
             throw TroveError(
-                code: .sqlite, message: "Cannot create a temporary folder.", path: folder,
+                code: .sqlite, message: "Cannot create the temporary folder '\(folder)' for a database.", path: folder,
                 underlyingError: error)
         }
         let path = (folder as NSString).appendingPathComponent("database.trove")
@@ -212,6 +217,23 @@ public final class Database: Sendable {
 
     // MARK: Opening
 
+    /// Refuses a path that cannot hold a database shared by connections, before SQLite opens it.
+    ///
+    /// SQLite reads an empty path as a private temporary database and `:memory:` as a private
+    /// in-memory one: each connection would get its own empty database, without Trove's tables.
+    /// A path that exists and is not a regular file (a folder, a device, a named pipe, on which
+    /// SQLite would wait forever) is refused by one `stat`.
+    private static func checkPath(_ path: String) throws {
+        if path.isEmpty || path == ":memory:" {
+            throw TroveError(
+                code: .misuse,
+                message:
+                    "Database(path:) needs the path of a file, not \(path.isEmpty ? "an empty path" : "':memory:'"): SQLite would give each connection a database of its own. Use Database.temporary() for a database that is removed when it is closed.",
+                path: path)
+        }
+        try PathDiagnosis.refuseSpecialFile(path)
+    }
+
     private static func prepareFile(_ connection: SQLiteConnection, configuration: Configuration) throws {
         sqlite3_busy_timeout(connection.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
         // Reading the header first: a file that is not a database fails here, before any write.
@@ -220,7 +242,18 @@ public final class Database: Sendable {
             guard objectCount == 0 else {
                 throw TroveError(
                     code: .notADatabase,
-                    message: "The file is a SQLite database of another application: it has tables but no Trove schema.",
+                    message:
+                        "The file '\(connection.path)' is a SQLite database of another application: it has tables but no Trove schema.",
+                    path: connection.path)
+            }
+            // SQLite opens a file it may not write read-only without a word; creating the schema
+            // in it would fail on the write-ahead log's files.
+            guard sqlite3_db_readonly(connection.handle, "main") != 1 else {
+                let cause = PathDiagnosis.readOnlyCause(connection.path) ?? "SQLite could only open it for reading"
+                throw TroveError(
+                    code: .readOnly,
+                    message:
+                        "The file '\(connection.path)' holds no database yet and is read-only (\(cause)): Trove cannot create a database in it.",
                     path: connection.path)
             }
             try configuration.applyPageSize(to: connection)
@@ -242,14 +275,15 @@ public final class Database: Sendable {
         guard applicationID == Schema.applicationID else {
             throw TroveError(
                 code: .notADatabase,
-                message: "The file is a SQLite database of another application (application_id \(applicationID)).",
+                message:
+                    "The file '\(connection.path)' is a SQLite database of another application (its application number is \(applicationID), not Trove's).",
                 path: connection.path)
         }
         guard version <= Schema.version else {
             throw TroveError(
                 code: .unsupportedSchemaVersion,
                 message:
-                    "The file was written by a newer version of Trove (schema \(version)); this version reads schema \(Schema.version) and older.",
+                    "The file '\(connection.path)' was written by a newer version of Trove (schema \(version)); this version reads schema \(Schema.version) and older.",
                 path: connection.path)
         }
         try connection.execute("PRAGMA journal_mode = WAL")
@@ -262,17 +296,20 @@ public final class Database: Sendable {
     /// runtime reads as it is (see ``Configuration/isReadOnly``).
     private static func checkReadOnlyFile(_ connection: SQLiteConnection, configuration: Configuration) throws {
         sqlite3_busy_timeout(connection.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
-        let (applicationID, version, _) = try readHeader(connection)
+        let (applicationID, version, objectCount) = try readHeader(connection)
         guard applicationID == Schema.applicationID else {
+            let what =
+                applicationID == 0 && version == 0 && objectCount == 0
+                ? "is empty: it holds no Trove database, and a database opened read-only is never created"
+                : "is not a Trove database (its application number is \(applicationID), not Trove's)"
             throw TroveError(
-                code: .notADatabase,
-                message: "The file is not a Trove database (application_id \(applicationID)).", path: connection.path)
+                code: .notADatabase, message: "The file '\(connection.path)' \(what).", path: connection.path)
         }
         guard version == Schema.version else {
             throw TroveError(
                 code: .unsupportedSchemaVersion,
                 message:
-                    "The file has schema version \(version) and this version of Trove reads schema \(Schema.version) read-only: open it read-write once to upgrade it, or use the Trove that wrote it.",
+                    "The file '\(connection.path)' has schema version \(version) and this version of Trove reads schema \(Schema.version) read-only: open it read-write once to upgrade it, or use the Trove that wrote it.",
                 path: connection.path)
         }
     }
@@ -308,8 +345,11 @@ public final class Database: Sendable {
             let version = Int32(truncatingIfNeeded: try integer("PRAGMA user_version"))
             let objects = try integer("SELECT count(*) FROM sqlite_master")
             return (applicationID, version, objects)
-        } catch var error as TroveError where error.code == .notADatabase {
-            error.message = "The file is not a SQLite database (\(error.message))"
+        } catch var error as TroveError where error.sqliteResultCode.map({ $0 & 0xFF }) == SQLITE_NOTADB {
+            // Read first when the file opens: SQLITE_NOTADB here is a file that never was a
+            // database, where later it is a database file damaged since (`corruptDatabase`).
+            error.code = .notADatabase
+            error.message = "The file '\(connection.path)' is not a SQLite database: its first bytes are not SQLite's."
             throw error
         }
     }

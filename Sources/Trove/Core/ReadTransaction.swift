@@ -178,7 +178,7 @@ public class ReadTransaction {
         defer { statement.reset() }
         try statement.bind(collection, at: 1)
         try statement.bind(key, at: 2)
-        guard try statement.step() else { return nil }
+        guard try statement.step(collection: collection, key: key) else { return nil }
         return try map(statement)
     }
 }

@@ -176,7 +176,7 @@ final class RowPager {
         let dataColumn: Int32? = columns.readsData ? column : nil
         if columns.readsData { column += 1 }
         let metadataColumn: Int32? = columns.readsMetadata ? column : nil
-        while try statement.step() {
+        while try (collection.map { try statement.step(collection: $0, key: nil) } ?? statement.step()) {
             if all {
                 page.collections.append(statement.string(at: 0))
             }

@@ -1,8 +1,9 @@
 /// An error thrown by Trove: what failed, as a sentence, and where.
 ///
 /// Every error carries a ``Code`` to match on, a ``message`` that reads as a sentence, and as
-/// much of the location as is known: the collection and key of the item, the field of the
-/// model, the SQL statement, and SQLite's result code.
+/// much of the location as is known: the path of the file, the collection and key of the item,
+/// the field of the model, the extension, and SQLite's result code. Neither the message nor the
+/// ``description`` shows Trove's SQL or table names: they say what is wrong in words.
 ///
 /// ```swift
 /// do {
@@ -25,7 +26,11 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
     /// The name of the database extension involved, if any (for example the index whose unique
     /// column a write would break).
     public var extensionName: String?
-    /// The SQL statement that failed, if any.
+    /// The SQL statement that failed, if any: for debugging only.
+    ///
+    /// It is never shown in ``message`` or ``description``: Trove's statements and tables are
+    /// internal, change between versions, and a user never needs them to understand an error.
+    /// Log it yourself when you report a bug in Trove.
     public var sql: String?
     /// The path of the database file involved, if any.
     public var path: String?
@@ -33,6 +38,9 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
     public var sqliteResultCode: Int32?
     /// The error that caused this one, if any.
     public var underlyingError: (any Error)?
+    /// SQLite's own text of the failure (`sqlite3_errmsg`), for the few callers that word it
+    /// themselves (a full-text query's syntax error). Not shown in ``description``.
+    var sqliteMessage: String?
 
     /// Creates an error. Prefer the static factories, which fill in a consistent message.
     ///
@@ -43,7 +51,7 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
     ///   - key: The key of the item involved.
     ///   - field: The field of the model involved.
     ///   - extensionName: The name of the database extension involved.
-    ///   - sql: The SQL statement that failed.
+    ///   - sql: The SQL statement that failed, for debugging only (never shown).
     ///   - path: The path of the database file involved.
     ///   - sqliteResultCode: SQLite's extended result code.
     ///   - underlyingError: The error that caused this one.
@@ -72,17 +80,35 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A one-line description: the code, the message and every known part of the location.
+    ///
+    /// Names are quoted and escaped as Swift string literals (a key holding a NUL character
+    /// prints as `"a\0b"`), and shortened in the middle past 200 characters. The SQL statement
+    /// (``sql``) is never part of it.
     public var description: String {
         var parts = ["TroveError.\(code): \(message)"]
-        if let collection { parts.append("collection: \"\(collection)\"") }
-        if let key { parts.append("key: \"\(key)\"") }
-        if let field { parts.append("field: \"\(field)\"") }
-        if let extensionName { parts.append("extension: \"\(extensionName)\"") }
+        if let collection { parts.append("collection: \(Self.quoted(collection))") }
+        if let key { parts.append("key: \(Self.quoted(key))") }
+        if let field { parts.append("field: \(Self.quoted(field))") }
+        if let extensionName { parts.append("extension: \(Self.quoted(extensionName))") }
         if let sqliteResultCode { parts.append("SQLite code: \(sqliteResultCode)") }
         if let path { parts.append("path: \(path)") }
-        if let sql { parts.append("SQL: \(sql)") }
         if let underlyingError { parts.append("caused by: \(underlyingError)") }
         return parts.joined(separator: "; ")
+    }
+
+    /// `name` as a Swift string literal, shortened in the middle when it is long.
+    static func quoted(_ name: String) -> String {
+        abbreviated(name).debugDescription
+    }
+
+    /// `name`, or its first and last characters around the count of bytes left out when it is
+    /// longer than 200 characters: a key of a megabyte must not make a megabyte of message.
+    static func abbreviated(_ name: String) -> String {
+        guard name.utf8.count > 200 else { return name }
+        let head = name.prefix(100)
+        let tail = name.suffix(60)
+        let omitted = name.utf8.count - head.utf8.count - tail.utf8.count
+        return "\(head)…(\(omitted) bytes)…\(tail)"
     }
 }
 
@@ -121,10 +147,12 @@ extension TroveError {
         public static let sqlite = Code(.sqlite)
         /// The file is not a SQLite database, or is a SQLite database that Trove does not own.
         public static let notADatabase = Code(.notADatabase)
-        /// SQLite found the database file damaged (`SQLITE_CORRUPT`): a page or an index does not
-        /// hold what it should; or Trove found its own records contradicting each other (a view
-        /// that lists an item its collection does not have). Committed data elsewhere in the file
-        /// may still be readable.
+        /// SQLite found the database file damaged (`SQLITE_CORRUPT`, or `SQLITE_NOTADB` in a file
+        /// that opened as a database): a page or an index does not hold what it should; or Trove
+        /// found its own records contradicting each other (a view that lists an item its
+        /// collection does not have). The message names the file, and the collection and key
+        /// being read when known. Committed data elsewhere in the file may still be readable;
+        /// ``Database/integrityCheck()`` (`trove check`) lists what SQLite finds.
         public static let corruptDatabase = Code(.corruptDatabase)
         /// The file was written by a newer version of Trove, whose schema this version cannot read.
         public static let unsupportedSchemaVersion = Code(.unsupportedSchemaVersion)
@@ -256,5 +284,37 @@ extension TroveError {
 
     static func misuse(_ message: String) -> TroveError {
         TroveError(code: .misuse, message: message)
+    }
+
+    /// The message of a ``Code/corruptDatabase`` error: the file is damaged, what was being read,
+    /// and what to do.
+    static func damagedFileMessage(path: String, collection: String?, key: String?) -> String {
+        var reading = ""
+        if let collection {
+            reading =
+                key.map { " while reading the item \(quoted($0)) of the collection \(quoted(collection))" }
+                ?? " while reading the collection \(quoted(collection))"
+        }
+        return
+            "The database file '\(path)' is damaged: SQLite found a page that does not hold what it should\(reading). The rest of the file may still be readable: run `trove check '\(path)'` to list the damage, or restore a backup."
+    }
+
+    /// Returns this error with the item being read or written filled in where it is not yet
+    /// known: an error of SQLite names the file only, its callers know the item. A
+    /// ``Code/corruptDatabase`` message is worded again to name it.
+    ///
+    /// - Parameters:
+    ///   - collection: The collection being read or written.
+    ///   - key: The key of the item, when one item is.
+    /// - Returns: A copy of this error that names the item.
+    func involving(collection: String, key: String?) -> TroveError {
+        guard self.collection == nil, sqliteResultCode != nil else { return self }
+        var copy = self
+        copy.collection = collection
+        copy.key = key
+        if code == .corruptDatabase, let path {
+            copy.message = Self.damagedFileMessage(path: path, collection: collection, key: key)
+        }
+        return copy
     }
 }

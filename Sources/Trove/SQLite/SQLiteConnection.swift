@@ -7,6 +7,9 @@ internal import TroveCSQLite
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
+    /// Whether the handle was opened read-only on purpose (``Configuration/isReadOnly``), as
+    /// opposed to a file that SQLite could only open for reading.
+    let isOpenedReadOnly: Bool
     /// The first statements prepared, looked up by a linear scan: the SQL of the runtime's
     /// statements are constants, and comparing a constant with itself is a pointer comparison,
     /// while hashing its text for a dictionary costs hundreds of instructions on every use.
@@ -17,8 +20,9 @@ final class SQLiteConnection {
     /// Whether the owner has begun a transaction that it has not ended yet (see
     /// ``checkTransactionIsActive(sql:)``).
     private(set) var isTransactionExpected = false
-    /// The error after which SQLite rolled the expected transaction back on its own.
-    private var abortCause: TroveError?
+    /// The error after which SQLite rolled the expected transaction back on its own (set by
+    /// ``error(code:sql:)``).
+    var abortCause: TroveError?
     /// The statement that holds the snapshot of the current guarded read (see
     /// ``beginGuardedRead()``), or `nil` outside one.
     private var readGuard: Statement?
@@ -35,19 +39,20 @@ final class SQLiteConnection {
 
     /// Opens a handle on `path`.
     ///
-    /// - Throws: ``TroveError`` when SQLite cannot open the file.
+    /// - Throws: ``TroveError`` when SQLite cannot open the file, saying what is wrong with the
+    ///   path (see ``PathDiagnosis``).
     init(path: String, flags: Int32) throws {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let resultCode = handle.map { sqlite3_extended_errcode($0) } ?? code
+            let systemErrno = handle.map { sqlite3_system_errno($0) } ?? 0
             if let handle { sqlite3_close_v2(handle) }
-            throw TroveError(
-                code: .sqlite, message: "Cannot open the database file: \(message).", path: path,
-                sqliteResultCode: code)
+            throw Self.openError(path: path, flags: flags, resultCode: resultCode, systemErrno: systemErrno)
         }
         self.handle = handle
         self.path = path
+        self.isOpenedReadOnly = flags & SQLITE_OPEN_READONLY != 0
         sqlite3_extended_result_codes(handle, 1)
     }
 
@@ -158,7 +163,7 @@ final class SQLiteConnection {
         do {
             guard try statement.step() else {
                 throw TroveError(
-                    code: .sqlite, message: "SQLite returned no row for the statement that starts a read transaction.",
+                    code: .sqlite, message: "SQLite could not start a read transaction on the database file '\(path)'.",
                     sql: Self.readGuardSQL, path: path)
             }
         } catch {
@@ -197,7 +202,7 @@ final class SQLiteConnection {
         guard code == SQLITE_OK else {
             throw TroveError(
                 code: .sqlite,
-                message: "SQLite cannot tell whether the database file changed (SQLITE_FCNTL_DATA_VERSION failed).",
+                message: "SQLite cannot tell whether the database file '\(path)' changed since the last transaction.",
                 path: path, sqliteResultCode: code)
         }
         return version
@@ -250,7 +255,7 @@ final class SQLiteConnection {
             throw TroveError(
                 code: .sqlite,
                 message:
-                    "The read transaction lost its snapshot: SQLite reset it after an earlier error. No statement can run in it any more.",
+                    "The read transaction on the database file '\(path)' lost its snapshot: SQLite reset it after an earlier error. No statement can run in it any more.",
                 sql: sql, path: path)
         }
         guard isTransactionExpected, !isInsideTransaction else { return }
@@ -260,37 +265,6 @@ final class SQLiteConnection {
             message:
                 "The transaction was rolled back by SQLite after an earlier error\(cause) Nothing it wrote is stored, and no statement can run in it any more.",
             sql: sql, path: path, sqliteResultCode: abortCause?.sqliteResultCode, underlyingError: abortCause)
-    }
-
-    /// Makes a ``TroveError`` from the handle's current error state.
-    func error(code: Int32, sql: String?) -> TroveError {
-        let extended = sqlite3_extended_errcode(handle)
-        let resultCode = extended != 0 ? extended : code
-        let message = String(cString: sqlite3_errmsg(handle))
-        let troveCode: TroveError.Code
-        switch resultCode & 0xFF {
-        case SQLITE_NOTADB: troveCode = .notADatabase
-        case SQLITE_CORRUPT: troveCode = .corruptDatabase
-        case SQLITE_READONLY: troveCode = .readOnly
-        default: troveCode = .sqlite
-        }
-        let error = TroveError(
-            code: troveCode, message: "SQLite error \(resultCode): \(message).\(Self.hint(resultCode: resultCode))",
-            sql: sql, path: path, sqliteResultCode: resultCode)
-        if isTransactionExpected && abortCause == nil && !isInsideTransaction {
-            abortCause = error
-        }
-        return error
-    }
-
-    /// What to tell beyond SQLite's own message, for results whose cause it does not name.
-    private static func hint(resultCode: Int32) -> String {
-        switch resultCode {
-        case 1544:  // SQLITE_READONLY_DIRECTORY
-            " The folder of the database file is read-only: the database is in WAL mode, which needs to create the files -wal and -shm beside it."
-        default:
-            ""
-        }
     }
 }
 

@@ -136,6 +136,16 @@ final class Statement {
         }
     }
 
+    /// Steps once, as ``step()``; an error of SQLite names the collection and the key being read
+    /// (SQLite knows only the file).
+    func step(collection: String, key: String?) throws -> Bool {
+        do {
+            return try step()
+        } catch let error as TroveError {
+            throw error.involving(collection: collection, key: key)
+        }
+    }
+
     /// Whether the statement has been stepped and has neither finished nor been reset: it is
     /// in use by a caller further up the stack.
     var isBusy: Bool {

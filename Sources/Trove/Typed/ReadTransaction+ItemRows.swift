@@ -84,7 +84,7 @@ extension ReadTransaction {
         defer { statement.reset() }
         try statement.bind(cacheKey.collection, at: 1)
         try statement.bind(cacheKey.key, at: 2)
-        guard try statement.step() else { return }
+        guard try statement.step(collection: cacheKey.collection, key: cacheKey.key) else { return }
         try decodeRow(
             of: statement, dataColumn: 0, metadataColumn: withMetadata ? 1 : nil, collection: cacheKey.collection,
             key: { cacheKey.key }, decodeData: decodeData, decodeMetadata: decodeMetadata)
@@ -101,7 +101,7 @@ extension ReadTransaction {
         let statement = try checkedCore.sqlite.cachedStatement(Schema.selectAllInCollection)
         defer { statement.reset() }
         try statement.bind(collection, at: 1)
-        while try statement.step() {
+        while try statement.step(collection: collection, key: nil) {
             try decodeRow(
                 of: statement, dataColumn: 1, metadataColumn: withMetadata ? 2 : nil, collection: collection,
                 key: { statement.string(at: 0) }, decodeData: decodeData, decodeMetadata: decodeMetadata)
@@ -120,7 +120,7 @@ extension ReadTransaction {
         defer { statement.reset() }
         try statement.bind(cacheKey.collection, at: 1)
         try statement.bind(cacheKey.key, at: 2)
-        guard try statement.step() else { return false }
+        guard try statement.step(collection: cacheKey.collection, key: cacheKey.key) else { return false }
         if !statement.isNull(at: 0) {
             do {
                 try decode(statement.bytes(at: 0))

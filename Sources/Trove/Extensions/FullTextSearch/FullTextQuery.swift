@@ -328,7 +328,7 @@ final class FullTextSearchPlanner: Sendable {
             throw TroveError(
                 code: .invalidSearchQuery,
                 message:
-                    "The query '\(expression)' of the full-text search '\(name)' is not valid FTS5 syntax: \(error.message)",
+                    "The query '\(expression)' of the full-text search '\(name)' is not valid FTS5 syntax: \(error.sqliteMessage ?? "SQLite refused it").",
                 collection: collection, extensionName: name, sql: sql, sqliteResultCode: error.sqliteResultCode,
                 underlyingError: error)
         }

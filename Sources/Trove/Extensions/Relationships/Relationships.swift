@@ -63,10 +63,12 @@ public struct Relationships<Source: Persistable>: Sendable {
     ///   - edge: The name of the edge.
     ///   - transaction: The transaction to read in.
     /// - Returns: The destination keys.
-    /// - Throws: ``TroveError`` when the extension is not registered or SQLite fails.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
+    ///   an edge of this relationship or the extension is not registered, or when SQLite fails.
     public func destinationKeys(of source: Source.ID, edge: String, in transaction: ReadTransaction) throws
         -> [String]
     {
+        try checkEdge(edge)
         var keys: [String] = []
         try query(implementation.selectDestinationKeysSQL, in: transaction) { statement in
             try statement.bind(Source.collection, at: 1)
@@ -86,8 +88,9 @@ public struct Relationships<Source: Persistable>: Sendable {
     ///   - edge: The name of the edge.
     ///   - transaction: The transaction to read in.
     /// - Returns: The destinations.
-    /// - Throws: ``TroveError`` when the extension is not registered, an item cannot be decoded or
-    ///   SQLite fails.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
+    ///   an edge of this relationship or the extension is not registered, or when an item cannot
+    ///   be decoded or SQLite fails.
     public func destinations<Destination: Persistable>(
         _ type: Destination.Type, of source: Source.ID, edge: String, in transaction: ReadTransaction
     ) throws -> [Destination] {
@@ -102,8 +105,10 @@ public struct Relationships<Source: Persistable>: Sendable {
     ///   - edge: The name of the edge.
     ///   - transaction: The transaction to read in.
     /// - Returns: The number of destination keys.
-    /// - Throws: ``TroveError`` when the extension is not registered or SQLite fails.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
+    ///   an edge of this relationship or the extension is not registered, or when SQLite fails.
     public func destinationCount(of source: Source.ID, edge: String, in transaction: ReadTransaction) throws -> Int {
+        try checkEdge(edge)
         var count = 0
         try query(implementation.countDestinationsSQL, in: transaction) { statement in
             try statement.bind(Source.collection, at: 1)
@@ -123,10 +128,12 @@ public struct Relationships<Source: Persistable>: Sendable {
     ///   - edge: The name of the edge.
     ///   - transaction: The transaction to read in.
     /// - Returns: The source keys.
-    /// - Throws: ``TroveError`` when the extension is not registered or SQLite fails.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
+    ///   an edge of this relationship or the extension is not registered, or when SQLite fails.
     public func sourceKeys(pointingTo destination: some ItemKey, edge: String, in transaction: ReadTransaction)
         throws -> [Source.ID]
     {
+        try checkEdge(edge)
         var keys: [Source.ID] = []
         try query(implementation.selectSourceKeysSQL, in: transaction) { statement in
             try statement.bind(edge, at: 1)
@@ -144,8 +151,9 @@ public struct Relationships<Source: Persistable>: Sendable {
     ///   - edge: The name of the edge.
     ///   - transaction: The transaction to read in.
     /// - Returns: The sources, in the order of their stored keys.
-    /// - Throws: ``TroveError`` when the extension is not registered, an item cannot be decoded or
-    ///   SQLite fails.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
+    ///   an edge of this relationship or the extension is not registered, or when an item cannot
+    ///   be decoded or SQLite fails.
     public func sources(pointingTo destination: some ItemKey, edge: String, in transaction: ReadTransaction) throws
         -> [Source]
     {
@@ -159,10 +167,12 @@ public struct Relationships<Source: Persistable>: Sendable {
     ///   - edge: The name of the edge.
     ///   - transaction: The transaction to read in.
     /// - Returns: The number of sources.
-    /// - Throws: ``TroveError`` when the extension is not registered or SQLite fails.
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
+    ///   an edge of this relationship or the extension is not registered, or when SQLite fails.
     public func sourceCount(pointingTo destination: some ItemKey, edge: String, in transaction: ReadTransaction)
         throws -> Int
     {
+        try checkEdge(edge)
         var count = 0
         try query("SELECT count(DISTINCT src) FROM \"\(implementation.table)\" WHERE edge = ?1 AND dst_key = ?2", in: transaction) {
             statement in
@@ -271,6 +281,19 @@ public struct Relationships<Source: Persistable>: Sendable {
                 collection: Source.collection, key: source.itemKey, extensionName: name)
         }
         return statement.int64(at: 0)
+    }
+
+    /// Throws when `edge` names no edge of this relationship: a query of an unknown edge would
+    /// find nothing, which reads as "no edges" (a secondary index refuses an unknown column the
+    /// same way).
+    private func checkEdge(_ edge: String) throws {
+        guard implementation.edgesByName[edge] == nil else { return }
+        let known = edges.map { "'\($0.name)'" }.joined(separator: ", ")
+        throw TroveError(
+            code: .extensionFailed,
+            message:
+                "The relationship '\(name)' has no edge named '\(edge)'; its edges are \(known.isEmpty ? "none" : known).",
+            collection: Source.collection, extensionName: name)
     }
 
     private func query(
