@@ -44,8 +44,8 @@ struct Inspection {
         decoder = GenericDecoder(schemas: schemas)
     }
 
-    /// Why `path` could not be opened, in words: the runtime's message where it names the path,
-    /// else the kind of failure.
+    /// Why `path` could not be opened, in words: the runtime's message, which names the path and
+    /// what is wrong with it, but for a file that is not a Trove database or is of a newer one.
     private static func openingFailure(path: String, _ error: TroveError) -> String {
         switch error.code {
         case .notADatabase:
@@ -53,10 +53,8 @@ struct Inspection {
             return "\(path) is not a Trove database\(size == 0 ? " (the file is empty)" : "")."
         case .unsupportedSchemaVersion:
             return "Cannot open \(path) with this version of Trove: \(error.message)"
-        case .corruptDatabase:
-            return "\(path) is damaged: \(Output.inWords(error.message))"
         default:
-            return "Cannot open \(path) as a Trove database: \(Output.inWords(error.message))"
+            return error.message
         }
     }
 
@@ -150,25 +148,12 @@ struct CommandFailure: Error, CustomStringConvertible {
         if let name = error.extensionName { location.append("extension \(name)") }
         if let path = error.path { location.append("file \(path)") }
         let place = location.isEmpty ? "" : " (" + location.joined(separator: ", ") + ")"
-        description = Output.inWords(error.message) + place
+        description = error.message + place
     }
 }
 
 /// Text output: tables for people, and a progress bar on a terminal only.
 enum Output {
-    /// `message`, unless it quotes what only Trove's own code needs (a statement, or the name of
-    /// one of Trove's tables, as SQLite's messages about a damaged file do); then a sentence that
-    /// says what is wrong in words.
-    static func inWords(_ message: String) -> String {
-        let words = Set(message.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
-        let quotesInternals =
-            words.contains { $0.hasPrefix("trove_") || $0.hasPrefix("sqlite_") || $0 == "application_id" }
-            || !words.isDisjoint(with: ["SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "PRAGMA", "CREATE", "DROP"])
-        guard quotesInternals else { return message }
-        let code = message.firstRange(of: /SQLite error \d+/).map { " (\(message[$0]))" } ?? ""
-        return "part of what Trove keeps in the file is missing or damaged\(code)."
-    }
-
     /// Writes `message` and a newline to the standard error.
     static func error(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))

@@ -320,6 +320,29 @@ struct BadInputCommandTests {
         #expect(run.output.contains("2 problems in 3 items"), "\(run.output)")
     }
 
+    /// An item the recorded schema reads (its fields are unknown to it, not wrong) but the app's
+    /// coder rejects (a required field is missing): the app's index left it out, and `check`
+    /// names it with the extension, from the runtime's list of unreadable items.
+    @Test func checkNamesAnItemTheAppsExtensionsLeftOut() throws {
+        let path = try makeTemporaryFolder() + "/app.trove"
+        let key = TroveCommandTests.keys[0].uuidString
+        do {
+            var writer = BinaryWriter()
+            try MessageCoder<Address>.encode(Address(street: "1 Main St", city: "Springfield"), to: &writer)
+            let bytes = Data(writer.bytes)
+            try Database(path: path).newConnection().readWrite { tx in
+                try tx.setData(bytes, forKey: key, in: User.collection)
+            }
+            let database = try Database(path: path, models: [User.self])
+            #expect(try database.newConnection().read { try $0.unreadableItems() }.map(\.key) == [key])
+        }
+        let run = try Self.trove("check", path)
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains(#"collection "users", key "\#(key)""#), "\(run.output)")
+        #expect(run.output.contains("left out of User_index"), "\(run.output)")
+        #expect(internalsShown(in: run.output).isEmpty, "\(run.output)")
+    }
+
     /// Random damage to stored items (bytes flipped, cut off or added), seeded: `dump` never
     /// crashes, prints every item, marks exactly the items that `check` reports, and exits with
     /// status 1 exactly when there is one.
@@ -504,7 +527,7 @@ struct BadInputCommandTests {
             }
         }
         try Self.expectEveryVerbFails(
-            on: path, naming: ["Cannot open \(path) as a Trove database", "missing or damaged"])
+            on: path, naming: ["'\(path)'", "does not hold what this version of Trove expects"])
     }
 
     /// A file whose first page (the list of its tables) is overwritten.
@@ -512,7 +535,7 @@ struct BadInputCommandTests {
         let path = try Self.fixtureBytes { bytes in
             for offset in 100..<4_096 { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 7) }
         }
-        try Self.expectEveryVerbFails(on: path, naming: ["\(path) is damaged"])
+        try Self.expectEveryVerbFails(on: path, naming: ["'\(path)' is damaged"])
     }
 
     /// An option that the verb does not have: the usage error of the argument parser (status 64),
