@@ -56,6 +56,7 @@ struct CommitObserverTests {
         let threadOfObserver = Mutex<[UInt64: UInt]>([:])
         let observer = database.addCommitObserver { changeset in
             received.log("observer \(changeset.snapshot) begins")
+            received.changesets.withLock { $0.append(changeset) }
             threadOfObserver.withLock { $0[changeset.snapshot] = currentThreadID() }
             // Long enough for the other writers to try to commit meanwhile.
             Thread.sleep(forTimeInterval: 0.001)
@@ -81,7 +82,8 @@ struct CommitObserverTests {
             }
         }
         let events = received.events.withLock { $0 }
-        #expect(!events.contains("returned before its observer"))
+        let early = events.count { $0 == "returned before its observer" }
+        #expect(early == 0, "\(early) commits returned before their observer ran")
         var inside: String?
         for event in events {
             if event.hasSuffix("begins") {
@@ -188,6 +190,13 @@ struct CommitObserverTests {
         var observer: CommitObserver? = database.addCommitObserver { changeset in
             received.changesets.withLock { $0.append(changeset) }
         }
+        #expect(database.changeHub.isPolling)
+        // A loop over `changes` that starts and ends leaves the poller to the observer.
+        do {
+            let iterator = database.changes.makeAsyncIterator()
+            withExtendedLifetime(iterator) {}
+        }
+        #expect(database.changeHub.subscriptionCount == 0)
         #expect(database.changeHub.isPolling)
         try other.newConnection().write(Member(id: "a", age: 1))
         #expect(database.changeHub.pollNow())
