@@ -50,16 +50,20 @@ struct DocumentationSnippetTests {
         #expect(documents.contains("Sources/Trove/Trove.docc/Articles/PostgreSQL.md"))
     }
 
+    /// Each document compiles twice: in a module with the default isolation, and in one whose
+    /// default isolation is the main actor, as an app's module is in Xcode's default settings.
     @Test(
         .enabled(if: DocumentationSnippetTests.canCompile, "the built modules are found only in the Linux layout"),
-        arguments: DocumentationSnippetTests.documents)
-    func everySwiftBlockCompiles(document: String) throws {
+        arguments: DocumentationSnippetTests.documents, [false, true])
+    func everySwiftBlockCompiles(document: String, mainActor: Bool) throws {
         let text = try String(
             contentsOf: Self.packageRoot.appendingPathComponent(document), encoding: .utf8)
-        let outcome = try SnippetCompiler(packageRoot: Self.packageRoot).compile(documentPath: document, text: text)
+        let outcome = try SnippetCompiler(packageRoot: Self.packageRoot).compile(
+            documentPath: document, text: text, mainActor: mainActor)
         if !outcome.problems.isEmpty {
+            let module = mainActor ? "a module whose default isolation is the main actor" : "a module"
             Issue.record(
-                "\(outcome.problems.count) problem(s) in the Swift blocks of \(document):\n\(outcome.problems.joined(separator: "\n"))"
+                "\(outcome.problems.count) problem(s) in the Swift blocks of \(document), compiled in \(module):\n\(outcome.problems.joined(separator: "\n"))"
             )
         }
     }

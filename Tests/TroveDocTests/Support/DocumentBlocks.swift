@@ -30,6 +30,7 @@ struct DocumentBlock: Sendable, Equatable {
 /// <!-- snippet: async -->                   the block runs in an `async throws` function
 /// <!-- snippet: tx: read -->                `tx` is a ReadTransaction (readWrite: a ReadWriteTransaction)
 /// <!-- snippet: continues -->               the block goes on in the function of the last block with statements
+/// <!-- snippet: nonisolated -->             the function is `nonisolated`, also in a main-actor module
 /// <!-- snippet: skip: needs SwiftUI -->     not compiled, for the reason given (the rest of the marker)
 /// ```
 ///
@@ -56,6 +57,7 @@ struct SnippetMarker: Sendable, Equatable {
     }
 
     var isAsync = false
+    var isNonisolated = false
     var transaction: Transaction?
     var continuesPrevious = false
     var skipReason: String?
@@ -80,6 +82,7 @@ struct SnippetMarker: Sendable, Equatable {
             case ("sync", nil): isAsync = false
             case ("async", nil): isAsync = true
             case ("continues", nil): continuesPrevious = true
+            case ("nonisolated", nil): isNonisolated = true
             case ("skip", _):
                 throw MarkerError(description: "`skip` needs a reason: `skip: why this block is not compiled`")
             case ("tx", let kind?):
@@ -90,7 +93,7 @@ struct SnippetMarker: Sendable, Equatable {
                 self.transaction = transaction
             default:
                 throw MarkerError(
-                    description: "unknown snippet marker `\(item)` (known: sync, async, continues, tx: KIND, skip: REASON)")
+                    description: "unknown snippet marker `\(item)` (known: sync, async, nonisolated, continues, tx: KIND, skip: REASON)")
             }
         }
     }

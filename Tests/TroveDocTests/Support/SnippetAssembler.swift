@@ -16,8 +16,8 @@ struct SourceLine: Sendable, Equatable {
 ///   `declarations`, as the reader would write them in a file of their own; trove-gen generates the
 ///   code of the annotated ones. `import` lines go to the top of both files.
 /// - The rest of each block becomes the body of a function of its own in `snippets`: synchronous
-///   and throwing, or `async throws` when marked `async`, with a parameter `tx` when marked
-///   `tx: KIND`. A block marked `continues` goes on in the function of the last block before it
+///   and throwing, or `async throws` when marked `async`, `nonisolated` when marked so, with a
+///   parameter `tx` when marked `tx: KIND`. A block marked `continues` goes on in the function of the last block before it
 ///   that had statements, so it sees what that block declared. The values a block uses without declaring them (`connection`,
 ///   `user`, `id`) come from the context (`Context/Context.swift`).
 /// - An ellipsis (`…`) outside a string stands for the reader's own code and is left out.
@@ -76,7 +76,8 @@ struct SnippetAssembler: Sendable {
                     parameters = "tx: \(transaction.typeName)"
                 }
                 let effects = block.marker.isAsync ? "async throws" : "throws"
-                openFunction = ("func snippetAtLine\(block.firstLine)(\(parameters)) \(effects) {", body)
+                let isolation = block.marker.isNonisolated ? "nonisolated " : ""
+                openFunction = ("\(isolation)func snippetAtLine\(block.firstLine)(\(parameters)) \(effects) {", body)
             }
         }
         closeFunction()

@@ -38,13 +38,14 @@ struct SnippetCompiler: Sendable {
     }
 
     /// Compiles the blocks of the document at `documentPath` (relative to the package), whose
-    /// text is `text`.
+    /// text is `text`, in a module whose default isolation is the main actor when `mainActor`
+    /// (as an app's module in Xcode's default settings), nonisolated otherwise.
     ///
     /// - Returns: The problems found: trove-gen's errors, the compiler's errors and its warnings
     ///   other than ``toleratedWarnings``, each named by document, line and block.
     /// - Throws: ``DocumentProblem`` when the document's markers cannot be read, and when a
     ///   process cannot be started.
-    func compile(documentPath: String, text: String) throws -> Outcome {
+    func compile(documentPath: String, text: String, mainActor: Bool = false) throws -> Outcome {
         let blocks = try DocumentBlocks.parse(text)
         let assembler = try SnippetAssembler(documentPath: documentPath, blocks: blocks)
         let folder = URL(fileURLWithPath: try makeTemporaryFolder())
@@ -92,7 +93,11 @@ struct SnippetCompiler: Sendable {
             .map { generated.appendingPathComponent($0).path }
         files.append(packageRoot.appendingPathComponent("Tests/TroveDocTests/Context/Context.swift").path)
 
-        let compiler = try run("/usr/bin/env", [swiftc] + compilerArguments(scratch: folder) + files)
+        var arguments = try compilerArguments()
+        if mainActor {
+            arguments += ["-default-isolation", "MainActor"]
+        }
+        let compiler = try run("/usr/bin/env", [swiftc] + arguments + files)
         var problems: [String] = []
         for line in compiler.output.split(separator: "\n").map(String.init) {
             guard let diagnostic = Diagnostic(line), diagnostic.severity != "note" else { continue }
@@ -116,7 +121,7 @@ struct SnippetCompiler: Sendable {
 
     /// The compiler's arguments: Swift 6 with the upcoming features the package uses, the built
     /// modules, and the module maps of the C modules they import.
-    private func compilerArguments(scratch: URL) throws -> [String] {
+    private func compilerArguments() throws -> [String] {
         var arguments = [
             "-emit-sil", "-wmo", "-o", "/dev/null", "-parse-as-library", "-swift-version", "6",
             "-enable-upcoming-feature", "ExistentialAny", "-enable-upcoming-feature", "MemberImportVisibility",
