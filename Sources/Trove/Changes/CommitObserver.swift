@@ -30,10 +30,12 @@ extension Database {
     /// writer: the caller's thread for a synchronous transaction, the connection's queue for an
     /// `async` one, and the queue of the poller for another process's commit. So:
     ///
-    /// - It must not start a transaction of this database synchronously: that would wait for the
-    ///   commit it is part of, and Trove stops the program or throws ``TroveError/Code/misuse``
-    ///   as for a nested transaction. Hand such work to a task or a queue, which then runs after
-    ///   the commit.
+    /// - It must not start a read-write transaction of this database, nor any transaction on the
+    ///   connection that committed: those would wait for the commit it is part of, and Trove
+    ///   throws ``TroveError/Code/misuse`` (the database's own `readWrite`) or stops the
+    ///   program (a connection's transactions) instead, as for a nested transaction. A read on
+    ///   another connection works and sees the commit. Hand longer work to a task or a queue,
+    ///   which then runs after the commit.
     /// - It delays the transaction that committed (which returns once every observer returned)
     ///   and every later commit of the database, but not its readers. Keep it short: record what
     ///   changed, or dispatch the work to the main queue or a task.

@@ -174,6 +174,31 @@ struct CommitObserverTests {
         #expect(received.snapshots == [1])
     }
 
+    /// Inside the observer, a read on another connection sees the commit, and the database's own
+    /// `readWrite` throws `misuse` instead of waiting for the commit the observer is part of.
+    @Test func insideTheObserverAReadSeesTheCommitAndAWriteIsRefused() throws {
+        let database = try makeTemporaryDatabase { $0.externalChangePollingInterval = nil }
+        let reader = try database.newConnection()
+        let seen = Mutex<[Int?]>([])
+        let refusals = Mutex<[TroveError.Code]>([])
+        let observer = database.addCommitObserver { _ in
+            let age = try? reader.read { tx in try Member.read(tx).byKey("a")?.age }
+            seen.withLock { $0.append(age ?? nil) }
+            do {
+                try database.readWrite { tx in try tx.write(Member(id: "z", age: 0)) }
+            } catch let error as TroveError {
+                refusals.withLock { $0.append(error.code) }
+            } catch {}
+        }
+        let connection = try database.newConnection()
+        try connection.write(Member(id: "a", age: 1))
+        try database.readWrite { tx in try tx.write(Member(id: "a", age: 2)) }
+        #expect(seen.withLock { $0 } == [1, 2])
+        #expect(refusals.withLock { $0 } == [.misuse, .misuse])
+        #expect(try reader.read { tx in try Member.read(tx).byKey("z") } == nil)
+        withExtendedLifetime(observer) {}
+    }
+
     /// While an observer is registered the database polls the file, as it does for `changes`: a
     /// commit of another `Database` on the file (as another process's) reaches the observer as an
     /// external change, on the poller's queue; without observer, nothing polls.
