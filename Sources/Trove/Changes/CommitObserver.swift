@@ -41,6 +41,9 @@ extension Database {
     ///   changed, or dispatch the work to the main queue or a task.
     /// - Several observers run one after the other, in the order they were added.
     ///
+    /// The database holds the observer until it is cancelled: an observer that captures the
+    /// database keeps it open until then.
+    ///
     /// - Parameter observer: Called with the changeset of each commit.
     /// - Returns: The registration: the observer is called until ``CommitObserver/cancel()`` or
     ///   until the registration is released, whichever comes first. Keep it.
