@@ -242,7 +242,8 @@ public final class PostgresStore: Sendable {
         if tasks.withLock({ $0.isClosed }) {
             throw TroveError(
                 code: .misuse,
-                message: "The PostgreSQL store at \(configuration.location) was closed: open a new store to use it again.")
+                message:
+                    "The PostgreSQL store at \(configuration.location) was closed: open a new store to use it again.")
         }
     }
 

@@ -106,7 +106,10 @@ struct DocumentBlocksTests {
             ```
             """
         let assembler = try SnippetAssembler(documentPath: "A.md", blocks: DocumentBlocks.parse(text))
-        #expect(assembler.snippets.filter { $0.text.hasPrefix("func ") }.map(\.text) == ["func snippetAtLine3() async throws {"])
+        #expect(
+            assembler.snippets.filter { $0.text.hasPrefix("func ") }.map(\.text) == [
+                "func snippetAtLine3() async throws {"
+            ])
         #expect(assembler.snippetSource.contains("#sourceLocation(file: \"A.md\", line: 3)\nlet index = 1\n"))
         #expect(assembler.snippetSource.contains("#sourceLocation(file: \"A.md\", line: 7)\nprint(index)\n"))
     }

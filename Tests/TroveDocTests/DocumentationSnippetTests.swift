@@ -25,7 +25,8 @@ struct DocumentationSnippetTests {
             for catalog in (try? manager.contentsOfDirectory(atPath: sources.appendingPathComponent(module).path)) ?? []
             where catalog.hasSuffix(".docc") {
                 let root = "Sources/\(module)/\(catalog)"
-                let files = manager.enumerator(atPath: packageRoot.appendingPathComponent(root).path)?
+                let files =
+                    manager.enumerator(atPath: packageRoot.appendingPathComponent(root).path)?
                     .compactMap { $0 as? String }.filter { $0.hasSuffix(".md") }.sorted() ?? []
                 documents += files.map { "\(root)/\($0)" }
             }

@@ -44,7 +44,8 @@ struct CloseTests {
         }
         store.close()
         let other = try await TestServer.openStore(schema: schema)
-        #expect(try await other.read { tx in try await tx.count(of: Tally.self) } == 1, "nothing was written after close")
+        #expect(
+            try await other.read { tx in try await tx.count(of: Tally.self) } == 1, "nothing was written after close")
         await TestServer.dispose(other)
     }
 

@@ -125,7 +125,9 @@ final class ChangeHub: Sendable {
 
     /// Adds `entry` to the commit observers.
     ///
-    /// - Parameter database: The database, whose poller starts if this is its first observer.
+    /// - Parameters:
+    ///   - entry: The observer, called with every later changeset.
+    ///   - database: The database, whose poller starts if this is its first observer.
     /// - Returns: The identifier that ``removeCommitObserver(_:)`` takes.
     func addCommitObserver(_ entry: CommitObserver.Entry, database: Database) -> UInt64 {
         state.withLock { state in

@@ -93,7 +93,9 @@ struct SnippetMarker: Sendable, Equatable {
                 self.transaction = transaction
             default:
                 throw MarkerError(
-                    description: "unknown snippet marker `\(item)` (known: sync, async, nonisolated, continues, tx: KIND, skip: REASON)")
+                    description:
+                        "unknown snippet marker `\(item)` (known: sync, async, nonisolated, continues, tx: KIND, skip: REASON)"
+                )
             }
         }
     }

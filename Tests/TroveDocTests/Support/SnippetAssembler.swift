@@ -101,7 +101,10 @@ struct SnippetAssembler: Sendable {
     /// `declarations` as trove-gen reads it, and the document line of each of its lines.
     var declarationFile: (text: String, documentLines: [Int?]) {
         let header = importHeader.split(separator: "\n").map { _ in Int?.none }
-        return (importHeader + declarations.map(\.text).joined(separator: "\n") + "\n", header + declarations.map(\.documentLine))
+        return (
+            importHeader + declarations.map(\.text).joined(separator: "\n") + "\n",
+            header + declarations.map(\.documentLine)
+        )
     }
 
     /// `declarations` for the compiler, with `#sourceLocation` directives.

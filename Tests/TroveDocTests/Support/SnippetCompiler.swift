@@ -55,7 +55,8 @@ struct SnippetCompiler: Sendable {
         // trove-gen: the document's declarations and the shared models it does not declare.
         let generatorInput = folder.appendingPathComponent("input")
         let generated = folder.appendingPathComponent("generated")
-        try manager.createDirectory(at: generatorInput.appendingPathComponent("Models"), withIntermediateDirectories: true)
+        try manager.createDirectory(
+            at: generatorInput.appendingPathComponent("Models"), withIntermediateDirectories: true)
         let declarations = assembler.declarationFile
         try declarations.text.write(
             to: generatorInput.appendingPathComponent("Declarations.swift"), atomically: true, encoding: .utf8)
@@ -75,9 +76,13 @@ struct SnippetCompiler: Sendable {
         if generator.status != 0 {
             let problems = generator.output.split(separator: "\n").compactMap { line -> String? in
                 guard line.contains(": error: ") else { return nil }
-                return describeGeneratorError(String(line), documentLines: declarations.documentLines, documentPath: documentPath, assembler: assembler)
+                return describeGeneratorError(
+                    String(line), documentLines: declarations.documentLines, documentPath: documentPath,
+                    assembler: assembler)
             }
-            return Outcome(problems: problems.isEmpty ? ["\(documentPath): trove-gen failed: \(generator.output)"] : problems, output: generator.output)
+            return Outcome(
+                problems: problems.isEmpty ? ["\(documentPath): trove-gen failed: \(generator.output)"] : problems,
+                output: generator.output)
         }
 
         // The compiler: the located declarations instead of trove-gen's copy, and everything else.
@@ -87,7 +92,10 @@ struct SnippetCompiler: Sendable {
             to: sources.appendingPathComponent("Declarations.swift"), atomically: true, encoding: .utf8)
         try assembler.snippetSource.write(
             to: sources.appendingPathComponent("Snippets.swift"), atomically: true, encoding: .utf8)
-        var files = [sources.appendingPathComponent("Declarations.swift").path, sources.appendingPathComponent("Snippets.swift").path]
+        var files = [
+            sources.appendingPathComponent("Declarations.swift").path,
+            sources.appendingPathComponent("Snippets.swift").path,
+        ]
         files += inputs.dropFirst().map { generatorInput.appendingPathComponent($0).path }
         files += try manager.contentsOfDirectory(atPath: generated.path).sorted().filter { $0.hasSuffix(".swift") }
             .map { generated.appendingPathComponent($0).path }
@@ -105,16 +113,21 @@ struct SnippetCompiler: Sendable {
                 continue
             }
             if diagnostic.file == documentPath {
-                let block = assembler.blockStart(containing: diagnostic.line).map { " (in the block at line \($0))" } ?? ""
-                problems.append("\(documentPath):\(diagnostic.line)\(block): \(diagnostic.severity): \(diagnostic.message)")
+                let block =
+                    assembler.blockStart(containing: diagnostic.line).map { " (in the block at line \($0))" } ?? ""
+                problems.append(
+                    "\(documentPath):\(diagnostic.line)\(block): \(diagnostic.severity): \(diagnostic.message)")
             } else {
                 let name = URL(fileURLWithPath: diagnostic.file).lastPathComponent
-                problems.append("\(documentPath): in the context of its blocks (\(name):\(diagnostic.line)): \(diagnostic.severity): \(diagnostic.message)")
+                problems.append(
+                    "\(documentPath): in the context of its blocks (\(name):\(diagnostic.line)): \(diagnostic.severity): \(diagnostic.message)"
+                )
             }
         }
         if compiler.status != 0 && problems.isEmpty {
             problems.append(
-                "\(documentPath): the compiler failed without a message on the document:\n\(compiler.output.prefix(4_000))")
+                "\(documentPath): the compiler failed without a message on the document:\n\(compiler.output.prefix(4_000))"
+            )
         }
         return Outcome(problems: problems, output: compiler.output)
     }
@@ -145,7 +158,8 @@ struct SnippetCompiler: Sendable {
         let manager = FileManager.default
         var maps: [String] = []
         var targetsWithSources: [String] = []
-        for entry in try manager.contentsOfDirectory(atPath: productsFolder.path).sorted() where entry.hasSuffix(".build") {
+        for entry in try manager.contentsOfDirectory(atPath: productsFolder.path).sorted()
+        where entry.hasSuffix(".build") {
             let map = productsFolder.appendingPathComponent(entry).appendingPathComponent("module.modulemap").path
             if manager.fileExists(atPath: map) {
                 maps.append(map)

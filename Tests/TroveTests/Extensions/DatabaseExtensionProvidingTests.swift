@@ -18,7 +18,8 @@ private struct Clipping: Persistable, Codable, Equatable, SchemaDescribing {
     var id: String
 
     static var troveSchema: ModelSchema {
-        ModelSchema(typeName: "Clipping", collection: collection, fields: [.init(number: 1, name: "id", type: "String")])
+        ModelSchema(
+            typeName: "Clipping", collection: collection, fields: [.init(number: 1, name: "id", type: "String")])
     }
     static var troveSchemaReferences: [Any.Type] { [] }
 }
