@@ -243,6 +243,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Documentation
+        // Compiles every Swift block of README.md and of the DocC catalogs against the built modules
+        // (issue 30). `Context` holds what the blocks use without declaring it; the test hands it to
+        // the compiler itself, so it is not part of the target.
+        .testTarget(
+            name: "TroveDocTests",
+            dependencies: ["Trove", "TrovePostgres", "TroveTestSupport", "trove-gen"],
+            exclude: ["Context"],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tests of the plugins' shared code
         // `ManifestScanner.swift` is a symlink to the plugins' copy: a plugin cannot be imported by a test.
         .testTarget(

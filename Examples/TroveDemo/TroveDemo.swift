@@ -18,11 +18,11 @@ struct TroveDemo {
             // The models' generated extensions (the secondary index of `User`'s `@indexed` fields and the
             // full-text search of its `@searchable` ones), registered when the database opens, with a view:
             // unchanged on a later open, so nothing is rebuilt.
-            let models: [any DatabaseExtensionProviding.Type] = [User.self]
+            let models: [any Persistable.Type] = [User.self]
+            let extensions = [usersByRole.databaseExtension]
             let database =
-                try arguments.first.map { try Database(path: $0, models: models) }
-                ?? Database.temporary(models: models)
-            try database.register(usersByRole.databaseExtension)
+                try arguments.first.map { try Database(path: $0, models: models, extensions: extensions) }
+                ?? Database.temporary(models: models, extensions: extensions)
             try run(database)
             try await showView(database)
         } catch {

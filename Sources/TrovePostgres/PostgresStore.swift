@@ -29,7 +29,8 @@ import Trove
 ///   before it first consults the cache, so a cached item is never older than the snapshot, even
 ///   before the notification arrives. A dropped listener connection flushes the cache.
 ///
-/// Call ``close()`` when done: it stops the connection pool and the listener.
+/// Call ``close()`` when done (on shutdown): it ends the loops over ``changes`` and stops the
+/// listener and the connection pool.
 public final class PostgresStore: Sendable {
     /// How to reach the server and how the store behaves.
     public struct Configuration: Sendable {
@@ -136,6 +137,8 @@ public final class PostgresStore: Sendable {
         var pool: Task<Void, Never>?
         /// Runs the ``PostgresChangeListener``.
         var listener: Task<Void, Never>?
+        /// Set by ``PostgresStore/close()``: transactions started afterwards throw.
+        var isClosed = false
     }
 
     private init(
@@ -209,14 +212,39 @@ public final class PostgresStore: Sendable {
         return try await open(configuration: configuration, indexes: indexes)
     }
 
-    /// Stops the listener and the connection pool. Transactions started afterwards fail.
+    /// Closes the store: ends every loop over ``changes``, stops listening for the commits of
+    /// other instances, and shuts the connection pool down.
+    ///
+    /// ```swift
+    /// let store = try await PostgresStore.open(url: url)
+    /// defer { store.close() }
+    /// ```
+    ///
+    /// It returns at once; the pool closes its connections in the background. A transaction
+    /// under way loses its connection and throws ``Trove/TroveError/Code/server``: nothing of it
+    /// is committed, except when it was committing, in which case the error says that whether
+    /// it committed is unknown. Transactions started afterwards throw
+    /// ``Trove/TroveError/Code/misuse`` without reaching the server. Calling `close()` again does
+    /// nothing. Releasing the last reference to the store closes it too, but a task that still
+    /// holds the store keeps it open: close it explicitly on shutdown.
     public func close() {
         let running = tasks.withLock { tasks in
-            defer { tasks = BackgroundTasks() }
+            defer { tasks = BackgroundTasks(isClosed: true) }
             return [tasks.listener, tasks.pool]
         }
         for task in running { task?.cancel() }
         hub.finish()
+    }
+
+    /// Throws when the store was closed: a transaction would fail in the pool with a less clear
+    /// error.
+    private func checkOpen() throws {
+        if tasks.withLock({ $0.isClosed }) {
+            throw TroveError(
+                code: .misuse,
+                message:
+                    "The PostgreSQL store at \(configuration.location) was closed: open a new store to use it again.")
+        }
     }
 
     deinit {
@@ -241,9 +269,10 @@ public final class PostgresStore: Sendable {
     /// - Parameter body: The reads. The transaction is valid only inside it.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws; ``Trove/TroveError/Code/server`` when the server fails or the
-    ///   connection is lost.
+    ///   connection is lost; ``Trove/TroveError/Code/misuse`` when the store was closed.
     public func read<T: Sendable>(_ body: (PostgresReadTransaction) async throws -> T) async throws -> T {
         try Task.checkCancellation()
+        try checkOpen()
         do {
             return try await client.withConnection { connection in
                 // `BEGIN` goes with the first statement (a body that sends none costs nothing).
@@ -274,9 +303,11 @@ public final class PostgresStore: Sendable {
     ///   - key: The key of the item.
     /// - Returns: The item, or `nil` when there is none at `key`.
     /// - Throws: ``Trove/TroveError`` with code `corruptData` when the stored bytes cannot be
-    ///   decoded; `server` when the server fails or the connection is lost.
+    ///   decoded; `server` when the server fails or the connection is lost; `misuse` when the store
+    ///   was closed.
     public func read<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Item? {
         try Task.checkCancellation()
+        try checkOpen()
         do {
             return try await client.withConnection { connection in
                 let transaction = PostgresReadTransaction(store: self, connection: connection, begin: nil)
@@ -299,11 +330,13 @@ public final class PostgresStore: Sendable {
     /// - Throws: What `body` throws (nothing is committed then);
     ///   ``Trove/TroveError/Code/writeConflict`` after the last attempt conflicted;
     ///   ``Trove/TroveError/Code/server`` when the server fails or the connection is lost (when
-    ///   lost during the commit, whether it committed is unknown: the message says so).
+    ///   lost during the commit, whether it committed is unknown: the message says so);
+    ///   ``Trove/TroveError/Code/misuse`` when the store was closed.
     public func readWrite<T: Sendable>(_ body: (PostgresReadWriteTransaction) async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             try Task.checkCancellation()
+            try checkOpen()
             do {
                 let (value, committed) = try await client.withConnection { connection in
                     // `BEGIN` goes with the first statement; a transaction of blind writes alone

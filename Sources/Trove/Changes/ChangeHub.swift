@@ -1,12 +1,15 @@
 import Synchronization
 
-/// Delivers changesets to the subscribers of ``DatabaseChanges`` and to the running
-/// observations (``DatabaseObservation``), and runs the ``ExternalChangePoller`` while there is
-/// at least one of them.
+/// Delivers changesets to the subscribers of ``DatabaseChanges``, to the running observations
+/// (``DatabaseObservation``) and to the commit observers (``Database/addCommitObserver(_:)``), and
+/// runs the ``ExternalChangePoller`` while there is at least one of them.
 final class ChangeHub: Sendable {
     private struct State {
         var nextID: UInt64 = 0
         var subscriptions: [UInt64: ChangesSubscription] = [:]
+        /// The commit observers, in the order they were added: each is called on the committing
+        /// thread with every changeset.
+        var commitObservers: [(id: UInt64, entry: CommitObserver.Entry)] = []
         /// The running observations. Each is told of every commit on the committing thread and
         /// only decides whether the commit touched its region: it never runs a query there.
         var observers: [UInt64: ObservationState] = [:]
@@ -34,7 +37,7 @@ final class ChangeHub: Sendable {
         /// for one.
         var poller: ExternalChangePoller?
 
-        var isObserved: Bool { !subscriptions.isEmpty || !observers.isEmpty }
+        var isObserved: Bool { !subscriptions.isEmpty || !observers.isEmpty || !commitObservers.isEmpty }
     }
 
     private let state = Mutex(State())
@@ -67,10 +70,11 @@ final class ChangeHub: Sendable {
         poller?.stop()
     }
 
-    /// Hands `changeset` to every subscriber, and to the observers whose region may intersect it.
-    /// Called under the database's writer lock, so that everyone receives the changesets in
-    /// commit order: it only buffers them, or (for an observer) matches them against a read
-    /// region and sets a flag.
+    /// Hands `changeset` to every subscriber, to the observers whose region may intersect it, and
+    /// to the commit observers. Called under the database's writer lock, so that everyone receives
+    /// the changesets in commit order: it only buffers them, or (for an observer) matches them
+    /// against a read region and sets a flag; the commit observers run their code there, on the
+    /// committing thread, before the next commit can begin.
     ///
     /// Observers are indexed by the collections they read, so that a commit costs nothing for
     /// the observations of other collections: a changeset that lists its keys goes to the
@@ -80,10 +84,12 @@ final class ChangeHub: Sendable {
         let touched = changeset.touchedCollections
         let toEveryObserver =
             changeset.reloadReason != nil || changeset.removedAllCollections || !changeset.changedExtensions.isEmpty
-        let (subscriptions, observers) = state.withLock { state -> ([ChangesSubscription], [ObservationState]) in
+        let (subscriptions, observers, commitObservers) = state.withLock {
+            state -> ([ChangesSubscription], [ObservationState], [(id: UInt64, entry: CommitObserver.Entry)]) in
             let subscriptions = state.subscriptions.isEmpty ? [] : Array(state.subscriptions.values)
-            if state.observers.isEmpty { return (subscriptions, []) }
-            if toEveryObserver { return (subscriptions, state.observerList) }
+            let commitObservers = state.commitObservers
+            if state.observers.isEmpty { return (subscriptions, [], commitObservers) }
+            if toEveryObserver { return (subscriptions, state.observerList, commitObservers) }
             var observers: [ObservationState] = []
             if !state.unindexed.isEmpty {
                 observers.append(contentsOf: state.unindexed.values)
@@ -100,7 +106,7 @@ final class ChangeHub: Sendable {
                     }
                 }
             }
-            return (subscriptions, observers)
+            return (subscriptions, observers, commitObservers)
         }
         for subscription in subscriptions {
             subscription.deliver(changeset)
@@ -111,6 +117,40 @@ final class ChangeHub: Sendable {
                 observer.receive(changeset, touched: touched)
             }
         }
+        // Outside the hub's lock: an observer may add or cancel observers.
+        for observer in commitObservers {
+            observer.entry.receive(changeset)
+        }
+    }
+
+    /// Adds `entry` to the commit observers.
+    ///
+    /// - Parameters:
+    ///   - entry: The observer, called with every later changeset.
+    ///   - database: The database, whose poller starts if this is its first observer.
+    /// - Returns: The identifier that ``removeCommitObserver(_:)`` takes.
+    func addCommitObserver(_ entry: CommitObserver.Entry, database: Database) -> UInt64 {
+        state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.commitObservers.append((id, entry))
+            startPollerIfNeeded(&state, database: database)
+            return id
+        }
+    }
+
+    /// Removes the commit observer that ``addCommitObserver(_:database:)`` returned `id` for.
+    func removeCommitObserver(_ id: UInt64) {
+        let poller = state.withLock { state in
+            state.commitObservers.removeAll { $0.id == id }
+            return stopPollerIfUnobserved(&state)
+        }
+        poller?.stop()
+    }
+
+    /// The number of commit observers (for tests).
+    var commitObserverCount: Int {
+        state.withLock { $0.commitObservers.count }
     }
 
     /// Adds `observer` to the observers told of every commit.

@@ -68,51 +68,49 @@ public final class Database: Sendable {
     let sharedItems: SharedItemCache
     private let temporaryDirectory: String?
 
-    /// Opens the database at `path`, creating the file if it does not exist.
+    /// Opens the database at `path`, creating the file if it does not exist, and registers the
+    /// extensions of `models` and `extensions` in one transaction before anything else can write.
     ///
-    /// - Parameters:
-    ///   - path: The path of the database file. Its folder must exist.
-    ///   - configuration: How to open the file and configure connections.
-    /// - Throws: ``TroveError`` naming the path and what is wrong with it: code
-    ///   ``TroveError/Code/misuse`` for an empty path or `:memory:` (use ``temporary(configuration:extensions:)``),
-    ///   ``TroveError/Code/notADatabase`` when the path is a folder, a device or a pipe, or the file
-    ///   is not a SQLite database or is another application's SQLite database,
-    ///   ``TroveError/Code/unsupportedSchemaVersion`` when a newer Trove wrote it,
-    ///   ``TroveError/Code/readOnly`` when the file must be created in a read-only folder (or in an
-    ///   empty read-only file), ``TroveError/Code/corruptDatabase`` when the file is damaged, and
-    ///   ``TroveError/Code/sqlite`` otherwise (a missing folder, a file this user may not read).
-    ///   The file is never changed when opening fails.
-    public convenience init(path: String, configuration: Configuration = Configuration()) throws {
-        try self.init(path: path, configuration: configuration, extensions: [])
-    }
-
-    /// Opens the database at `path`, creating the file if it does not exist, and registers
-    /// `extensions` in one transaction before anything else can write.
-    ///
-    /// This is the recommended way to register extensions: the database knows them before its
+    /// Registering at open is the recommended way: the database knows its extensions before its
     /// first transaction, so no write can miss them and nothing is rebuilt by accident.
     /// Registering the same extensions, at the same versions, on every open does no work
     /// proportional to the data (see ``DatabaseExtension``).
     ///
+    /// `models` takes any ``Persistable`` type: a model whose generated code provides extensions
+    /// (``DatabaseExtensionProviding``: the index of its `@indexed` fields, the search of its
+    /// `@searchable` ones, its relationships) has them registered, and a model that describes its
+    /// schema (``SchemaDescribing``, every `@persistable` type) has it recorded in the file for the
+    /// `trove` command (see ``recordSchemas(of:)``). A model with neither is accepted and changes
+    /// nothing. `extensions` adds extensions defined by hand, registered after those of `models`.
+    ///
     /// ```swift
-    /// let database = try Database(path: path, extensions: [usersByAge.databaseExtension])
+    /// let database = try Database(path: path, models: [User.self, Note.self])
+    /// let mail = try Database(path: mailPath, models: [Message.self], extensions: [inbox.databaseExtension])
     /// ```
     ///
     /// - Parameters:
     ///   - path: The path of the database file. Its folder must exist.
     ///   - configuration: How to open the file and configure connections.
-    ///   - extensions: The extensions to register.
-    /// - Throws: What ``init(path:configuration:)`` throws, and ``TroveError`` with code
+    ///   - models: The models whose extensions to register and whose schemas to record.
+    ///   - extensions: More extensions to register.
+    /// - Throws: ``TroveError`` naming the path and what is wrong with it: code
+    ///   ``TroveError/Code/misuse`` for an empty path or `:memory:` (use
+    ///   ``temporary(configuration:models:extensions:)``), ``TroveError/Code/notADatabase`` when the
+    ///   path is a folder, a device or a pipe, or the file is not a SQLite database or is another
+    ///   application's, ``TroveError/Code/unsupportedSchemaVersion`` when a newer Trove wrote it,
+    ///   ``TroveError/Code/readOnly`` when the file must be created in a read-only folder (or in an
+    ///   empty read-only file), ``TroveError/Code/corruptDatabase`` when the file is damaged,
     ///   ``TroveError/Code/extensionFailed`` when an extension cannot be registered (two of the
-    ///   same name, an invalid name), or ``TroveError/Code/uniqueViolation`` when the items break
-    ///   a unique index being built.
+    ///   same name, an invalid name), ``TroveError/Code/uniqueViolation`` when the items break a
+    ///   unique index being built, and ``TroveError/Code/sqlite`` otherwise (a missing folder, a file
+    ///   this user may not read). An existing
+    ///   file is never changed when opening fails, and a registration that fails is rolled back.
     public convenience init(
-        path: String, configuration: Configuration = Configuration(), extensions: [DatabaseExtension]
+        path: String, configuration: Configuration = Configuration(), models: [any Persistable.Type] = [],
+        extensions: [DatabaseExtension] = []
     ) throws {
         try self.init(path: path, configuration: configuration, temporaryDirectory: nil)
-        if !extensions.isEmpty {
-            try register(extensions)
-        }
+        try registerAtOpen(models: models, extensions: extensions)
     }
 
     private init(path: String, configuration: Configuration, temporaryDirectory: String?) throws {
@@ -138,18 +136,26 @@ public final class Database: Sendable {
     }
 
     /// Opens a new database in a fresh temporary folder, removed with its files when the database
-    /// and all its connections are gone.
+    /// and all its connections are gone, and registers the extensions of `models` and
+    /// `extensions` as ``init(path:configuration:models:extensions:)`` does.
     ///
     /// Use it in tests and for caches: it behaves exactly like a file database (WAL, snapshots,
     /// parallel readers), which an SQLite in-memory database does not.
     ///
+    /// ```swift
+    /// let database = try Database.temporary(models: [User.self])
+    /// ```
+    ///
     /// - Parameters:
     ///   - configuration: How to configure connections.
-    ///   - extensions: The extensions to register (see ``init(path:configuration:extensions:)``).
+    ///   - models: The models whose extensions to register and whose schemas to record.
+    ///   - extensions: More extensions to register.
     /// - Returns: An empty database.
-    /// - Throws: ``TroveError`` when the folder or the file cannot be created.
+    /// - Throws: ``TroveError`` when the folder or the file cannot be created, and what
+    ///   ``init(path:configuration:models:extensions:)`` throws when registering fails.
     public static func temporary(
-        configuration: Configuration = Configuration(), extensions: [DatabaseExtension] = []
+        configuration: Configuration = Configuration(), models: [any Persistable.Type] = [],
+        extensions: [DatabaseExtension] = []
     ) throws -> Database {
         let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("trove-\(UUID().uuidString)")
         do {
@@ -161,9 +167,7 @@ public final class Database: Sendable {
         }
         let path = (folder as NSString).appendingPathComponent("database.trove")
         let database = try Database(path: path, configuration: configuration, temporaryDirectory: folder)
-        if !extensions.isEmpty {
-            try database.register(extensions)
-        }
+        try database.registerAtOpen(models: models, extensions: extensions)
         return database
     }
 

@@ -5,7 +5,7 @@ extension Database {
     /// Registers `extension` on the fly: creates and fills it, rebuilds it when the file holds
     /// another version or definition, or does nothing when the file holds it already.
     ///
-    /// Prefer registering at open (``init(path:configuration:extensions:)``). Registration is
+    /// Prefer registering at open (``init(path:configuration:models:extensions:)``). Registration is
     /// one write transaction: it waits for the current writer, readers go on meanwhile, and a
     /// process killed while it runs leaves no half-built extension.
     ///

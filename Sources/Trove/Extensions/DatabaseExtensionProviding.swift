@@ -7,50 +7,36 @@
 /// let database = try Database(path: path, models: [User.self, Post.self])
 /// try database.register(Comment.self)
 /// ```
-public protocol DatabaseExtensionProviding {
+///
+/// A list of models is written `[any Persistable.Type]`, which is what
+/// ``Database/init(path:configuration:models:extensions:)`` takes: a model that provides no
+/// extension belongs in it too.
+///
+/// The protocol refines `Sendable`, as ``Persistable`` does, so that the metatype of a conformer,
+/// `any DatabaseExtensionProviding.Type`, can be shared across concurrency domains (held in a
+/// `static let`, for one).
+public protocol DatabaseExtensionProviding: Sendable {
     /// The extensions of this model.
     static var databaseExtensions: [DatabaseExtension] { get }
 }
 
 extension Database {
-    /// Opens the database at `path`, registers the extensions of `models` in one transaction
-    /// (see ``init(path:configuration:extensions:)``) and records the schemas of those that
-    /// describe themselves (see ``recordSchemas(of:)``).
-    ///
-    /// - Parameters:
-    ///   - path: The path of the database file. Its folder must exist.
-    ///   - configuration: How to open the file and configure connections.
-    ///   - models: The models whose extensions to register.
-    /// - Throws: What ``init(path:configuration:extensions:)`` throws.
-    public convenience init(
-        path: String, configuration: Configuration = Configuration(), models: [any DatabaseExtensionProviding.Type]
-    ) throws {
-        try self.init(path: path, configuration: configuration, extensions: models.flatMap { $0.databaseExtensions })
-        try recordSchemas(of: models.compactMap { $0 as? any SchemaDescribing.Type })
-    }
-
-    /// Opens a new temporary database (see ``temporary(configuration:extensions:)``) and registers
-    /// the extensions of `models`.
-    ///
-    /// ```swift
-    /// let database = try Database.temporary(models: [User.self])
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - configuration: How to configure connections.
-    ///   - models: The models whose extensions to register.
-    /// - Returns: An empty database with the extensions registered.
-    /// - Throws: What ``temporary(configuration:extensions:)`` throws.
-    public static func temporary(
-        configuration: Configuration = Configuration(), models: [any DatabaseExtensionProviding.Type]
-    ) throws -> Database {
-        let database = try temporary(configuration: configuration, extensions: models.flatMap { $0.databaseExtensions })
-        try database.recordSchemas(of: models.compactMap { $0 as? any SchemaDescribing.Type })
-        return database
+    /// Registers, as a database opens, the extensions of the `models` that provide some and
+    /// `extensions` after them, in one transaction, then records the schemas of the models that
+    /// describe one (see ``init(path:configuration:models:extensions:)``).
+    func registerAtOpen(models: [any Persistable.Type], extensions: [DatabaseExtension]) throws {
+        let all = models.flatMap { ($0 as? any DatabaseExtensionProviding.Type)?.databaseExtensions ?? [] } + extensions
+        if !all.isEmpty {
+            try register(all)
+        }
+        let describing = models.compactMap { $0 as? any SchemaDescribing.Type }
+        if !describing.isEmpty {
+            try recordSchemas(of: describing)
+        }
     }
 
     /// Registers the extensions of `model` on the fly, in one transaction (see
-    /// ``register(_:)-(DatabaseExtension)``).
+    /// ``register(_:)-(DatabaseExtension)``), and records its schema when it describes one.
     ///
     /// - Parameter model: The model whose extensions to register.
     /// - Returns: What registering did, for each extension of the model in order.

@@ -4,7 +4,7 @@ extension Database {
     /// Records in the file the schemas of `models` and of the coded types they refer to, unless
     /// the file holds them already.
     ///
-    /// Registering a model records its schema (``init(path:configuration:models:)``), and so does
+    /// Registering a model records its schema (``init(path:configuration:models:extensions:)``), and so does
     /// the first typed write of a model in each open of the database, inside that write's
     /// transaction; call this to record schemas before anything is written, so that the `trove`
     /// command can show items by field name. Each schema version is recorded once: the file keeps

@@ -1,0 +1,8 @@
+import Foundation
+import Trove
+
+// @coded
+struct Address: Sendable, Equatable {
+    var street: String
+    var city: String
+}

@@ -1,0 +1,7 @@
+import Foundation
+import Trove
+
+// @coded
+struct MessageNotes: Sendable, Equatable {
+    var note: String
+}

@@ -1,0 +1,9 @@
+import Foundation
+import Trove
+
+// @coded
+struct UserStats: Sendable, Equatable {
+    // @indexed
+    var loginCount: Int
+    var visits: Int
+}
