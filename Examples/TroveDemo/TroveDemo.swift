@@ -35,11 +35,11 @@ struct TroveDemo {
         print("Opened \(database.path)")
         let connection = try database.newConnection()
 
-        let previous = try User.read(connection).all()
+        let previous = try connection.readAll(User.self)
         if !previous.isEmpty {
             print("Found \(previous.count) user(s) from an earlier run: \(names(previous))")
             // The emails are unique in the index: this run writes the same people anew.
-            _ = try connection.readWrite { tx in try tx.removeAll(User.self) }
+            _ = try connection.write { tx in try tx.removeAll(User.self) }
         }
 
         let launch = Date(timeIntervalSince1970: 1_700_000_000)
@@ -61,14 +61,14 @@ struct TroveDemo {
         )
 
         // One transaction: all three are written, or none.
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.write([ada, grace, alan])
         }
         print("Wrote \(names([ada, grace, alan])) in one transaction")
 
         // By key, on a second connection: its cache is empty, so the generated coder decodes the stored bytes.
         // (A connection's cache returns written values as they were, @transient fields included.)
-        if let user = try User.read(database.newConnection()).byKey(ada.userID) {
+        if let user = try database.newConnection().read(User.self, key: ada.userID) {
             let city = user.address?.city ?? "nowhere"
             print("Read by key: \(user.name) <\(user.email)>, \(user.role.rawValue), lives in \(city)")
             print("  @transient avatarCache was not stored: \(user.avatarCache.map { "\($0.count) bytes" } ?? "nil")")
@@ -76,25 +76,25 @@ struct TroveDemo {
 
         try connection.read { tx in
             // By keys: the order of the keys is kept.
-            let pair = try User.read(tx).byKeys([alan.userID, grace.userID])
+            let pair = try tx.read(User.self, keys: [alan.userID, grace.userID])
             print("Read by keys: \(names(pair))")
             // All of a collection.
-            print("Read all: \(try User.read(tx).all().count) user(s) in \"\(User.collection)\"")
+            print("Read all: \(try tx.readAll(User.self).count) user(s) in \"\(User.collection)\"")
             // Which of these keys exist?
             let stranger = UUID()
-            let (found, missing) = try User.read(tx).filterExisting([ada.userID, stranger, alan.userID])
+            let (found, missing) = try tx.filterExisting(User.self, keys: [ada.userID, stranger, alan.userID])
             print("filterExisting: found \(names(found)), \(missing.count) key(s) missing")
             // Metadata alone: only the metadata column is decoded.
-            if let stats = try User.read(tx).metadata(forKey: ada.userID) {
+            if let stats = try tx.metadata(for: User.self, key: ada.userID) {
                 print("Metadata alone: Ada has logged in \(stats.loginCount) time(s)")
             }
         }
 
         // The index generated from `// @indexed`: a range query, ordered, and a unique lookup.
         try connection.read { tx in
-            let over40 = try User.query(tx).filter(.age(40...)).sorted(by: .age).items()
+            let over40 = try User.query.filter(.age(40...)).sorted(by: .age).items(tx)
             print("Index query, age 40 and over, youngest first: \(over40.map(\.name).joined(separator: ", "))")
-            let byEmail = try User.read(tx).byEmail("grace@example.com")
+            let byEmail = try User.byEmail("grace@example.com").first(tx)
             print("Unique lookup by email: \(byEmail?.name ?? "nobody")")
         }
         do {
@@ -107,29 +107,29 @@ struct TroveDemo {
         // five times one in the bio, with a snippet; `.prefixes(of:)` takes raw typing and is never a syntax error.
         try connection.read { tx in
             for input in ["comp", "machine turing", "analytical \"eng*("] {
-                let hits = try User.search(tx, for: .prefixes(of: input))
+                let hits = try User.search(for: .prefixes(of: input))
                     .snippets(of: "bio", before: "[", after: "]", tokens: 8)
                     .limit(20)
-                    .hits()
+                    .hits(tx)
                 let found = hits.map { "\($0.item.name): \($0.snippet ?? "")" }
                 print("Search as you type \"\(input)\": \(found.isEmpty ? "nothing" : found.joined(separator: "; "))")
             }
-            let admins = try User.search(tx, for: .raw("name: ada OR bio: navy")).filter(User.index, .age(..<50)).items()
+            let admins = try User.search(for: .raw("name: ada OR bio: navy")).filter(User.index, .age(..<50)).items(tx)
             print("Raw FTS5 query, filtered by the index (age under 50): \(names(admins))")
         }
 
         // Replace the metadata without touching the item.
-        try connection.readWrite { tx in
+        try connection.write { tx in
             _ = try tx.setMetadata(UserStats(loginCount: 4, lastLogin: launch + 60), for: User.self, key: ada.userID)
         }
-        let stats = try User.read(connection).metadata(forKey: ada.userID)
+        let stats = try connection.metadata(for: User.self, key: ada.userID)
         print("Replaced metadata: Ada has now logged in \(stats?.loginCount ?? 0) time(s)")
 
         // Remove by value and by key; the file keeps Ada for the next run.
-        let removed = try connection.readWrite { tx in
+        let removed = try connection.write { tx in
             (try tx.remove(alan) ? 1 : 0) + (try tx.remove(User.self, key: grace.userID) ? 1 : 0)
         }
-        let left = try User.read(connection).all()
+        let left = try connection.readAll(User.self)
         print("Removed \(removed) user(s); \(left.count) left: \(names(left))")
     }
 
@@ -140,7 +140,7 @@ struct TroveDemo {
     /// Shows the view, then a commit's row changes as a list would animate them.
     static func showView(_ database: Database) async throws {
         let connection = try database.newConnection()
-        try await connection.readWrite { tx in
+        try await connection.write { tx in
             try tx.write([
                 User(userID: UUID(), name: "Barbara Liskov", email: "barbara@example.com", age: 84),
                 User(userID: UUID(), name: "Edsger Dijkstra", email: "edsger@example.com", age: 72, role: .guest),
@@ -159,8 +159,8 @@ struct TroveDemo {
         // changes to a later snapshot, however many commits apart.
         let mappings = ViewMappings(groups: .all, rows: .init(range: .first(2)))
         let before = try await connection.read { tx in try usersByRole.read(tx).sections(mappings) }
-        try await connection.readWrite { tx in
-            guard var barbara = try User.read(tx).byEmail("barbara@example.com") else { return }
+        try await connection.write { tx in
+            guard var barbara = try User.byEmail("barbara@example.com").first(tx) else { return }
             barbara.role = .admin
             try tx.write(barbara)
             try tx.write(User(userID: UUID(), name: "Ken Thompson", email: "ken@example.com", age: 83))

@@ -54,7 +54,7 @@ struct RemoveCommand: ParsableCommand {
         try inspection.read { try inspection.requireCollection(collection, in: $0) }
         var seen: Set<String> = []
         let unique = keys.filter { seen.insert($0).inserted }
-        let removed: [String] = try inspection.database.newConnection().readWrite { tx in
+        let removed: [String] = try inspection.database.newConnection().write { tx in
             try unique.filter { try tx.removeItem(forKey: $0, in: collection) }
         }
         let removedSet = Set(removed)

@@ -1,6 +1,6 @@
 import NIOCore
 import PostgresNIO
-@_spi(TroveBackends) import Trove
+import Trove
 
 /// A secondary index that a ``PostgresStore`` keeps: the same `SecondaryIndex` descriptor a Trove
 /// file uses (such as the generated `User.index`), in a table of its own with a B-tree index on
@@ -9,7 +9,7 @@ import PostgresNIO
 /// ```swift
 /// let store = try await PostgresStore.open(url: url, indexes: [PostgresIndex(User.index)])
 /// let adults = try await store.read { tx in
-///     try await User.index.query(tx).filter(.age(18...)).sorted(by: .age).items()
+///     try await User.index.query.filter(.age(18...)).sorted(by: .age).items(tx)
 /// }
 /// ```
 ///
@@ -55,11 +55,11 @@ public struct PostgresIndex: Sendable {
         let indexColumns = index.columns
         values = { item in
             guard let item = item as? Item else { return nil }
-            return indexColumns.map { $0.backendValue(of: item) }
+            return indexColumns.map { $0.value(item) }
         }
         decodeValues = { transaction, data, metadata, key in
             let item = try transaction.decodeItem(Item.self, data: data, metadata: metadata, key: key)
-            return indexColumns.map { $0.backendValue(of: item) }
+            return indexColumns.map { $0.value(item) }
         }
     }
 
@@ -127,7 +127,7 @@ enum PostgresIndexBuilder {
     static func prepare(_ indexes: [PostgresIndex], in store: PostgresStore) async throws {
         let names = store.names
         for index in indexes {
-            try await store.readWrite { tx in
+            try await store.write { tx in
                 _ = try await tx.query("SELECT pg_advisory_xact_lock($1)", names.lockKey &+ 2)
                 var current = false
                 for try await (version, fingerprint) in try await tx.query(
@@ -319,7 +319,7 @@ public struct PostgresIndexQuery<Item: Persistable> {
         var clauses: [String] = []
         for condition in conditions {
             let name = try column(condition.column)
-            switch condition.backendPredicate {
+            switch condition.predicate {
             case .equals(let value): clauses.append("\(name) = \(placeholder(value))")
             case .oneOf(let values):
                 clauses.append(

@@ -47,7 +47,7 @@ enum PostgresSchema {
     /// advisory lock, so that instances starting together do it once.
     static func migrate(_ store: PostgresStore) async throws {
         let names = store.names
-        try await store.readWrite { tx in
+        try await store.write { tx in
             _ = try await tx.query("SELECT pg_advisory_xact_lock($1)", names.lockKey &+ 1)
             _ = try await tx.query("CREATE SCHEMA IF NOT EXISTS \(PostgresNames.quote(names.schema))")
             _ = try await tx.query("CREATE TABLE IF NOT EXISTS \(names.version) (version integer NOT NULL)")

@@ -53,7 +53,7 @@ extension PostgresStore {
                         return (key, row.data, row.metadata)
                     }
                 }
-                try await readWrite { tx in
+                try await write { tx in
                     for (key, data, metadata) in rows {
                         let dataBuffer = ByteBuffer(bytes: data)
                         let metadataBuffer = metadata.map { ByteBuffer(bytes: $0) }

@@ -11,8 +11,8 @@ import Trove
 /// ```swift
 /// let store = try await PostgresStore.open(
 ///     url: "postgres://app:secret@db.internal:5432/app", indexes: [PostgresIndex(User.index)])
-/// try await store.readWrite { tx in try await tx.write(user) }
-/// let same = try await store.read { tx in try await User.read(tx).byKey(user.userID) }
+/// try await store.write { tx in try await tx.write(user) }
+/// let same = try await store.read { tx in try await tx.read(User.self, key: user.userID) }
 /// ```
 ///
 /// - Reads run at `REPEATABLE READ`: every statement of a ``read(_:)`` body sees one snapshot.
@@ -332,7 +332,7 @@ public final class PostgresStore: Sendable {
     ///   ``Trove/TroveError/Code/server`` when the server fails or the connection is lost (when
     ///   lost during the commit, whether it committed is unknown: the message says so);
     ///   ``Trove/TroveError/Code/misuse`` when the store was closed.
-    public func readWrite<T: Sendable>(_ body: (PostgresReadWriteTransaction) async throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: (PostgresReadWriteTransaction) async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             try Task.checkCancellation()

@@ -370,8 +370,8 @@ extension PostgresReadWriteTransaction {
 ///
 /// ```swift
 /// try await store.read { tx in
-///     let user = try await User.read(tx).byKey(id)
-///     let (found, missing) = try await User.read(tx).filterExisting(ids)
+///     let user = try await tx.read(User.self, key: id)
+///     let (found, missing) = try await tx.filterExisting(User.self, keys: ids)
 /// }
 /// ```
 public struct PostgresTransactionReader<Item: Persistable> {

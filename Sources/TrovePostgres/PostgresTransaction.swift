@@ -7,7 +7,7 @@ import Trove
 /// body of ``PostgresStore/read(_:)`` (or, as its subclass, ``PostgresStore/readWrite(_:)``).
 ///
 /// Its typed calls have the names and shapes of a Trove file's `ReadTransaction`, made `async`:
-/// `try await tx.read(User.self, key: id)`, `try await User.read(tx).byKey(id)`.
+/// `try await tx.read(User.self, key: id)`, `try await tx.read(User.self, key: id)`.
 public class PostgresReadTransaction {
     let store: PostgresStore
     let connection: PostgresConnection

@@ -24,16 +24,16 @@ struct MainActorIsolationTests {
         let alan = User(userID: UUID(), name: "Alan", email: "alan@example.com", age: 41)
         try await connection.write(ada)
         try await connection.write(alan)
-        let found = try await User.read(connection).byEmail("alan@example.com")
+        let found = try await User.byEmail("alan@example.com").first(in: connection)
         #expect(found?.userID == alan.userID)
-        let names = try await User.query(connection)
+        let names = try await User.query
             .filter(.age(30..<50), .nickname(isNil: false))
             .sorted(by: .age, .descending)
             .limit(10)
-            .items()
+            .items(in: connection)
             .map(\.name)
         #expect(names == ["Ada"])
-        let keys = try await connection.read { tx in try User.query(tx).filter(.mainRole(.reader)).keys() }
+        let keys = try await connection.read { tx in try User.query.filter(.mainRole(.reader)).keys(tx) }
         #expect(Set(keys) == [ada.userID, alan.userID])
     }
 }

@@ -105,7 +105,7 @@ struct BadInputCommandTests {
     /// A new database file in a new folder, written by `body`.
     static func makeFile(_ body: (ReadWriteTransaction) throws -> Void = { _ in }) throws -> String {
         let path = try makeTemporaryFolder() + "/app.trove"
-        try Database(path: path).newConnection().readWrite(body)
+        try Database(path: path).newConnection().write(body)
         return path
     }
 
@@ -182,7 +182,7 @@ struct BadInputCommandTests {
     /// item is not an error: it is empty.
     @Test func aKnownEmptyCollectionIsNotAnError() throws {
         let path = try TroveCommandTests.makeFixture()
-        try Database(path: path).newConnection().readWrite { tx in _ = try tx.removeAllItems(in: "users") }
+        try Database(path: path).newConnection().write { tx in _ = try tx.removeAllItems(in: "users") }
         let keys = try Self.trove("keys", path, "users")
         #expect(keys.status == 0, "\(keys.error)")
         #expect(keys.output.isEmpty)
@@ -250,7 +250,7 @@ struct BadInputCommandTests {
             try tx.write(Memo(id: "m1", text: "old"))
         }
         // The app, upgraded: `NoteV2` renamed `body` to `text`, and `Memo` has a new field.
-        try Database(path: path).newConnection().readWrite { tx in
+        try Database(path: path).newConnection().write { tx in
             try tx.write(NoteV2(subtitle: "Sub", pinned: true, title: "Other", text: "Text", id: "n2"))
             try tx.write(MemoV2(id: "m2", text: "new", isPinned: true))
         }
@@ -271,7 +271,7 @@ struct BadInputCommandTests {
         #expect(oldItem["legacyFlag"] as? Bool == true, "a field only the older version knows keeps its name")
 
         // An older app writes again: its version is the newest.
-        try Database(path: path).newConnection().readWrite { tx in
+        try Database(path: path).newConnection().write { tx in
             try tx.write(NoteV1(id: "n3", title: "T", body: "B", legacyFlag: false, subtitle: nil))
         }
         let again = try Self.jsonObject(try Self.trove("get", path, "notes", "n2", "--json").output)
@@ -330,7 +330,7 @@ struct BadInputCommandTests {
             var writer = BinaryWriter()
             try MessageCoder<Address>.encode(Address(street: "1 Main St", city: "Springfield"), to: &writer)
             let bytes = Data(writer.bytes)
-            try Database(path: path).newConnection().readWrite { tx in
+            try Database(path: path).newConnection().write { tx in
                 try tx.setData(bytes, forKey: key, in: User.collection)
             }
             let database = try Database(path: path, models: [User.self])
@@ -351,7 +351,7 @@ struct BadInputCommandTests {
         print("randomDamageNeverStopsADump seed: \(seed)")
         var random = SeededGenerator(seed: seed)
         let path = try TroveCommandTests.makeFixture()
-        try Database(path: path).newConnection().readWrite { tx in
+        try Database(path: path).newConnection().write { tx in
             for index in 0..<6 {
                 try tx.write(JSONNote(id: "n\(index)", text: "note \(index)", count: index))
                 let labels: [String]? = index.isMultiple(of: 2) ? ["x"] : nil
@@ -359,7 +359,7 @@ struct BadInputCommandTests {
             }
         }
         for round in 0..<4 {
-            try Database(path: path).newConnection().readWrite { tx in
+            try Database(path: path).newConnection().write { tx in
                 for collection in try tx.collections() {
                     for key in try tx.keys(in: collection) where Int.random(in: 0..<3, using: &random) == 0 {
                         guard let data = try tx.data(forKey: key, in: collection) else { continue }
@@ -412,7 +412,7 @@ struct BadInputCommandTests {
 
     static func corruptName(ofUser key: String, in path: String) throws {
         let nameNumber = try #require(User.troveSchema.fields.first { $0.name == "name" }?.number)
-        try Database(path: path).newConnection().readWrite { tx in
+        try Database(path: path).newConnection().write { tx in
             let data = try #require(try tx.data(forKey: key, in: "users"))
             try tx.replaceData(TroveCommandTests.corruptingLength(of: nameNumber, in: data), forKey: key, in: "users")
         }
@@ -431,9 +431,9 @@ struct BadInputCommandTests {
         #expect(try Self.trove("check", path).status == 0)
         let remaining = [TroveCommandTests.keys[0], TroveCommandTests.keys[2]]
         let database = try Database(path: path, models: [User.self])
-        let indexed = try database.newConnection().read { tx in try User.query(tx).keys() }
+        let indexed = try database.newConnection().read { tx in try User.query.keys(tx) }
         #expect(indexed == remaining)
-        let verified = try database.newConnection().read { tx in try User.query(tx).filter(.isVerified(true)).count() }
+        let verified = try database.newConnection().read { tx in try User.query.filter(.isVerified(true)).count(tx) }
         #expect(verified == 0, "the removed user was the verified one")
         let again = try Self.trove("remove", path, "users", TroveCommandTests.keys[0].uuidString)
         #expect(again.status == 0, "\(again.error)")

@@ -41,7 +41,7 @@ struct GeneratedIndexTests {
     /// A database with the generated index registered, holding ``users``.
     static func makeDatabase() throws -> Database {
         let database = try Database.temporary(models: [User.self])
-        try database.newConnection().readWrite { tx in try tx.write(users) }
+        try database.newConnection().write { tx in try tx.write(users) }
         return database
     }
 
@@ -52,7 +52,7 @@ struct GeneratedIndexTests {
     ) throws {
         let expected = users.filter(matches).map(\.userID.itemKey).sorted()
         let keys = try database.newConnection().read { tx in
-            try conditions.reduce(User.query(tx)) { $0.filter($1) }.keys().map(\.itemKey)
+            try conditions.reduce(User.query) { $0.filter($1) }.keys(tx).map(\.itemKey)
         }
         #expect(keys == expected, sourceLocation: sourceLocation)
         #expect(!expected.isEmpty || conditions.isEmpty, "a query that matches nothing proves little", sourceLocation: sourceLocation)
@@ -114,7 +114,7 @@ struct GeneratedIndexTests {
         let connection = try database.newConnection()
         let byAge = Self.users.sorted { ($0.age, $1.userID.itemKey) > ($1.age, $0.userID.itemKey) }
         let page = try connection.read { tx in
-            try User.query(tx).filter(.age(10...)).sorted(by: .age, .descending).limit(20, offset: 5).items()
+            try User.query.filter(.age(10...)).sorted(by: .age, .descending).limit(20, offset: 5).items(tx)
         }
         #expect(page.map(\.userID) == Array(byAge.filter { $0.age >= 10 }.dropFirst(5).prefix(20)).map(\.userID))
 
@@ -123,14 +123,14 @@ struct GeneratedIndexTests {
             ($0.nickname ?? "", $0.nickname == nil ? 0 : 1, $0.rating, $0.userID.itemKey)
                 < ($1.nickname ?? "", $1.nickname == nil ? 0 : 1, $1.rating, $1.userID.itemKey)
         }
-        let sorted = try connection.read { tx in try User.query(tx).sorted(by: .nickname, .rating).keys() }
+        let sorted = try connection.read { tx in try User.query.sorted(by: .nickname, .rating).keys(tx) }
         #expect(sorted == byNickname.map(\.userID))
 
-        let count = try connection.read { tx in try User.query(tx).filter(.mainRole(.reader)).count() }
+        let count = try connection.read { tx in try User.query.filter(.mainRole(.reader)).count(tx) }
         #expect(count == Self.users.filter { $0.mainRole == .reader }.count)
-        let oldest = try connection.read { tx in try User.query(tx).sorted(by: .age, .descending).first() }
+        let oldest = try connection.read { tx in try User.query.sorted(by: .age, .descending).first(tx) }
         #expect(oldest?.age == Self.users.map(\.age).max())
-        let mostLogins = try connection.read { tx in try User.query(tx).sorted(by: .logins, .descending).first() }
+        let mostLogins = try connection.read { tx in try User.query.sorted(by: .logins, .descending).first(tx) }
         #expect(mostLogins?.stats?.logins == Self.users.compactMap(\.stats?.logins).max())
     }
 
@@ -139,9 +139,9 @@ struct GeneratedIndexTests {
         let connection = try database.newConnection()
         let user = Self.users[17]
         try Self.lookUpSynchronously(user, on: connection)
-        let asynchronously = try await User.read(connection).byEmail(user.email)
+        let asynchronously = try await User.byEmail(user.email).first(in: connection)
         #expect(asynchronously?.userID == user.userID)
-        let count = try await User.query(connection).filter(.age(18..<30)).count()
+        let count = try await User.query.filter(.age(18..<30)).count(in: connection)
         #expect(count == Self.users.filter { (18..<30).contains($0.age) }.count)
 
         var impostor = Self.users[3]
@@ -152,10 +152,10 @@ struct GeneratedIndexTests {
 
     /// The synchronous lookups: in a transaction, and on a connection.
     static func lookUpSynchronously(_ user: User, on connection: Connection) throws {
-        let inTransaction = try connection.read { tx in try User.read(tx).byEmail(user.email) }
+        let inTransaction = try connection.read { tx in try User.byEmail(user.email).first(tx) }
         #expect(inTransaction?.userID == user.userID)
-        #expect(try connection.read { tx in try User.read(tx).byEmail("nobody@example.com") } == nil)
-        let onConnection = try User.read(connection).byEmail(user.email)
+        #expect(try connection.read { tx in try User.byEmail("nobody@example.com").first(tx) } == nil)
+        let onConnection = try User.byEmail(user.email).first(in: connection)
         #expect(onConnection?.userID == user.userID)
     }
 
@@ -163,10 +163,10 @@ struct GeneratedIndexTests {
         let database = try Self.makeDatabase()
         let connection = try database.newConnection()
         let user = Self.users[0]
-        try connection.readWrite { tx in
+        try connection.write { tx in
             _ = try tx.setMetadata(UserStats(logins: 999, lastSeen: nil), for: User.self, key: user.userID)
         }
-        let found = try connection.read { tx in try User.query(tx).filter(.logins(999)).keys() }
+        let found = try connection.read { tx in try User.query.filter(.logins(999)).keys(tx) }
         #expect(found == [user.userID])
     }
 
@@ -177,12 +177,12 @@ struct GeneratedIndexTests {
         let path = folder.appendingPathComponent("users.trove").path
         do {
             let database = try Database(path: path, models: [User.self])
-            try database.newConnection().readWrite { tx in try tx.write(Self.users) }
+            try database.newConnection().write { tx in try tx.write(Self.users) }
         }
         let database = try Database(path: path)
         #expect(try database.register(User.self) == [.unchanged, .unchanged])
         #expect(User.databaseExtensions.map(\.name) == ["User_index", "User_search"])
-        let adults = try database.newConnection().read { tx in try User.query(tx).filter(.age(18...)).count() }
+        let adults = try database.newConnection().read { tx in try User.query.filter(.age(18...)).count(tx) }
         #expect(adults == Self.users.filter { $0.age >= 18 }.count)
     }
 }

@@ -52,48 +52,48 @@ struct GeneratedRelationshipTests {
         let p3 = Self.post("p3", by: Self.grace, topics: ["sql", "never-stored"])
         let swift = Topic(id: "swift", name: "Swift")
         let sql = Topic(id: "sql", name: "SQL")
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([Self.ada, Self.grace, Self.linus])
             try tx.write([swift, sql])
             try tx.write([p3, p1, p2])
         }
         try connection.read { (tx: ReadTransaction) throws -> Void in
-            #expect(try p1.author(in: tx) == Self.ada)
-            #expect(try p1.editor(in: tx) == Self.grace)
-            #expect(try p2.editor(in: tx) == nil)
-            #expect(try p1.topics(in: tx) == [swift, sql])
-            #expect(try p3.topics(in: tx) == [sql], "a key with no item is skipped")
-            #expect(try Self.ada.posts(in: tx) == [p1, p2])
-            #expect(try Self.ada.postsCount(in: tx) == 2)
-            #expect(try Self.grace.posts(in: tx) == [p3])
-            #expect(try Self.grace.editedPosts(in: tx) == [p1])
-            #expect(try Self.ada.editedPostsCount(in: tx) == 0)
-            #expect(try Self.linus.posts(in: tx).isEmpty)
-            #expect(try sql.posts(in: tx) == [p1, p3])
-            #expect(try swift.postsCount(in: tx) == 1)
+            #expect(try p1.author.first(tx) == Self.ada)
+            #expect(try p1.editor.first(tx) == Self.grace)
+            #expect(try p2.editor.first(tx) == nil)
+            #expect(try p1.topics.items(tx) == [swift, sql])
+            #expect(try p3.topics.items(tx) == [sql], "a key with no item is skipped")
+            #expect(try Self.ada.posts.items(tx) == [p1, p2])
+            #expect(try Self.ada.posts.count(tx) == 2)
+            #expect(try Self.grace.posts.items(tx) == [p3])
+            #expect(try Self.grace.editedPosts.items(tx) == [p1])
+            #expect(try Self.ada.editedPosts.count(tx) == 0)
+            #expect(try Self.linus.posts.items(tx).isEmpty)
+            #expect(try sql.posts.items(tx) == [p1, p3])
+            #expect(try swift.posts.count(tx) == 1)
         }
         let root = Folder(id: 1, name: "root", parentID: nil)
         let docs = Folder(id: 2, name: "docs", parentID: 1)
         let music = Folder(id: 3, name: "music", parentID: 1)
-        try connection.readWrite { tx in try tx.write([root, docs, music]) }
+        try connection.write { tx in try tx.write([root, docs, music]) }
         try connection.read { (tx: ReadTransaction) throws -> Void in
-            #expect(try root.children(in: tx) == [docs, music])
-            #expect(try docs.parent(in: tx) == root)
-            #expect(try root.parent(in: tx) == nil)
+            #expect(try root.children.items(tx) == [docs, music])
+            #expect(try docs.parent.first(tx) == root)
+            #expect(try root.parent.first(tx) == nil)
         }
         let cover = Photo(id: "cover")
         let album = Album(id: "trip", photoIDs: ["x", "cover"], coverID: "cover", ownerID: Self.ada.id)
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([cover, Photo(id: "x")])
             try tx.write(album)
         }
         try connection.read { (tx: ReadTransaction) throws -> Void in
-            #expect(try album.photos(in: tx).map(\.id).sorted() == ["cover", "x"])
-            #expect(try album.cover(in: tx) == cover)
-            #expect(try album.owner(in: tx) == Self.ada)
-            #expect(try cover.albums(in: tx) == [album])
-            #expect(try cover.coveredAlbums(in: tx) == [album])
-            #expect(try Self.ada.albums(in: tx) == [album])
+            #expect(try album.photos.items(tx).map(\.id).sorted() == ["cover", "x"])
+            #expect(try album.cover.first(tx) == cover)
+            #expect(try album.owner.first(tx) == Self.ada)
+            #expect(try cover.albums.items(tx) == [album])
+            #expect(try cover.coveredAlbums.items(tx) == [album])
+            #expect(try Self.ada.albums.items(tx) == [album])
         }
     }
 
@@ -102,24 +102,24 @@ struct GeneratedRelationshipTests {
     @Test func edgesMoveWhenTheKeyPropertyChanges() throws {
         let (_, connection) = try Self.open()
         var p1 = Self.post("p1", by: Self.ada, topics: ["a", "b"])
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([Self.ada, Self.grace])
             try tx.write([Topic(id: "a", name: "A"), Topic(id: "b", name: "B")])
             try tx.write(p1)
         }
         p1.authorID = Self.grace.id
         p1.topicIDs = ["b"]
-        try connection.readWrite { tx in try tx.write(p1) }
+        try connection.write { tx in try tx.write(p1) }
         try connection.read { (tx: ReadTransaction) throws -> Void in
-            #expect(try Self.ada.posts(in: tx).isEmpty)
-            #expect(try Self.grace.posts(in: tx) == [p1])
-            #expect(try Topic(id: "a", name: "A").postsCount(in: tx) == 0)
-            #expect(try Topic(id: "b", name: "B").posts(in: tx) == [p1])
+            #expect(try Self.ada.posts.items(tx).isEmpty)
+            #expect(try Self.grace.posts.items(tx) == [p1])
+            #expect(try Topic(id: "a", name: "A").posts.count(tx) == 0)
+            #expect(try Topic(id: "b", name: "B").posts.items(tx) == [p1])
         }
         // The old author's removal no longer reaches the post; the new author's does.
-        try connection.readWrite { tx in _ = try tx.remove(User.self, key: Self.ada.id) }
+        try connection.write { tx in _ = try tx.remove(User.self, key: Self.ada.id) }
         #expect(try Self.exists(Post.self, "p1", in: connection))
-        try connection.readWrite { tx in _ = try tx.remove(User.self, key: Self.grace.id) }
+        try connection.write { tx in _ = try tx.remove(User.self, key: Self.grace.id) }
         #expect(try !Self.exists(Post.self, "p1", in: connection))
     }
 
@@ -128,21 +128,21 @@ struct GeneratedRelationshipTests {
     /// with the last post about it.
     @Test func deleteSourceAndDeleteDestinationWithLastSourceCascade() throws {
         let (_, connection) = try Self.open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([Self.ada, Self.grace])
             try tx.write([Topic(id: "solo", name: "Solo"), Topic(id: "shared", name: "Shared")])
             try tx.write(Self.post("p1", by: Self.ada, topics: ["solo", "shared"]))
             try tx.write(Self.post("p2", by: Self.ada))
             try tx.write(Self.post("p3", by: Self.grace, topics: ["shared"]))
         }
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
-            #expect(try Post.query(tx).filter(.isDraft(false)).keys() == ["p1", "p2", "p3"])
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
+            #expect(try Post.query.filter(.isDraft(false)).keys(tx) == ["p1", "p2", "p3"])
             _ = try tx.remove(User.self, key: Self.ada.id)
-            #expect(try Post.query(tx).filter(.isDraft(false)).keys() == ["p3"], "gone from the index in the transaction")
+            #expect(try Post.query.filter(.isDraft(false)).keys(tx) == ["p3"], "gone from the index in the transaction")
             #expect(try tx.read(Topic.self, key: "solo") == nil, "its last post went")
             #expect(try tx.read(Topic.self, key: "shared") != nil, "p3 is still about it")
         }
-        try connection.readWrite { tx in _ = try tx.remove(Post.self, key: "p3") }
+        try connection.write { tx in _ = try tx.remove(Post.self, key: "p3") }
         #expect(try !Self.exists(Topic.self, "shared", in: connection))
         #expect(try Self.exists(User.self, Self.grace.id, in: connection), "a post's removal leaves its author")
     }
@@ -151,12 +151,12 @@ struct GeneratedRelationshipTests {
     /// changeset carries the notice.
     @Test func notifySourceReachesThePostAndTheChangeset() async throws {
         let (database, connection) = try Self.open()
-        try await connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try await connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([Self.ada, Self.grace])
             try tx.write(Self.post("p1", by: Self.ada, editor: Self.grace))
         }
         var changes = database.changes.makeAsyncIterator()
-        try await connection.readWrite { tx in _ = try tx.remove(User.self, key: Self.grace.id) }
+        try await connection.write { tx in _ = try tx.remove(User.self, key: Self.grace.id) }
         let changeset = try #require(await changes.next())
         #expect(
             changeset.relationshipNotices == [
@@ -174,22 +174,22 @@ struct GeneratedRelationshipTests {
     /// owner, and `.deleteSourceWithLastDestination` removes an album with its last photo.
     @Test func albumRulesCascade() throws {
         let (_, connection) = try Self.open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(Self.ada)
             try tx.write([Photo(id: "cover"), Photo(id: "x"), Photo(id: "y"), Photo(id: "z")])
             try tx.write(Album(id: "covered", photoIDs: ["z"], coverID: "cover", ownerID: Self.ada.id))
             try tx.write(Album(id: "two", photoIDs: ["x", "y"], coverID: "cover"))
         }
-        try connection.readWrite { tx in _ = try tx.remove(Album.self, key: "covered") }
+        try connection.write { tx in _ = try tx.remove(Album.self, key: "covered") }
         // With this album, though another album has it as its cover too (not the last source).
         #expect(try !Self.exists(Photo.self, "cover", in: connection))
         #expect(try Self.exists(Photo.self, "z", in: connection), "only the cover goes with the album")
         let owner = try connection.read { tx in try tx.read(User.self, key: Self.ada.id) }
         #expect(owner?.tags == ["lost album covered"])
 
-        try connection.readWrite { tx in _ = try tx.remove(Photo.self, key: "x") }
+        try connection.write { tx in _ = try tx.remove(Photo.self, key: "x") }
         #expect(try Self.exists(Album.self, "two", in: connection), "one photo is left")
-        try connection.readWrite { tx in _ = try tx.remove(Photo.self, key: "y") }
+        try connection.write { tx in _ = try tx.remove(Photo.self, key: "y") }
         #expect(try !Self.exists(Album.self, "two", in: connection), "its last photo went")
     }
 
@@ -197,20 +197,20 @@ struct GeneratedRelationshipTests {
     /// cycle of parents.
     @Test func folderTreesCascadeAndCyclesEnd() throws {
         let (_, connection) = try Self.open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(Folder(id: 1, name: "root", parentID: nil))
             for id in 2...20 { try tx.write(Folder(id: id, name: "f\(id)", parentID: id / 2)) }
             try tx.write(Folder(id: 100, name: "other", parentID: nil))
             try tx.write([Folder(id: 200, name: "cycle a", parentID: 201), Folder(id: 201, name: "cycle b", parentID: 200)])
         }
-        try connection.readWrite { tx in _ = try tx.remove(Folder.self, key: 2) }
-        let left = try connection.read { tx in try Folder.read(tx).all().map(\.id).sorted() }
+        try connection.write { tx in _ = try tx.remove(Folder.self, key: 2) }
+        let left = try connection.read { tx in try tx.readAll(Folder.self).map(\.id).sorted() }
         // 2's subtree is 2, 4, 5, 8, 9, 10, 11, 16, 17, 18, 19, 20.
         #expect(left == [1, 3, 6, 7, 12, 13, 14, 15, 100, 200, 201])
-        try connection.readWrite { tx in _ = try tx.remove(Folder.self, key: 200) }
-        #expect(try connection.read { tx in try Folder.read(tx).all().map(\.id).sorted() } == [1, 3, 6, 7, 12, 13, 14, 15, 100])
-        try connection.readWrite { tx in _ = try tx.removeAll(Folder.self) }
-        #expect(try connection.read { tx in try Folder.read(tx).all() }.isEmpty)
+        try connection.write { tx in _ = try tx.remove(Folder.self, key: 200) }
+        #expect(try connection.read { tx in try tx.readAll(Folder.self).map(\.id).sorted() } == [1, 3, 6, 7, 12, 13, 14, 15, 100])
+        try connection.write { tx in _ = try tx.removeAll(Folder.self) }
+        #expect(try connection.read { tx in try tx.readAll(Folder.self) }.isEmpty)
     }
 
     /// A transaction that throws after a cascade leaves items and edges as they were.
@@ -218,20 +218,20 @@ struct GeneratedRelationshipTests {
         struct Stop: Error {}
         let (_, connection) = try Self.open()
         let p1 = Self.post("p1", by: Self.ada)
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(Self.ada)
             try tx.write(p1)
         }
         #expect(throws: Stop.self) {
-            try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+            try connection.write { (tx: ReadWriteTransaction) throws -> Void in
                 _ = try tx.remove(User.self, key: Self.ada.id)
                 #expect(try tx.read(Post.self, key: "p1") == nil)
                 throw Stop()
             }
         }
         try connection.read { (tx: ReadTransaction) throws -> Void in
-            #expect(try Self.ada.posts(in: tx) == [p1])
-            #expect(try p1.author(in: tx) == Self.ada)
+            #expect(try Self.ada.posts.items(tx) == [p1])
+            #expect(try p1.author.first(tx) == Self.ada)
         }
     }
 }

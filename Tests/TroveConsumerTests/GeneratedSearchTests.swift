@@ -14,7 +14,7 @@ struct GeneratedSearchTests {
     }
 
     static func keys(_ database: Database, _ query: SearchQuery) throws -> [String] {
-        try database.newConnection().read { tx in try Note.search(tx, for: query).keys() }
+        try database.newConnection().read { tx in try Note.search(for: query).keys(tx) }
     }
 
     @Test func registeringTheModelRegistersItsIndexAndItsSearch() throws {
@@ -30,7 +30,7 @@ struct GeneratedSearchTests {
     /// written in one field only is found there, by a column filter of the raw syntax.
     @Test func everySearchableFieldIsItsOwnColumn() throws {
         let database = try Database.temporary(models: [Note.self])
-        try database.newConnection().readWrite { tx in
+        try database.newConnection().write { tx in
             try tx.write(Self.note("a", title: "alpha", body: "bravo", tags: ["charlie delta", "echo"],
                 summary: "foxtrot", review: NoteReview(comment: "golf", labels: ["hotel"])))
             try tx.write(Self.note("b", title: "india"))
@@ -54,7 +54,7 @@ struct GeneratedSearchTests {
     /// tags (2.5), which beat the body (1).
     @Test func weightsOrderTheHits() throws {
         let database = try Database.temporary(models: [Note.self])
-        try database.newConnection().readWrite { tx in
+        try database.newConnection().write { tx in
             try tx.write(Self.note("in-body", title: "one", body: "kestrel two three four"))
             try tx.write(Self.note("in-title", title: "kestrel", body: "one two three four"))
             try tx.write(Self.note("in-tags", title: "one", body: "two three four", tags: ["kestrel"]))
@@ -66,7 +66,7 @@ struct GeneratedSearchTests {
     /// tokenizer of `User` does not, and folds accents.
     @Test func theTokenizerOfTheAnnotationApplies() throws {
         let database = try Database.temporary(models: [Note.self, User.self])
-        try database.newConnection().readWrite { tx in
+        try database.newConnection().write { tx in
             try tx.write(Self.note("n", body: "she runs every morning"))
             var user = User(userID: UUID(), name: "Zoë", email: "zoe@example.com")
             user.bio = "runs a café"
@@ -75,8 +75,8 @@ struct GeneratedSearchTests {
         #expect(try Self.keys(database, .allWords(of: "running")) == ["n"])
         let users = try database.newConnection().read { tx in
             (
-                running: try User.search(tx, for: .allWords(of: "running")).count(),
-                cafe: try User.search(tx, for: .allWords(of: "cafe")).count()
+                running: try User.search(for: .allWords(of: "running")).count(tx),
+                cafe: try User.search(for: .allWords(of: "cafe")).count(tx)
             )
         }
         #expect(users.running == 0)
@@ -88,32 +88,32 @@ struct GeneratedSearchTests {
     @Test func metadataWritesAndRemovalsKeepTheSearchInStep() throws {
         let database = try Database.temporary(models: [Note.self])
         let connection = try database.newConnection()
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.write(Self.note("m", title: "plain", review: NoteReview(comment: "first")))
         }
         #expect(try Self.keys(database, .allWords(of: "first")) == ["m"])
-        try connection.readWrite { tx in
+        try connection.write { tx in
             _ = try tx.setMetadata(NoteReview(comment: "second"), for: Note.self, key: "m")
         }
         #expect(try Self.keys(database, .allWords(of: "first")).isEmpty)
         #expect(try Self.keys(database, .allWords(of: "second")) == ["m"])
-        try connection.readWrite { tx in _ = try tx.remove(Note.self, key: "m") }
+        try connection.write { tx in _ = try tx.remove(Note.self, key: "m") }
         #expect(try Self.keys(database, .allWords(of: "plain")).isEmpty)
     }
 
     /// "Search my unarchived notes": the generated search narrowed by the generated index.
     @Test func searchFilteredByTheGeneratedIndex() throws {
         let database = try Database.temporary(models: [Note.self])
-        try database.newConnection().readWrite { tx in
+        try database.newConnection().write { tx in
             for number in 0..<20 {
                 try tx.write(Self.note("\(number)", body: "quarterly report \(number)", isArchived: number % 3 == 0))
             }
         }
         let hits = try database.newConnection().read { tx in
-            try Note.search(tx, for: .prefixes(of: "quart"))
+            try Note.search(for: .prefixes(of: "quart"))
                 .filter(Note.index, .isArchived(false))
                 .snippets(of: "body", before: "[", after: "]")
-                .hits()
+                .hits(tx)
         }
         #expect(Set(hits.map(\.key)) == Set((0..<20).filter { $0 % 3 != 0 }.map(String.init)))
         #expect(hits.allSatisfy { $0.snippet?.hasPrefix("[quarterly] report") == true })

@@ -129,7 +129,7 @@ struct PeopleEvolutionTests {
         }
         #expect(person.displayName == "Old generator")
         let database = try Database.temporary()
-        try database.newConnection().readWrite { tx in
+        try database.newConnection().write { tx in
             try writer.withUnsafeBytes { try tx.setData(Data($0), forKey: "x", in: "people") }
         }
         #expect(try database.newConnection().read(PersonV3.self, key: "x")?.name == "Old generator")
@@ -142,7 +142,7 @@ struct PeopleEvolutionTests {
         let v1 = try versions.v1.newConnection()
         let stats = try #require(try v1.read { tx in try tx.metadata(for: PersonV1.self, key: "m") })
         #expect(stats == PersonStatsV1(visits: 1))
-        let changed = try v1.readWrite { tx in
+        let changed = try v1.write { tx in
             try tx.setMetadata(PersonStatsV1(visits: 5), for: PersonV1.self, key: "m")
         }
         #expect(changed)

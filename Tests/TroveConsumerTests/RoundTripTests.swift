@@ -22,9 +22,9 @@ struct RoundTripTests {
         let database = try Database.temporary()
         let connection = try database.newConnection()
         let user = Self.makeUser()
-        try connection.readWrite { tx in try tx.write(user) }
+        try connection.write { tx in try tx.write(user) }
 
-        let read = try #require(try database.newConnection().read { tx in try User.read(tx).byKey(Self.userID) })
+        let read = try #require(try database.newConnection().read { tx in try tx.read(User.self, key: Self.userID) })
         var expected = user
         expected.avatarCache = Data([1, 2, 3])  // @transient: restored to its default
         expected.isSelected = false
@@ -73,7 +73,7 @@ struct RoundTripTests {
         let book = Library.Book(
             isbn: "978-0", title: "Notes", author: Library.Author(name: "Ada", born: 1815), publicationYear: 1843)
         try database.newConnection().write(book)
-        let read = try database.newConnection().read { tx in try Library.Book.read(tx).all() }
+        let read = try database.newConnection().read { tx in try tx.readAll(Library.Book.self) }
         #expect(read == [book])
         #expect(Library.Book.collection == "books")
     }
@@ -85,7 +85,7 @@ struct RoundTripTests {
         let counter = Counter(id: -5, count: 3)
         let tag = Tag(name: "swift", uses: 10)
         let settings: [Setting] = [.theme("dark"), .volume(level: 7)]
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.write(order)
             try tx.write(counter)
             try tx.write(tag)
@@ -99,7 +99,7 @@ struct RoundTripTests {
         let readSettings = try reader.read { tx in try tx.read(Setting.self, keys: ["theme", "volume"]) }
         #expect(readSettings == settings)
         #expect(Counter.collection == "Counter")
-        let (found, missing) = try Tag.read(connection).filterExisting(["swift", "rust"])
+        let (found, missing) = try connection.read { tx in try tx.filterExisting(Tag.self, keys: ["swift", "rust"]) }
         #expect(found == [tag] && missing == ["rust"])
     }
 

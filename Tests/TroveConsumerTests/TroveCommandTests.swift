@@ -21,7 +21,7 @@ struct TroveCommandTests {
         let path = (folder as NSString).appendingPathComponent("app.trove")
         let database = try Database(path: path, models: [User.self])
         let connection = try database.newConnection()
-        try connection.readWrite { tx in
+        try connection.write { tx in
             for (offset, key) in keys.enumerated() {
                 try tx.write(
                     User(
@@ -116,7 +116,7 @@ struct TroveCommandTests {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/app.trove"
-        try Database(path: path).newConnection().readWrite { tx in try tx.write(Counter(id: 7, count: 3)) }
+        try Database(path: path).newConnection().write { tx in try tx.write(Counter(id: 7, count: 3)) }
         let info = try Self.jsonObject(try Self.trove("info", path, "--json").output)
         let schemas = try #require(info["schemas"] as? [[String: Any]])
         #expect(schemas.map { $0["typeName"] as? String } == ["Counter"])
@@ -185,7 +185,7 @@ struct TroveCommandTests {
         let key = Self.keys[1].uuidString
         let nameNumber = try #require(User.troveSchema.fields.first { $0.name == "name" }?.number)
         let database = try Database(path: path)
-        try database.newConnection().readWrite { tx in
+        try database.newConnection().write { tx in
             let data = try #require(try tx.data(forKey: key, in: "users"))
             try tx.replaceData(Self.corruptingLength(of: nameNumber, in: data), forKey: key, in: "users")
         }
@@ -285,12 +285,12 @@ struct TroveCommandTests {
         let path = try Self.makeFixture()
         let database = try Database(path: path)
         let connection = try database.newConnection()
-        try connection.readWrite { tx in
+        try connection.write { tx in
             for index in 0..<2_000 {
                 try tx.setData(Data(repeating: 7, count: 1_000), forKey: "k\(index)", in: "bulk")
             }
         }
-        _ = try connection.readWrite { tx in try tx.removeAllItems(in: "bulk") }
+        _ = try connection.write { tx in try tx.removeAllItems(in: "bulk") }
         try database.checkpoint(.truncate)
         let before = try database.fileSizes()
         #expect(before.freePageCount > 400)

@@ -19,7 +19,7 @@ struct DocumentBlocksTests {
 
     @Test func markersSayHowABlockIsCompiled() throws {
         let text = """
-            <!-- snippet: async, tx: readWrite -->
+            <!-- snippet: async, tx: write -->
             ```swift
             try tx.write(user)
             ```
@@ -34,7 +34,7 @@ struct DocumentBlocksTests {
             """
         let blocks = try DocumentBlocks.parse(text)
         #expect(blocks[0].marker.isAsync)
-        #expect(blocks[0].marker.transaction == .readWrite)
+        #expect(blocks[0].marker.transaction == .write)
         #expect(blocks[1].marker.continuesPrevious)
         #expect(blocks[2].marker.skipReason == "needs SwiftUI")
         #expect(!blocks[2].isCompiled)

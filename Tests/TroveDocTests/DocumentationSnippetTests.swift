@@ -97,7 +97,7 @@ struct DocumentationSnippetTests {
         let text = """
             <!-- snippet: async -->
             ```swift
-            try connection.readWrite { tx in try tx.write(user) }
+            try connection.write { tx in try tx.write(user) }
             ```
             """
         let outcome = try SnippetCompiler(packageRoot: Self.packageRoot).compile(documentPath: "Async.md", text: text)

@@ -13,7 +13,7 @@ struct CloseTests {
     @Test func closeEndsChangesLoopsAndRefusesLaterTransactions() async throws {
         let store = try await TestServer.openStore()
         let schema = store.configuration.schema
-        try await store.readWrite { tx in try await tx.write(Tally(id: "a", value: 1)) }
+        try await store.write { tx in try await tx.write(Tally(id: "a", value: 1)) }
         let ended = Mutex(false)
         let loop = Task {
             for await _ in store.changes {}
@@ -29,7 +29,7 @@ struct CloseTests {
         let calls: [(String, @Sendable () async throws -> Void)] = [
             ("read", { _ = try await store.read { tx in try await tx.read(Tally.self, key: "a") } }),
             ("point read", { _ = try await store.read(Tally.self, key: "a") }),
-            ("readWrite", { try await store.readWrite { tx in try await tx.write(Tally(id: "b", value: 2)) } }),
+            ("readWrite", { try await store.write { tx in try await tx.write(Tally(id: "b", value: 2)) } }),
         ]
         for (name, call) in calls {
             do {
@@ -56,7 +56,7 @@ struct CloseTests {
         let schema = store.configuration.schema
         let started = AsyncStream<Void>.makeStream()
         let inFlight = Task {
-            try await store.readWrite { tx in
+            try await store.write { tx in
                 _ = try await tx.read(Tally.self, key: "a")
                 try await tx.write(Tally(id: "b", value: 2))
                 started.continuation.yield()

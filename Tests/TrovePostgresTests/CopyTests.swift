@@ -10,7 +10,7 @@ struct CopyTests {
         let database = try Database.temporary(models: [User.self])
         let users = makeUsers(45)
         let counters = (0..<7).map { Tally(id: "c\($0)", value: $0) }
-        try await database.readWrite { tx in
+        try await database.write { tx in
             try tx.write(users)
             try tx.write(counters)
         }
@@ -23,14 +23,14 @@ struct CopyTests {
         #expect(reports.map(\.copiedItems) == reports.map(\.copiedItems).sorted())
 
         let sorted = users.sorted { $0.userID.itemKey < $1.userID.itemKey }
-        #expect(try await store.read { tx in try await User.read(tx).all() } == sorted)
+        #expect(try await store.read { tx in try await tx.readAll(User.self) } == sorted)
         #expect(try await store.read { tx in try await tx.readAll(Tally.self) } == counters)
         // The index rows came along.
-        let verified = try await store.read { tx in try await User.index.query(tx).filter(.isVerified(true)).count() }
+        let verified = try await store.read { tx in try await User.index.query.filter(.isVerified(true)).count(tx) }
         #expect(verified == users.filter(\.isVerified).count)
 
         // Again, after a change on the PostgreSQL side: the file's items win, nothing doubles.
-        try await store.readWrite { tx in try await tx.write(Tally(id: "c0", value: 1000)) }
+        try await store.write { tx in try await tx.write(Tally(id: "c0", value: 1000)) }
         #expect(try await store.copy(from: database) == 52)
         #expect(try await store.read { tx in try await tx.count(of: User.self) } == 45)
         #expect(try await store.read { tx in try await tx.read(Tally.self, key: "c0") } == counters[0])

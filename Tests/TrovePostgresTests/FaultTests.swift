@@ -43,12 +43,12 @@ struct FaultTests {
     func corruptBytesNameTheItem() async throws {
         let store = try await TestServer.openStore()
         let user = makeUsers(1)[0]
-        try await store.readWrite { tx in try await tx.write(user) }
+        try await store.write { tx in try await tx.write(user) }
         try await TestServer.execute(
             "UPDATE \"\(store.configuration.schema)\".items SET data = '\\xffffffff'::bytea WHERE key = '\(user.userID.itemKey)'")
         let other = try await TestServer.openStore(schema: store.configuration.schema)
         let error = await #expect(throws: TroveError.self) {
-            _ = try await other.read { tx in try await User.read(tx).byKey(user.userID) }
+            _ = try await other.read { tx in try await tx.read(User.self, key: user.userID) }
         }
         #expect(error?.code == .corruptData)
         #expect(error?.collection == "users")
@@ -91,16 +91,16 @@ struct FaultTests {
         var user = makeUsers(1)[0]
         let original = user
         try await bounded(.seconds(30), "the first write and read") {
-            try await store.readWrite { tx in try await tx.write(original) }
-            _ = try await store.read { tx in try await User.read(tx).byKey(original.userID) }
+            try await store.write { tx in try await tx.write(original) }
+            _ = try await store.read { tx in try await tx.read(User.self, key: original.userID) }
         }
         #expect(store.cachedItemCount == 1)
 
         // A transaction in flight: it has read, and waits, while the server restarts.
         let error = await #expect(throws: TroveError.self) {
             try await bounded(.seconds(60), "the transaction in flight during the restart") {
-                try await store.readWrite { tx in
-                    _ = try await User.read(tx).byKey(original.userID)
+                try await store.write { tx in
+                    _ = try await tx.read(User.self, key: original.userID)
                     try TestServer.shell([TestServer.script, "restart", folder])
                     var changed = original
                     changed.name = "never committed"
@@ -117,7 +117,7 @@ struct FaultTests {
         try await bounded(.seconds(30), "the other instance's write") {
             let other = try await PostgresStore.open(url: url)
             defer { other.close() }
-            try await other.readWrite { tx in try await tx.write(changed) }
+            try await other.write { tx in try await tx.write(changed) }
         }
 
         // The pool reconnects: the first transactions after a restart may meet connections that
@@ -125,7 +125,7 @@ struct FaultTests {
         let seen = try await bounded(.seconds(60), "reading after the restart") {
             for _ in 0..<50 {
                 do {
-                    return try await store.read { tx in try await User.read(tx).byKey(changed.userID) }
+                    return try await store.read { tx in try await tx.read(User.self, key: changed.userID) }
                 } catch let error as TroveError where error.code == .server {
                     continue
                 }

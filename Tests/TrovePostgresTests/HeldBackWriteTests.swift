@@ -17,7 +17,7 @@ struct HeldBackWriteTests {
         let store = try await TestServer.openStore()
         let users = makeUsers(2_300, seed: 11)
         var model: [UUID: User] = [:]
-        try await store.readWrite { tx in
+        try await store.write { tx in
             var random = SeededGenerator(seed: 5)
             for (number, user) in users.enumerated() {
                 var user = user
@@ -34,7 +34,7 @@ struct HeldBackWriteTests {
                 // Now and then, a statement between writes: it must see every held row.
                 if number % 401 == 400 {
                     let probe = users[Int.random(in: 0...number, using: &random)].userID
-                    #expect(try await User.read(tx).byKey(probe) == model[probe], "read of a held row at \(number)")
+                    #expect(try await tx.read(User.self, key: probe) == model[probe], "read of a held row at \(number)")
                     #expect(try await tx.count(of: User.self) == model.count, "count at \(number)")
                 }
             }
@@ -55,8 +55,8 @@ struct HeldBackWriteTests {
         let other = try await TestServer.openStore(schema: store.configuration.schema)
         defer { other.close() }
         let expected = model.values.sorted { $0.userID.itemKey < $1.userID.itemKey }
-        #expect(try await other.read { tx in try await User.read(tx).all() } == expected)
-        #expect(try await store.read { tx in try await User.read(tx).all() } == expected)
+        #expect(try await other.read { tx in try await tx.readAll(User.self) } == expected)
+        #expect(try await store.read { tx in try await tx.readAll(User.self) } == expected)
         await TestServer.dispose(store)
     }
 
@@ -67,16 +67,16 @@ struct HeldBackWriteTests {
         let second = try await TestServer.openStore(schema: first.configuration.schema)
         defer { second.close() }
         var user = makeUsers(1, seed: 3)[0]
-        try await first.readWrite { tx in try await tx.write(user) }
+        try await first.write { tx in try await tx.write(user) }
         for round in 0..<20 {
             // Twice: the second read is served by the cache.
-            _ = try await second.read { tx in try await User.read(tx).byKey(user.userID) }
-            #expect(try await second.read { tx in try await User.read(tx).byKey(user.userID) } == user)
+            _ = try await second.read { tx in try await tx.read(User.self, key: user.userID) }
+            #expect(try await second.read { tx in try await tx.read(User.self, key: user.userID) } == user)
             #expect(second.cachedItemCount > 0, "the item should be cached, else this proves nothing")
             user.age = round
             let written = user
-            try await first.readWrite { tx in try await tx.write(written) }
-            #expect(try await second.read { tx in try await User.read(tx).byKey(written.userID) } == written, "round \(round)")
+            try await first.write { tx in try await tx.write(written) }
+            #expect(try await second.read { tx in try await tx.read(User.self, key: written.userID) } == written, "round \(round)")
         }
         struct Abandon: Error {}
         var abandoned = user
@@ -84,13 +84,13 @@ struct HeldBackWriteTests {
         let written = abandoned
         // (The store reports the body's error wrapped in a TroveError, as it does today.)
         await #expect(throws: (any Error).self) {
-            try await first.readWrite { tx in
+            try await first.write { tx in
                 try await tx.write(written)
                 throw Abandon()
             }
         }
-        #expect(try await second.read { tx in try await User.read(tx).byKey(user.userID) } == user)
-        #expect(try await first.read { tx in try await User.read(tx).byKey(user.userID) } == user)
+        #expect(try await second.read { tx in try await tx.read(User.self, key: user.userID) } == user)
+        #expect(try await first.read { tx in try await tx.read(User.self, key: user.userID) } == user)
         await TestServer.dispose(first)
     }
 }

@@ -28,10 +28,10 @@ struct TwoInstanceTests {
     @Test func writeInOneIsReadInTheOther() async throws {
         try await withTwoStores { first, second in
             let users = makeUsers(20)
-            try await first.readWrite { tx in try await tx.write(users) }
-            let read = try await second.read { tx in try await User.read(tx).all() }
+            try await first.write { tx in try await tx.write(users) }
+            let read = try await second.read { tx in try await tx.readAll(User.self) }
             #expect(read == users.sorted { $0.userID.itemKey < $1.userID.itemKey })
-            let adults = try await second.read { tx in try await User.index.query(tx).filter(.age(18...)).count() }
+            let adults = try await second.read { tx in try await User.index.query.filter(.age(18...)).count(tx) }
             #expect(adults == users.filter { $0.age >= 18 }.count)
         }
     }
@@ -55,24 +55,24 @@ struct TwoInstanceTests {
         try await withTwoStores { first, second in
             if !notifications { second.stopListening() }
             var user = makeUsers(1)[0]
-            try await first.readWrite { tx in try await tx.write(user) }
+            try await first.write { tx in try await tx.write(user) }
             for round in 0..<60 {
                 // Read twice: the second read is served by the cache.
-                _ = try await second.read { tx in try await User.read(tx).byKey(user.userID) }
-                #expect(try await second.read { tx in try await User.read(tx).byKey(user.userID) } == user)
+                _ = try await second.read { tx in try await tx.read(User.self, key: user.userID) }
+                #expect(try await second.read { tx in try await tx.read(User.self, key: user.userID) } == user)
                 #expect(second.cachedItemCount > 0, "the item should be cached, else this test proves nothing")
                 if round % 10 == 9 {
-                    try await first.readWrite { tx in _ = try await tx.remove(user) }
+                    try await first.write { tx in _ = try await tx.remove(user) }
                     #expect(try await second.read(User.self, key: user.userID) == nil, "round \(round), one statement")
-                    #expect(try await second.read { tx in try await User.read(tx).byKey(user.userID) } == nil)
+                    #expect(try await second.read { tx in try await tx.read(User.self, key: user.userID) } == nil)
                     #expect(try await second.read { tx in try await tx.contains(User.self, key: user.userID) } == false)
                 }
                 user.age = round
                 user.name = "round \(round)"
-                try await first.readWrite { tx in try await tx.write(user) }
+                try await first.write { tx in try await tx.write(user) }
                 // The read of one statement (no transaction) first, then a transaction's.
                 #expect(try await second.read(User.self, key: user.userID) == user, "round \(round), one statement")
-                let seen = try await second.read { tx in try await User.read(tx).byKey(user.userID) }
+                let seen = try await second.read { tx in try await tx.read(User.self, key: user.userID) }
                 #expect(seen == user, "round \(round)")
             }
         }
@@ -83,14 +83,14 @@ struct TwoInstanceTests {
     /// each (its cache is off, so both go to the server), and never see a sum other than 100.
     @Test func aReadTransactionSeesOneSnapshot() async throws {
         try await withTwoStores({ $0.itemCacheLimit = 0 }) { first, second in
-            try await first.readWrite { tx in
+            try await first.write { tx in
                 try await tx.write(Tally(id: "a", value: 50))
                 try await tx.write(Tally(id: "b", value: 50))
             }
             let transfers = 300
             let writer = Task {
                 for step in 0..<transfers {
-                    try await first.readWrite { tx in
+                    try await first.write { tx in
                         var a = try #require(try await tx.read(Tally.self, key: "a"))
                         var b = try #require(try await tx.read(Tally.self, key: "b"))
                         let amount = step % 7 - 3
@@ -119,7 +119,7 @@ struct TwoInstanceTests {
     /// Read-modify-write increments from both stores at once: every one counts.
     @Test func concurrentIncrementsFromBothLoseNothing() async throws {
         try await withTwoStores { first, second in
-            try await first.readWrite { tx in try await tx.write(Tally(id: "hits", value: 0)) }
+            try await first.write { tx in try await tx.write(Tally(id: "hits", value: 0)) }
             let perTask = 15
             let tasksPerStore = 4
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -127,7 +127,7 @@ struct TwoInstanceTests {
                     for _ in 0..<tasksPerStore {
                         group.addTask {
                             for _ in 0..<perTask {
-                                try await store.readWrite { tx in
+                                try await store.write { tx in
                                     var counter = try #require(try await tx.read(Tally.self, key: "hits"))
                                     counter.value += 1
                                     try await tx.write(counter)
@@ -149,8 +149,8 @@ struct TwoInstanceTests {
         try await withTwoStores { first, second in
             let changes = second.changes
             let user = makeUsers(1)[0]
-            try await first.readWrite { tx in try await tx.write(user) }
-            try await first.readWrite { tx in _ = try await tx.removeAll(User.self) }
+            try await first.write { tx in try await tx.write(user) }
+            try await first.write { tx in _ = try await tx.removeAll(User.self) }
             var iterator = changes.makeAsyncIterator()
             let written = try #require(await iterator.next())
             #expect(written.items == [PostgresItemAddress(collection: "users", key: user.userID.itemKey)])
@@ -167,7 +167,7 @@ struct TwoInstanceTests {
         try await withTwoStores { first, second in
             let users = makeUsers(30)
             for user in users {
-                try await second.readWrite { tx in try await tx.write(user) }
+                try await second.write { tx in try await tx.write(user) }
             }
             second.close()
             #expect(try await first.read { tx in try await tx.count(of: User.self) } == users.count)
@@ -179,14 +179,14 @@ struct TwoInstanceTests {
     @Test(arguments: [1, 3])
     func conflictsAreRetriedThenReported(attempts: Int) async throws {
         try await withTwoStores({ $0.maximumWriteAttempts = attempts }) { first, second in
-            try await first.readWrite { tx in try await tx.write(Tally(id: "c", value: 0)) }
+            try await first.write { tx in try await tx.write(Tally(id: "c", value: 0)) }
             let runs = RunCounter()
             let increment: @Sendable () async throws -> Void = {
-                try await first.readWrite { tx in
+                try await first.write { tx in
                     var counter = try #require(try await tx.read(Tally.self, key: "c"))
                     if runs.next() == 1 {
                         // Another instance commits to the same item after this snapshot.
-                        try await second.readWrite { other in try await other.write(Tally(id: "c", value: 100)) }
+                        try await second.write { other in try await other.write(Tally(id: "c", value: 100)) }
                     }
                     counter.value += 1
                     try await tx.write(counter)

@@ -57,34 +57,34 @@ struct SQLiteBackend: TypedBackend {
     let database: Database
     var name: String { "sqlite" }
 
-    func write(_ users: [User]) async throws { try await database.readWrite { tx in try tx.write(users) } }
-    func byKey(_ id: UUID) async throws -> User? { try await database.read { tx in try User.read(tx).byKey(id) } }
-    func byKeys(_ ids: [UUID]) async throws -> [User] { try await database.read { tx in try User.read(tx).byKeys(ids) } }
-    func all() async throws -> [User] { try await database.read { tx in try User.read(tx).all() } }
+    func write(_ users: [User]) async throws { try await database.write { tx in try tx.write(users) } }
+    func byKey(_ id: UUID) async throws -> User? { try await database.read { tx in try tx.read(User.self, key: id) } }
+    func byKeys(_ ids: [UUID]) async throws -> [User] { try await database.read { tx in try tx.read(User.self, keys: ids) } }
+    func all() async throws -> [User] { try await database.read { tx in try tx.readAll(User.self) } }
     func filterExisting(_ ids: [UUID]) async throws -> (items: [User], missing: [UUID]) {
-        let (items, missing) = try await database.read { tx in try User.read(tx).filterExisting(ids) }
+        let (items, missing) = try await database.read { tx in try tx.filterExisting(User.self, keys: ids) }
         return (items, missing)
     }
     func metadata(_ id: UUID) async throws -> UserStats? {
-        try await database.read { tx in try User.read(tx).metadata(forKey: id) }
+        try await database.read { tx in try tx.metadata(for: User.self, key: id) }
     }
     func setMetadata(_ stats: UserStats?, _ id: UUID) async throws -> Bool {
-        try await database.readWrite { tx in try tx.setMetadata(stats, for: User.self, key: id) }
+        try await database.write { tx in try tx.setMetadata(stats, for: User.self, key: id) }
     }
-    func remove(_ user: User) async throws -> Bool { try await database.readWrite { tx in try tx.remove(user) } }
+    func remove(_ user: User) async throws -> Bool { try await database.write { tx in try tx.remove(user) } }
     func remove(keys: [UUID]) async throws -> Int {
-        try await database.readWrite { tx in try tx.remove(User.self, keys: keys) }
+        try await database.write { tx in try tx.remove(User.self, keys: keys) }
     }
-    func removeAll() async throws -> Int { try await database.readWrite { tx in try tx.removeAll(User.self) } }
+    func removeAll() async throws -> Int { try await database.write { tx in try tx.removeAll(User.self) } }
     func count() async throws -> Int { try await database.read { tx in try tx.count(of: User.self) } }
     func keys() async throws -> [UUID] { try await database.read { tx in try tx.keys(of: User.self) } }
     func contains(_ id: UUID) async throws -> Bool { try await database.read { tx in try tx.contains(User.self, key: id) } }
     func query(_ conditions: [IndexCondition<User>], _ orderings: [IndexOrder<User>], limit: Int?) async throws -> [UUID] {
         try await database.read { tx in
-            var query = conditions.reduce(User.query(tx)) { $0.filter($1) }
+            var query = conditions.reduce(User.query) { $0.filter($1) }
             query = orderings.reduce(query) { $0.sorted(by: $1) }
             if let limit { query = query.limit(limit) }
-            return try query.items().map(\.userID)
+            return try query.items(tx).map(\.userID)
         }
     }
     func queryCount(_ conditions: [IndexCondition<User>]) async throws -> Int {
@@ -97,27 +97,27 @@ struct PostgresBackend: TypedBackend {
     let store: PostgresStore
     var name: String { "postgres" }
 
-    func write(_ users: [User]) async throws { try await store.readWrite { tx in try await tx.write(users) } }
-    func byKey(_ id: UUID) async throws -> User? { try await store.read { tx in try await User.read(tx).byKey(id) } }
+    func write(_ users: [User]) async throws { try await store.write { tx in try await tx.write(users) } }
+    func byKey(_ id: UUID) async throws -> User? { try await store.read { tx in try await tx.read(User.self, key: id) } }
     func byKeys(_ ids: [UUID]) async throws -> [User] {
-        try await store.read { tx in try await User.read(tx).byKeys(ids) }
+        try await store.read { tx in try await tx.read(User.self, keys: ids) }
     }
-    func all() async throws -> [User] { try await store.read { tx in try await User.read(tx).all() } }
+    func all() async throws -> [User] { try await store.read { tx in try await tx.readAll(User.self) } }
     func filterExisting(_ ids: [UUID]) async throws -> (items: [User], missing: [UUID]) {
-        let (items, missing) = try await store.read { tx in try await User.read(tx).filterExisting(ids) }
+        let (items, missing) = try await store.read { tx in try await tx.filterExisting(User.self, keys: ids) }
         return (items, missing)
     }
     func metadata(_ id: UUID) async throws -> UserStats? {
-        try await store.read { tx in try await User.read(tx).metadata(forKey: id) }
+        try await store.read { tx in try await tx.metadata(for: User.self, key: id) }
     }
     func setMetadata(_ stats: UserStats?, _ id: UUID) async throws -> Bool {
-        try await store.readWrite { tx in try await tx.setMetadata(stats, for: User.self, key: id) }
+        try await store.write { tx in try await tx.setMetadata(stats, for: User.self, key: id) }
     }
-    func remove(_ user: User) async throws -> Bool { try await store.readWrite { tx in try await tx.remove(user) } }
+    func remove(_ user: User) async throws -> Bool { try await store.write { tx in try await tx.remove(user) } }
     func remove(keys: [UUID]) async throws -> Int {
-        try await store.readWrite { tx in try await tx.remove(User.self, keys: keys) }
+        try await store.write { tx in try await tx.remove(User.self, keys: keys) }
     }
-    func removeAll() async throws -> Int { try await store.readWrite { tx in try await tx.removeAll(User.self) } }
+    func removeAll() async throws -> Int { try await store.write { tx in try await tx.removeAll(User.self) } }
     func count() async throws -> Int { try await store.read { tx in try await tx.count(of: User.self) } }
     func keys() async throws -> [UUID] { try await store.read { tx in try await tx.keys(of: User.self) } }
     func contains(_ id: UUID) async throws -> Bool {
@@ -125,10 +125,10 @@ struct PostgresBackend: TypedBackend {
     }
     func query(_ conditions: [IndexCondition<User>], _ orderings: [IndexOrder<User>], limit: Int?) async throws -> [UUID] {
         try await store.read { tx in
-            var query = conditions.reduce(User.index.query(tx)) { $0.filter($1) }
+            var query = conditions.reduce(User.index.query) { $0.filter($1) }
             query = orderings.reduce(query) { $0.sorted(by: $1) }
             if let limit { query = query.limit(limit) }
-            return try await query.items().map(\.userID)
+            return try await query.items(tx).map(\.userID)
         }
     }
     func queryCount(_ conditions: [IndexCondition<User>]) async throws -> Int {

@@ -200,7 +200,7 @@ struct BadBytesTests {
         var metadata = BinaryWriter()
         try metadata.encode(3, field: FieldNumber.of("visits"))
         try metadata.encode("not a history", field: FieldNumber.of("history"))
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.setData(
                 Data(data.bytes), metadata: Data(metadata.bytes), forKey: profile.id.itemKey, in: Profile.collection)
         }
@@ -250,7 +250,7 @@ struct BadBytesTests {
         var rejected = 0
         for batch in 0..<batches {
             var keys: [UUID] = []
-            try writer.readWrite { tx in
+            try writer.write { tx in
                 try tx.removeAll(Profile.self)
                 for _ in 0..<50 {
                     let (data, metadata) = encoded[Int(random.next() % UInt64(encoded.count))]
@@ -297,7 +297,7 @@ struct BadBytesTests {
             }
         }
         // Keys that are not UUIDs: the typed key listing says so.
-        try writer.readWrite { tx in try tx.setData(Data(encoded[0].0), forKey: "not-a-uuid", in: Profile.collection) }
+        try writer.write { tx in try tx.setData(Data(encoded[0].0), forKey: "not-a-uuid", in: Profile.collection) }
         #expect {
             try reader.read { tx in try tx.keys(of: Profile.self) }
         } throws: { error in

@@ -129,7 +129,7 @@ struct BadFileTests {
                     let before = try reader.read { tx in try tx.readAll(CrashItem.self) }
                     scenario.check(before.count == 300, "\(before.count) items read from the read-only file")
                     do {
-                        try writer.readWrite { tx in
+                        try writer.write { tx in
                             try tx.write(CrashWorkload.groupItem(0, 1))
                             try tx.remove(CrashItem.self, key: "g1-0")
                         }

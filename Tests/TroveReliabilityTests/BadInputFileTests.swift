@@ -407,14 +407,14 @@ struct BadInputFileTests {
         let database = try makeTemporaryDatabase(extensions: [Self.edges.databaseExtension])
         let connection = try database.newConnection()
         try connection.write([CrashWorkload.groupItem(1, 0), CrashWorkload.groupItem(2, 0)])
-        #expect(try connection.read { tx in try Self.edges.destinationCount(of: "g1-0", edge: "next", in: tx) } == 1)
+        #expect(try connection.read { tx in try Self.edges.destinations(of: "g1-0", edge: "next", as: CrashItem.self).count(tx) } == 1)
         let queries: [(String, (ReadTransaction) throws -> Void)] = [
-            ("destinationKeys", { _ = try Self.edges.destinationKeys(of: "g1-0", edge: "nxet", in: $0) }),
-            ("destinations", { _ = try Self.edges.destinations(CrashItem.self, of: "g1-0", edge: "nxet", in: $0) }),
-            ("destinationCount", { _ = try Self.edges.destinationCount(of: "g1-0", edge: "nxet", in: $0) }),
-            ("sourceKeys", { _ = try Self.edges.sourceKeys(pointingTo: "g2-0", edge: "nxet", in: $0) }),
-            ("sources", { _ = try Self.edges.sources(pointingTo: "g2-0", edge: "nxet", in: $0) }),
-            ("sourceCount", { _ = try Self.edges.sourceCount(pointingTo: "g2-0", edge: "nxet", in: $0) }),
+            ("destinationKeys", { _ = try Self.edges.destinations(of: "g1-0", edge: "nxet", as: CrashItem.self).keys($0) }),
+            ("destinations", { _ = try Self.edges.destinations(of: "g1-0", edge: "nxet", as: CrashItem.self).items($0) }),
+            ("destinationCount", { _ = try Self.edges.destinations(of: "g1-0", edge: "nxet", as: CrashItem.self).count($0) }),
+            ("sourceKeys", { _ = try Self.edges.sources(pointingTo: "g2-0", edge: "nxet").keys($0) }),
+            ("sources", { _ = try Self.edges.sources(pointingTo: "g2-0", edge: "nxet").items($0) }),
+            ("sourceCount", { _ = try Self.edges.sources(pointingTo: "g2-0", edge: "nxet").count($0) }),
         ]
         for (name, query) in queries {
             let error = try #require(throws: TroveError.self, "\(name)") { try connection.read(query) }
@@ -437,7 +437,7 @@ struct BadInputFileTests {
         let database = try makeTemporaryDatabase()
         let connection = try database.newConnection()
         let collection = "extreme"
-        try connection.readWrite { tx in
+        try connection.write { tx in
             for key in keys { try tx.setData(data + Data(key.utf8.prefix(8)), forKey: key, in: collection) }
         }
         var items: [CrashItem] = []
@@ -466,7 +466,7 @@ struct BadInputFileTests {
             }
         }
         for (offset, key) in keys.enumerated() {
-            let removed = try connection.readWrite { tx in
+            let removed = try connection.write { tx in
                 (try tx.removeItem(forKey: key, in: collection), try tx.remove(CrashItem.self, key: key))
             }
             #expect(removed == (true, true), "\(key.debugDescription)")
@@ -494,7 +494,7 @@ struct BadInputFileTests {
         try database.newConnection().write(item)
         let back = try database.newConnection().read { tx in try tx.read(CrashItem.self, key: item.id) }
         #expect(back == item)
-        #expect(try database.newConnection().readWrite { tx in try tx.remove(CrashItem.self, key: item.id) })
+        #expect(try database.newConnection().write { tx in try tx.remove(CrashItem.self, key: item.id) })
     }
 
     @Test func keysWithNULRoundTrips() throws {
@@ -536,7 +536,7 @@ struct BadInputFileTests {
         // Zero bytes that the system maps lazily: binding refuses it before reading it.
         let huge = Data(count: 1_000_000_001)
         let error = try #require(throws: TroveError.self) {
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 try tx.setData(Data([1]), forKey: "small", in: "c")
                 try tx.setData(huge, forKey: "huge", in: "c")
             }

@@ -146,7 +146,7 @@ struct ConcurrencyLoadTests {
                                 if index % 4 == 0 {
                                     let transfer = Bank.Transfer(&random)
                                     do {
-                                        let sequence = try await connection.readWrite { tx in
+                                        let sequence = try await connection.write { tx in
                                             try Bank.make(transfer, in: tx)
                                         }
                                         state.committed(sequence)
@@ -193,7 +193,7 @@ private func runWriter(_ connection: Connection, state: LoadState, random: inout
     while !state.isOver {
         let transfer = Bank.Transfer(&random)
         do {
-            let sequence = try connection.readWrite { tx in try Bank.make(transfer, in: tx) }
+            let sequence = try connection.write { tx in try Bank.make(transfer, in: tx) }
             state.committed(sequence)
         } catch is Bank.DeliberateRollback {
             state.rolledBack()

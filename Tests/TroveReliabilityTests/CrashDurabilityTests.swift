@@ -125,7 +125,7 @@ struct CrashDurabilityTests {
         do {
             let connection = try Database(path: path).newConnection()
             for group in 0...committed {
-                try connection.readWrite { tx in try CrashWorkload.writeGroup(group, in: tx) }
+                try connection.write { tx in try CrashWorkload.writeGroup(group, in: tx) }
             }
         }
 

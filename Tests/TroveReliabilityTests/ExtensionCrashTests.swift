@@ -14,7 +14,7 @@ struct ExtensionCrashTests {
         let count = 60_000
         do {
             let connection = try Database(path: path).newConnection()
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 for n in 0..<count {
                     try tx.write(CrashItem(id: "i\(n)", group: n % 100, payload: Data([UInt8(n & 0xFF)]), metadata: nil))
                 }
@@ -46,10 +46,10 @@ struct ExtensionCrashTests {
             #expect(registration == (child.lines.contains("registered") ? .unchanged : .created), "round \(round)")
             let connection = try database.newConnection()
             let perGroup = try connection.read { tx in
-                try CrashIndex.byGroup.query(tx).filter(.column("group", equals: 7)).count()
+                try CrashIndex.byGroup.query.filter(.column("group", equals: 7)).count(tx)
             }
             #expect(perGroup == count / 100, "round \(round)")
-            #expect(try connection.read { tx in try CrashIndex.byGroup.query(tx).count() } == count, "round \(round)")
+            #expect(try connection.read { tx in try CrashIndex.byGroup.query.count(tx) } == count, "round \(round)")
             // Leave the file without the index for the next round.
             #expect(try database.unregister("crash_by_group"))
         }
@@ -70,7 +70,7 @@ struct ExtensionCrashTests {
         let count = 12_000
         do {
             let connection = try Database(path: path).newConnection()
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 for n in 0..<count {
                     try tx.write(
                         CrashItem(id: "i\(n)", group: n % 100, payload: Data([UInt8((n * 37) & 0xFF)]), metadata: nil))

@@ -28,7 +28,7 @@ struct ExternalChangeProcessTests {
             let path = folder + "/observed.trove"
             let database = try Database(path: path)
             #expect(database.configuration.externalChangePollingInterval == .milliseconds(100))
-            try await database.newConnection().readWrite { tx in
+            try await database.newConnection().write { tx in
                 try tx.write(CrashWorkload.item(id: "seed", group: 0, salt: 1))
             }
             var changes = database.changes.makeAsyncIterator()
@@ -60,7 +60,7 @@ struct ExternalChangeProcessTests {
             let folder = try makeTemporaryFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let path = folder + "/observed.trove"
-            try await Database(path: path).newConnection().readWrite { tx in
+            try await Database(path: path).newConnection().write { tx in
                 try tx.write(CrashWorkload.item(id: "seed", group: 0, salt: 1))
             }
             var configuration = Configuration()

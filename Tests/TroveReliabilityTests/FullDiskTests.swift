@@ -33,7 +33,7 @@ struct FullDiskTests {
             // The reader keeps a cache of everything committed so far.
             _ = try reader.read { tx in try tx.read(CrashItem.self, keys: committed.keys) }
             do {
-                try writer.readWrite { tx throws in
+                try writer.write { tx throws in
                     if let overwritten { try tx.write(overwritten) }
                     try tx.write(items)
                 }
@@ -61,7 +61,7 @@ struct FullDiskTests {
             }
         }
         // Room again: removing items frees pages, and the same connection writes again.
-        _ = try writer.readWrite { tx in try tx.remove(CrashItem.self, keys: committed.keys.sorted().prefix(16)) }
+        _ = try writer.write { tx in try tx.remove(CrashItem.self, keys: committed.keys.sorted().prefix(16)) }
         try writer.write(Self.blob("after", 1_500))
         #expect(try reader.read(CrashItem.self, key: "after") == Self.blob("after", 1_500))
         #expect(try integrityCheck(path: database.path) == ["ok"])
@@ -79,7 +79,7 @@ struct FullDiskTests {
         let changed = Self.blob("changed", 200, group: 1)
         let added = Self.blob("added", 100, group: 1)
         do {
-            try writer.readWrite { tx throws in
+            try writer.write { tx throws in
                 try tx.write(changed)
                 try tx.write(added)
                 // Both are in the writer's cache now, and read from it.
@@ -110,7 +110,7 @@ struct FullDiskTests {
         var caught: (any Error)?
         var outcome: Result<Void, any Error>
         do {
-            try writer.readWrite { tx throws in
+            try writer.write { tx throws in
                 try tx.write(Self.blob("before", 100))
                 do {
                     // Far too large for the file: this statement fails.
@@ -188,7 +188,7 @@ struct FullDiskTests {
                 let items = (0..<6).map { blob("r\(round)-\($0)", 3_000, group: round) }
                 _ = try reader.read { tx in try tx.read(CrashItem.self, keys: committed.keys) }
                 do {
-                    try writer.readWrite { tx throws in try tx.write(items) }
+                    try writer.write { tx throws in try tx.write(items) }
                     for item in items { committed[item.id] = item }
                 } catch let error as TroveError {
                     failure = error

@@ -87,7 +87,7 @@ struct MisuseTests {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let connection = try! makeTemporaryDatabase().newConnection()
                 try! connection.read { _ in
-                    _ = try! connection.readWrite { tx in try tx.removeAllItems() }
+                    _ = try! connection.write { tx in try tx.removeAllItems() }
                 }
             }
             expectMessage(MisuseTests.nestedMessage, in: result)
@@ -96,7 +96,7 @@ struct MisuseTests {
         @Test func aReadInsideAReadWriteOfTheSameConnectionStopsWithAMessage() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let connection = try! makeTemporaryDatabase().newConnection()
-                try! connection.readWrite { _ in
+                try! connection.write { _ in
                     _ = try! connection.read { tx in try tx.count() }
                 }
             }
@@ -118,7 +118,7 @@ struct MisuseTests {
         @Test func anEscapedReadWriteTransactionCannotWrite() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let connection = try! makeTemporaryDatabase().newConnection()
-                let escaped = try! connection.readWrite { $0 }
+                let escaped = try! connection.write { $0 }
                 try? escaped.write(CrashWorkload.groupItem(0, 0))
             }
             expectMessage(MisuseTests.escapedMessage, in: result)
@@ -152,13 +152,13 @@ struct MisuseTests {
             do {
                 // A read inside a write of another connection sees the last commit, not the
                 // write in progress; a write inside a read of another connection is not blocked.
-                try first.readWrite { tx in
+                try first.write { tx in
                     try tx.write(CrashWorkload.groupItem(1, 0))
                     let seen = try second.read { try $0.count(of: CrashItem.self) }
                     precondition(seen == 1)
                 }
                 try second.read { tx in
-                    try first.readWrite { try $0.write(CrashWorkload.groupItem(2, 0)) }
+                    try first.write { try $0.write(CrashWorkload.groupItem(2, 0)) }
                     let seen = try tx.count(of: CrashItem.self)
                     precondition(seen == 2)
                 }

@@ -33,7 +33,7 @@ public enum CrashIndex {
             for target in 0..<(column == "group" ? 20 : 3) {
                 let expected = items.filter { value($0) == target }.map(\.id).sorted()
                 do {
-                    let found = try index.query(tx).filter(.column(column, equals: target)).keys()
+                    let found = try index.query.filter(.column(column, equals: target)).keys(tx)
                         .filter { $0.hasPrefix("x-") }.sorted()
                     checked += 1
                     if found != expected {

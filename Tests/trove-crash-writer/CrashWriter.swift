@@ -59,7 +59,7 @@ struct CrashWriter {
             }
             if arguments[1] == "insert" {
                 guard let count = Int(arguments[3]), count >= 0 else { fail("insert: <n> is not a count") }
-                try Database(path: arguments[2]).newConnection().readWrite { tx in
+                try Database(path: arguments[2]).newConnection().write { tx in
                     for n in 0..<count {
                         try tx.write(CrashWorkload.item(id: "insert-\(n)", group: n, salt: 3))
                     }
@@ -89,7 +89,7 @@ struct CrashWriter {
                 let connection = try Database(path: arguments[2]).newConnection()
                 let stored = try connection.read { try $0.count(in: CrashWorkload.sequenceCollection) }
                 for n in (stored + 1)... {
-                    try connection.readWrite { tx in
+                    try connection.write { tx in
                         try tx.setData(
                             CrashWorkload.sequencePayload(n), forKey: CrashWorkload.sequenceKey(n),
                             in: CrashWorkload.sequenceCollection)
@@ -102,16 +102,16 @@ struct CrashWriter {
             switch arguments[1] {
             case "small":
                 for group in (last + 1)... {
-                    try connection.readWrite { tx in try CrashWorkload.writeGroup(group, in: tx) }
+                    try connection.write { tx in try CrashWorkload.writeGroup(group, in: tx) }
                     say("committed \(group)")
                 }
             case "bulk":
                 for group in (last + 1)... {
-                    try connection.readWrite { tx in try CrashWorkload.writeBulk(group, in: tx) }
+                    try connection.write { tx in try CrashWorkload.writeBulk(group, in: tx) }
                     say("committed \(group)")
                 }
             case "long":
-                try connection.readWrite { tx in
+                try connection.write { tx in
                     // Overwrite and remove what is stored, then grow the transaction until killed.
                     // None of it may ever be visible.
                     for key in try tx.keys(of: CrashItem.self) {
@@ -127,7 +127,7 @@ struct CrashWriter {
             case "shared":
                 let name = arguments[3]
                 for n in 0... {
-                    try connection.readWrite { tx in
+                    try connection.write { tx in
                         // Read-modify-write of an item every process shares: a lost update
                         // between processes shows as a total that is not the number of items.
                         let total = try tx.read(CrashItem.self, key: CrashWorkload.totalKey)?.group ?? 0
@@ -152,11 +152,11 @@ struct CrashWriter {
             guard let spines = Int(arguments[3]), let fanout = Int(arguments[4]), spines > 0, fanout >= 0 else {
                 fail("cascade-build: <spines> and <fanout> are not counts")
             }
-            try connection.readWrite { tx in try CascadeNode.build(spines: spines, fanout: fanout, in: tx) }
+            try connection.write { tx in try CascadeNode.build(spines: spines, fanout: fanout, in: tx) }
             say("built \(spines * (fanout + 1))")
             return
         }
-        try connection.readWrite { tx in
+        try connection.write { tx in
             _ = try tx.remove(CascadeNode.self, key: "s0")
         }
         say("committed")
@@ -170,7 +170,7 @@ struct CrashWriter {
         var checked = 0
         var refused = 0
         while true {
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 for _ in 0..<Int.random(in: 1...5, using: &random) {
                     let key = "x-\(Int.random(in: 0..<200, using: &random))"
                     if Int.random(in: 0..<4, using: &random) == 0 {

@@ -33,7 +33,7 @@ struct PostgresWriter {
         let store = try await PostgresStore.open(configuration: configuration)
         say("open")
         for number in 0... {
-            try await store.readWrite { tx in
+            try await store.write { tx in
                 let total = try await tx.read(KillTally.self, key: KillTally.totalKey)?.value ?? 0
                 try await tx.write(KillTally(id: KillTally.key(writer: name, commit: number), value: number))
                 try await tx.write(KillTally(id: KillTally.totalKey, value: total + 1))

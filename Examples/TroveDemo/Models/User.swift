@@ -13,7 +13,7 @@ struct User: Sendable, Equatable {
     /// `User.search(tx, for: .prefixes(of: input))`.
     // @searchable(weight: 5)
     var name: String
-    /// A column of the generated secondary index, unique: `User.read(tx).byEmail(_:)` finds a user by it, and a
+    /// A column of the generated secondary index, unique: `User.byEmail(_:).first(tx)` finds a user by it, and a
     /// second user with the same email is refused.
     // @indexed(unique: true)
     var email: String

@@ -199,6 +199,37 @@ final class ConnectionCore {
         return result
     }
 
+    /// Runs `body`, which may suspend, in a read transaction of this connection: the asynchronous
+    /// twin of ``runRead(_:)``. The caller holds the connection for the whole body.
+    func runRead<T>(_ body: (ReadTransaction) async throws -> T) async throws -> T {
+        try beginRead()
+        let transaction = ReadTransaction(core: self)
+        defer {
+            transaction.invalidate()
+            endRead()
+        }
+        return try await body(transaction)
+    }
+
+    /// Runs `body`, which may suspend, in a read-write transaction of this connection: the
+    /// asynchronous twin of ``runReadWrite(_:)``. The caller holds the database's writer lock.
+    func runReadWrite<T>(_ body: (ReadWriteTransaction) async throws -> T) async throws -> T {
+        try beginWrite()
+        let transaction = ReadWriteTransaction(core: self)
+        defer { transaction.invalidate() }
+        let result: T
+        do {
+            result = try await body(transaction)
+        } catch {
+            rollbackWrite()
+            throw error
+        }
+        if let changeset = try commitWrite() {
+            database.changeHub.publish(changeset)
+        }
+        return result
+    }
+
     func beginWrite() throws {
         try sqlite.executeCached("BEGIN IMMEDIATE")
         sqlite.transactionBegan()

@@ -10,7 +10,7 @@ import Synchronization
 /// ```swift
 /// let database = try Database(path: "/var/lib/app/app.trove")
 /// let connection = try database.newConnection()
-/// try connection.readWrite { tx in try tx.write(user) }
+/// try connection.write { tx in try tx.write(user) }
 /// ```
 ///
 /// One writer at a time across every connection of the database; readers run in parallel on

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// do {
-///     let user = try User.read(tx).byKey(id)
+///     let user = try tx.read(User.self, key: id)
 /// } catch let error as TroveError where error.code == .corruptData {
 ///     print(error.collection ?? "", error.key ?? "", error.field ?? "")
 /// }

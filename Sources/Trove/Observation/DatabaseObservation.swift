@@ -6,7 +6,7 @@ extension Database {
     /// did not.
     ///
     /// ```swift
-    /// for try await user in database.observe({ tx in try User.read(tx).byKey(id) }) {
+    /// for try await user in database.observe({ tx in try tx.read(User.self, key: id) }) {
     ///     show(user)
     /// }
     /// ```
@@ -242,7 +242,7 @@ extension Database {
     ) async throws -> (T, ReadRegion, UInt64) {
         pool.startMonitoringIfNeeded()
         return try await pool.readers.run(label: "observation", fileID: #fileID, line: #line) { connection in
-            try connection.read(self) { transaction in
+            try connection.core(self).runRead { transaction in
                 let recorder = ReadRecorder()
                 transaction.recorder = recorder
                 let value = try body(transaction)

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// The connections a ``Database`` runs its own transactions on (`Database.read(label:fileID:line:_:)`,
-/// `Database.readWrite(label:fileID:line:_:)`): ``Configuration/maximumReaderCount`` readers
+/// `Database.write(label:fileID:line:_:)`): ``Configuration/maximumReaderCount`` readers
 /// and one writer, each opened at its first transaction, and the watch over transactions that
 /// run too long.
 final class ConnectionPool: Sendable {
@@ -27,7 +27,7 @@ final class ConnectionPool: Sendable {
 
     init(configuration: Configuration) {
         readers = ConnectionLane(kind: .read, capacity: configuration.maximumReaderCount, label: "Trove.Database.reader")
-        writer = ConnectionLane(kind: .readWrite, capacity: 1, label: "Trove.Database.writer")
+        writer = ConnectionLane(kind: .write, capacity: 1, label: "Trove.Database.writer")
         threshold = configuration.longTransactionThreshold
     }
 

@@ -42,19 +42,4 @@ final class PooledConnection: @unchecked Sendable {
 
     /// Whether the SQLite handle is open (for tests).
     var isOpen: Bool { openedCore != nil }
-
-    /// Runs `body` in a read transaction of this connection. Only for the holder.
-    func read<T>(_ database: Database, _ body: (ReadTransaction) throws -> T) throws -> T {
-        try core(database).runRead(body)
-    }
-
-    /// Runs `body` in a read-write transaction of this connection and commits it, as
-    /// ``Connection/readWrite(_:)-(_)`` does. Only for the holder.
-    func readWrite<T>(_ database: Database, _ body: (ReadWriteTransaction) throws -> T) throws -> T {
-        let core = try core(database)
-        // The database's writer lock: explicit connections of the same database write too.
-        return try database.writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-            try core.runReadWrite(body)
-        }
-    }
 }

@@ -15,7 +15,7 @@ public struct TransactionActivity: Sendable, Hashable, CustomStringConvertible {
         /// A read transaction, run by one of the database's readers.
         case read
         /// A read-write transaction, run by the database's writer.
-        case readWrite
+        case write
     }
 
     /// Whether a transaction runs or waits for a connection.
@@ -31,7 +31,7 @@ public struct TransactionActivity: Sendable, Hashable, CustomStringConvertible {
     /// Whether it runs or waits.
     public var state: State
     /// The label given to `Database.read(label:fileID:line:_:)` or
-    /// `Database.readWrite(label:fileID:line:_:)`, or `nil`.
+    /// `Database.write(label:fileID:line:_:)`, or `nil`.
     public var label: String?
     /// The file that started the transaction (`#fileID` of the call).
     public var fileID: String
@@ -47,7 +47,7 @@ public struct TransactionActivity: Sendable, Hashable, CustomStringConvertible {
 
     /// A one-line description: kind, state, label, origin and age, for logs.
     ///
-    /// For example `readWrite running "import" (App/Importer.swift:42) for 12.5 seconds`.
+    /// For example `write running "import" (App/Importer.swift:42) for 12.5 seconds`.
     public var description: String {
         let name = label.map { " \"\($0)\"" } ?? ""
         let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let addresses = [ItemAddress(User.self, key: id), ItemAddress(collection: "archived-users", key: "42")]
-/// let users = try User.read(tx).at(addresses)  // [ItemAddress: User]
+/// let users = try tx.read(User.self, at: addresses)  // [ItemAddress: User]
 /// ```
 public struct ItemAddress: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The collection of the item.
@@ -114,28 +114,5 @@ extension ReadTransaction {
             }
         }
         return result
-    }
-}
-
-extension TransactionReader {
-    /// The item of this type stored at `address`, which may be in any collection.
-    ///
-    /// - Parameter address: The collection and key of the item.
-    /// - Returns: The item with its metadata, or `nil` when there is none.
-    /// - Throws: ``TroveError`` when the stored bytes cannot be decoded or SQLite fails.
-    @inlinable
-    public func at(_ address: ItemAddress) throws -> Item? {
-        try transaction.read(Item.self, at: address)
-    }
-
-    /// The items of this type stored at `addresses`, in any collections, by address; addresses
-    /// with no item are left out.
-    ///
-    /// - Parameter addresses: The collections and keys of the items.
-    /// - Returns: The items found, by address.
-    /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
-    @inlinable
-    public func at(_ addresses: some Sequence<ItemAddress>) throws -> [ItemAddress: Item] {
-        try transaction.read(Item.self, at: addresses)
     }
 }

@@ -1,63 +1,41 @@
-/// Reads items of one ``Persistable`` type in a transaction: the reader form of
-/// YapDatabaseExtensions.
-///
-/// ```swift
-/// try connection.read { tx in
-///     let user = try User.read(tx).byKey(id)
-///     let (found, missing) = try User.read(tx).filterExisting(ids)
-/// }
-/// ```
-///
-/// Get one with ``Persistable/read(_:)-(ReadTransaction)``. It is valid as long as its
-/// transaction is.
-public struct TransactionReader<Item: Persistable> {
+/// The typed reads of items of one type in a transaction, which the public methods of
+/// ``ReadTransaction`` (its enumerations and cursors) run: the type is a generic parameter here,
+/// so that the loops are specialized for it where they are called.
+@usableFromInline
+struct ItemReader<Item: Persistable> {
     @usableFromInline let transaction: ReadTransaction
 
-    @usableFromInline
+    @inlinable
     init(transaction: ReadTransaction) {
         self.transaction = transaction
     }
+}
 
-    /// The item at `key`, or `nil` when there is none.
-    ///
-    /// - Parameter key: The key of the item.
-    /// - Returns: The item with its metadata.
-    /// - Throws: ``TroveError`` when the stored bytes cannot be decoded or SQLite fails.
-    @inlinable
-    public func byKey(_ key: Item.ID) throws -> Item? {
-        try transaction.read(Item.self, key: key)
-    }
+// Explicit non-conformance to Sendable: it holds a transaction, valid only inside its closure.
+@available(*, unavailable)
+extension ItemReader: Sendable {}
 
-    /// The items at `keys`, in the order of `keys`; keys with no item are skipped.
+extension ReadTransaction {
+    /// The items of type `Item` that exist at `keys`, in the order of `keys`, and the keys that
+    /// have no item.
     ///
-    /// - Parameter keys: The keys of the items.
-    /// - Returns: The items found.
-    /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
-    @inlinable
-    public func byKeys(_ keys: some Sequence<Item.ID>) throws -> [Item] {
-        try transaction.read(Item.self, keys: keys)
-    }
-
-    /// Every item of the type, in the order of their stored keys.
+    /// ```swift
+    /// let (found, missing) = try tx.filterExisting(User.self, keys: ids)
+    /// ```
     ///
-    /// - Returns: The items.
-    /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
-    @inlinable
-    public func all() throws -> [Item] {
-        try transaction.readAll(Item.self)
-    }
-
-    /// The items that exist at `keys`, in the order of `keys`, and the keys that have no item.
-    ///
-    /// - Parameter keys: The keys to look up.
+    /// - Parameters:
+    ///   - type: The type of the items.
+    ///   - keys: The keys to look up.
     /// - Returns: The items found and the keys missing.
     /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
     @inlinable
-    public func filterExisting(_ keys: some Sequence<Item.ID>) throws -> (items: [Item], missing: [Item.ID]) {
+    public func filterExisting<Item: Persistable>(_ type: Item.Type, keys: some Sequence<Item.ID>) throws
+        -> (items: [Item], missing: [Item.ID])
+    {
         var items: [Item] = []
         var missing: [Item.ID] = []
         for key in keys {
-            if let item = try transaction.read(Item.self, key: key) {
+            if let item = try read(Item.self, key: key) {
                 items.append(item)
             } else {
                 missing.append(key)
@@ -66,139 +44,106 @@ public struct TransactionReader<Item: Persistable> {
         return (items, missing)
     }
 
-    /// The metadata of the item at `key`, without decoding the item.
+    /// Calls `body` with every item of type `Item`, with its metadata, in key order (the order of
+    /// the stored keys' text: see <doc:Enumeration>), until it sets `stop`. Items are decoded one
+    /// at a time, never all at once.
     ///
-    /// - Parameter key: The key of the item.
-    /// - Returns: The metadata, or `nil` when there is no item or no metadata.
-    /// - Throws: ``TroveError`` when the stored metadata cannot be decoded or SQLite fails.
+    /// ```swift
+    /// try tx.enumerate(User.self, where: { $0.uuidString.hasPrefix("A") }) { user, stop in
+    ///     print(user.name)
+    ///     if user.isAdmin { stop = true }
+    /// }
+    /// ```
+    ///
+    /// An item already in the connection's cache is taken from it; the items decoded are not
+    /// cached, so that walking a large collection does not evict the working set. The body may
+    /// read, enumerate again and, in a read-write transaction, write (see <doc:Enumeration>).
+    ///
+    /// - Parameters:
+    ///   - type: The type of the items.
+    ///   - keyFilter: Called with each key before its item is decoded; the items it rejects are
+    ///     never decoded.
+    ///   - body: Called with each item; set its last argument to `true` to stop.
+    /// - Throws: The error of `keyFilter` or `body`; ``TroveError`` when stored bytes cannot be
+    ///   decoded, a stored key is not a valid `Item.ID`, or SQLite fails.
     @inlinable
-    public func metadata(forKey key: Item.ID) throws -> Item.Metadata? {
-        try transaction.metadata(for: Item.self, key: key)
-    }
-}
-
-// Explicit non-conformance to Sendable: it holds a transaction, valid only inside its closure.
-@available(*, unavailable)
-extension TransactionReader: Sendable {}
-
-/// Reads items of one ``Persistable`` type through a connection, each call in its own read
-/// transaction.
-///
-/// ```swift
-/// let user = try User.read(connection).byKey(id)
-/// let all = try await User.read(connection).all()
-/// ```
-///
-/// Get one with ``Persistable/read(_:)-(Connection)``. To read several things from one
-/// snapshot, use ``Connection/read(_:)-(_)`` and ``TransactionReader`` instead.
-public struct ConnectionReader<Item: Persistable>: Sendable {
-    @usableFromInline let connection: Connection
-
-    @usableFromInline
-    init(connection: Connection) {
-        self.connection = connection
+    public func enumerate<Item: Persistable>(
+        _ type: Item.Type, where keyFilter: ((Item.ID) throws -> Bool)? = nil, _ body: (Item, inout Bool) throws -> Void
+    ) throws {
+        try ItemReader<Item>(transaction: self).enumerate(where: keyFilter, body)
     }
 
-    /// The item at `key`, or `nil` when there is none.
+    /// Calls `body` with the key and metadata of every item of type `Item`, in key order, until it
+    /// sets `stop`. The items themselves are neither read nor decoded.
     ///
-    /// - Parameter key: The key of the item.
-    /// - Returns: The item with its metadata.
-    /// - Throws: ``TroveError`` when the stored bytes cannot be decoded or SQLite fails.
+    /// - Parameters:
+    ///   - type: The type of the items.
+    ///   - keyFilter: Called with each key before its metadata is decoded.
+    ///   - body: Called with each key and its metadata (`nil` when it has none); set its last
+    ///     argument to `true` to stop.
+    /// - Throws: As ``enumerate(_:where:_:)``.
     @inlinable
-    @_disfavoredOverload
-    public func byKey(_ key: Item.ID) throws -> Item? {
-        try connection.read { try $0.read(Item.self, key: key) }
+    public func enumerateMetadata<Item: Persistable>(
+        of type: Item.Type, where keyFilter: ((Item.ID) throws -> Bool)? = nil,
+        _ body: (Item.ID, Item.Metadata?, inout Bool) throws -> Void
+    ) throws {
+        try ItemReader<Item>(transaction: self).enumerateMetadata(where: keyFilter, body)
     }
 
-    /// The items at `keys`, in the order of `keys`; keys with no item are skipped.
+    /// Calls `body` with the key of every item of type `Item`, in key order, until it sets `stop`,
+    /// without reading the items.
     ///
-    /// - Parameter keys: The keys of the items.
-    /// - Returns: The items found.
-    /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
+    /// - Parameters:
+    ///   - type: The type of the items.
+    ///   - body: Called with each key; set its last argument to `true` to stop.
+    /// - Throws: The error of `body`; ``TroveError`` when a stored key is not a valid `Item.ID`
+    ///   or SQLite fails.
     @inlinable
-    @_disfavoredOverload
-    public func byKeys(_ keys: some Sequence<Item.ID>) throws -> [Item] {
-        try connection.read { try $0.read(Item.self, keys: keys) }
+    public func enumerateKeys<Item: Persistable>(of type: Item.Type, _ body: (Item.ID, inout Bool) throws -> Void)
+        throws
+    {
+        try ItemReader<Item>(transaction: self).enumerateKeys(body)
     }
 
-    /// Every item of the type, in the order of their stored keys.
+    /// Calls `body` with each key of `keys` and its item of type `Item`, or `nil` where there is
+    /// none, until it sets `stop`.
     ///
-    /// - Returns: The items.
-    /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
+    /// ```swift
+    /// try tx.enumerate(User.self, keys: ids, unordered: true) { id, user, stop in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type of the items.
+    ///   - keys: The keys.
+    ///   - unordered: `true` to let Trove choose the order: cached items first, then the others in
+    ///     the file's order, which reads fewer pages.
+    ///   - body: Called with each key and its item; set its last argument to `true` to stop.
+    /// - Throws: The error of `body`, or ``TroveError`` when stored bytes cannot be decoded or
+    ///   SQLite fails.
     @inlinable
-    @_disfavoredOverload
-    public func all() throws -> [Item] {
-        try connection.read { try $0.readAll(Item.self) }
+    public func enumerate<Item: Persistable>(
+        _ type: Item.Type, keys: some Sequence<Item.ID>, unordered: Bool = false,
+        _ body: (Item.ID, Item?, inout Bool) throws -> Void
+    ) throws {
+        try ItemReader<Item>(transaction: self).enumerate(keys: keys, unordered: unordered, body)
     }
 
-    /// The items that exist at `keys`, and the keys that have no item.
+    /// A cursor over the items of type `Item` in key order, decoding one item per call of
+    /// ``ItemCursor/next()``.
     ///
-    /// - Parameter keys: The keys to look up.
-    /// - Returns: The items found and the keys missing.
-    /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
-    @inlinable
-    @_disfavoredOverload
-    public func filterExisting(_ keys: some Sequence<Item.ID>) throws -> (items: [Item], missing: [Item.ID]) {
-        try connection.read { try Item.read($0).filterExisting(keys) }
-    }
-
-    /// The metadata of the item at `key`, without decoding the item.
+    /// ```swift
+    /// let cursor = tx.cursor(User.self)
+    /// while let user = try cursor.next() { … }
+    /// ```
     ///
-    /// - Parameter key: The key of the item.
-    /// - Returns: The metadata, or `nil` when there is no item or no metadata.
-    /// - Throws: ``TroveError`` when the stored metadata cannot be decoded or SQLite fails.
+    /// - Parameters:
+    ///   - type: The type of the items.
+    ///   - keyFilter: Called with each key before its item is decoded.
+    /// - Returns: The cursor, valid as long as the transaction.
     @inlinable
-    @_disfavoredOverload
-    public func metadata(forKey key: Item.ID) throws -> Item.Metadata? {
-        try connection.read { try $0.metadata(for: Item.self, key: key) }
-    }
-
-    /// The item at `key`, read on the connection's queue.
-    ///
-    /// - Parameter key: The key of the item.
-    /// - Returns: The item with its metadata.
-    /// - Throws: ``TroveError`` when the stored bytes cannot be decoded or SQLite fails.
-    @inlinable
-    public func byKey(_ key: Item.ID) async throws -> Item? {
-        try await connection.read { try $0.read(Item.self, key: key) }
-    }
-
-    /// The items at `keys`, read on the connection's queue.
-    ///
-    /// - Parameter keys: The keys of the items.
-    /// - Returns: The items found, in the order of `keys`.
-    /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
-    @inlinable
-    public func byKeys(_ keys: [Item.ID]) async throws -> [Item] {
-        try await connection.read { try $0.read(Item.self, keys: keys) }
-    }
-
-    /// Every item of the type, read on the connection's queue.
-    ///
-    /// - Returns: The items.
-    /// - Throws: ``TroveError`` when stored bytes cannot be decoded or SQLite fails.
-    @inlinable
-    public func all() async throws -> [Item] {
-        try await connection.read { try $0.readAll(Item.self) }
-    }
-}
-
-extension Persistable {
-    /// A reader of items of this type in `transaction`.
-    ///
-    /// - Parameter transaction: The transaction to read in.
-    /// - Returns: A reader valid as long as the transaction.
-    @inlinable
-    public static func read(_ transaction: ReadTransaction) -> TransactionReader<Self> {
-        TransactionReader(transaction: transaction)
-    }
-
-    /// A reader of items of this type through `connection`, one read transaction per call.
-    ///
-    /// - Parameter connection: The connection to read with.
-    /// - Returns: A reader.
-    @inlinable
-    public static func read(_ connection: Connection) -> ConnectionReader<Self> {
-        ConnectionReader(connection: connection)
+    public func cursor<Item: Persistable>(_ type: Item.Type, where keyFilter: ((Item.ID) throws -> Bool)? = nil)
+        -> ItemCursor<Item>
+    {
+        ItemReader<Item>(transaction: self).cursor(where: keyFilter)
     }
 }

@@ -21,7 +21,7 @@ extension ReadTransaction {
         if sharesDecodedItems, Item.self is any ShareableItem.Type {
             let shared = try readSharedItem(at: cacheKey, withMetadata: Item.Metadata.self != NoMetadata.self) {
                 data, metadata in
-                try Item.read(self).decodeItem(key: key.itemKey, data: data, metadata: metadata, useCache: false)
+                try ItemReader<Item>(transaction: self).decodeItem(key: key.itemKey, data: data, metadata: metadata, useCache: false)
             }
             guard let item = shared as? Item else { return nil }
             cacheItem(item, at: cacheKey)

@@ -6,21 +6,16 @@ extension Renderer {
         let edges = relationships.edges.map { edge -> TemplateValue in
             let property = SwiftNames.identifier(edge.property)
             let extract: String
-            let forwardType: String
-            let forwardBody: String
             let forwardSummary: String
             switch edge.shape {
             case .key:
                 extract = "$0.\(property)"
-                forwardType = edge.destination + "?"
-                forwardBody = "try transaction.read(\(edge.destination).self, key: \(property))"
-                forwardSummary = "The `\(edge.destination)` that `\(edge.property)` points at, or `nil` when it does not exist."
+                forwardSummary =
+                    "The `\(edge.destination)` that `\(edge.property)` points at, as a query: `first(in:)` is `nil` when it does not exist."
             case .optionalKey:
                 extract = "$0.\(property)"
-                forwardType = edge.destination + "?"
-                forwardBody = "try \(property).flatMap { try transaction.read(\(edge.destination).self, key: $0) }"
                 forwardSummary =
-                    "The `\(edge.destination)` that `\(edge.property)` points at, or `nil` when it is `nil` or does not exist."
+                    "The `\(edge.destination)` that `\(edge.property)` points at, as a query: `first(in:)` is `nil` when it is `nil` or does not exist."
             case .array, .set, .optionalArray, .optionalSet:
                 extract =
                     switch edge.shape {
@@ -28,11 +23,8 @@ extension Renderer {
                     case .set: "Array($0.\(property))"
                     default: "Array($0.\(property) ?? [])"
                     }
-                let keys = edge.shape == .array || edge.shape == .set ? property : "\(property) ?? []"
-                forwardType = "[\(edge.destination)]"
-                forwardBody = "try transaction.read(\(edge.destination).self, keys: \(keys))"
                 forwardSummary =
-                    "The `\(edge.destination)` items that `\(edge.property)` points at and that exist, in its order."
+                    "The `\(edge.destination)` items that `\(edge.property)` points at, as a query: `items(in:)` returns those that exist, in the order of their keys."
             }
             let rules = edge.rules.isEmpty ? nil : "[" + edge.rules.map { "." + $0 }.joined(separator: ", ") + "]"
             return [
@@ -46,11 +38,8 @@ extension Renderer {
                 "extract": .text(extract),
                 "forwardSummary": .text(forwardSummary),
                 "swiftName": .text(SwiftNames.identifier(edge.name)),
-                "forwardType": .text(forwardType),
-                "forwardBody": .text(forwardBody),
                 "inverseAccess": .text(edge.inverseAccessModifier.isEmpty ? "" : edge.inverseAccessModifier + " "),
                 "inverseSwiftName": .text(SwiftNames.identifier(edge.inverse)),
-                "inverseCountName": .text(SwiftNames.identifier(edge.inverse + "Count")),
             ]
         }
         let summary = relationships.edges.map { edge in

@@ -29,7 +29,7 @@ extension Renderer {
         let caseContexts = cases.map { enumCase -> TemplateValue in
             let parameters = enumCase.parameters.map { Self.schemaField($0, index: nil) }
             return [
-                "number": .number(enumCase.number), "nameLiteral": .text(SwiftNames.stringLiteral(enumCase.name)),
+                "number": .text(FieldNumber.literal(enumCase.number)), "nameLiteral": .text(SwiftNames.stringLiteral(enumCase.name)),
                 "hasFields": .flag(!parameters.isEmpty), "fields": .texts(parameters),
             ]
         }
@@ -51,7 +51,7 @@ extension Renderer {
     /// target of a typealias (`Project.ID`, `Tags`): it may be declared in a file trove-gen does
     /// not read, in another module, or be inferred (the `ID` of an `Identifiable` type).
     private static func schemaField(_ field: FieldDescription, index: String?) -> String {
-        var text = "number: \(field.number), name: \(SwiftNames.stringLiteral(field.name)), "
+        var text = "number: \(FieldNumber.literal(field.number)), name: \(SwiftNames.stringLiteral(field.name)), "
         text += "type: \(SwiftNames.stringLiteral(field.type)), swiftType: \(field.type).self"
         if field.isOptional { text += ", isOptional: true" }
         if let index { text += ", index: \(SwiftNames.stringLiteral(index))" }

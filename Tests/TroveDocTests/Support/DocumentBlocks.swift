@@ -28,7 +28,7 @@ struct DocumentBlock: Sendable, Equatable {
 ///
 /// ```text
 /// <!-- snippet: async -->                   the block runs in an `async throws` function
-/// <!-- snippet: tx: read -->                `tx` is a ReadTransaction (readWrite: a ReadWriteTransaction)
+/// <!-- snippet: tx: read -->                `tx` is a ReadTransaction (write: a ReadWriteTransaction)
 /// <!-- snippet: continues -->               the block goes on in the function of the last block with statements
 /// <!-- snippet: nonisolated -->             the function is `nonisolated`, also in a main-actor module
 /// <!-- snippet: skip: needs SwiftUI -->     not compiled, for the reason given (the rest of the marker)
@@ -41,17 +41,17 @@ struct SnippetMarker: Sendable, Equatable {
     /// The transaction that is in scope as `tx`.
     enum Transaction: String, Sendable, Equatable, CaseIterable {
         case read
-        case readWrite
+        case write
         case postgresRead
-        case postgresReadWrite
+        case postgresWrite
 
         /// The Swift type of `tx`.
         var typeName: String {
             switch self {
             case .read: "ReadTransaction"
-            case .readWrite: "ReadWriteTransaction"
+            case .write: "ReadWriteTransaction"
             case .postgresRead: "PostgresReadTransaction"
-            case .postgresReadWrite: "PostgresReadWriteTransaction"
+            case .postgresWrite: "PostgresReadWriteTransaction"
             }
         }
     }

@@ -38,7 +38,7 @@ enum Bank {
     }
 
     static func open(_ connection: Connection) throws {
-        try connection.readWrite { tx in
+        try connection.write { tx in
             for id in 0..<accountCount {
                 try tx.write(LoadAccount(id: id, balance: initialBalance, version: 0, metadata: LoadStamp(version: 0)))
             }
@@ -120,7 +120,7 @@ enum Bank {
         case 0: accounts = try tx.read(LoadAccount.self, keys: 0..<accountCount)
         case 1: accounts = try tx.readAll(LoadAccount.self)
         case 2: accounts = try tx.read(LoadAccount.self, keys: (0..<accountCount).reversed())
-        default: accounts = try LoadAccount.read(tx).byKeys(Array(0..<accountCount))
+        default: accounts = try tx.read(LoadAccount.self, keys: Array(0..<accountCount))
         }
         guard accounts.count == accountCount else {
             throw violation("\(accounts.count) accounts instead of \(accountCount)")

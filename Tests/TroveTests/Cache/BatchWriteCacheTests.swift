@@ -22,7 +22,7 @@ struct BatchWriteCacheTests {
         let database = try makeTemporaryDatabase { $0.itemCacheLimit = 10 }
         let connection = try database.newConnection()
         try connection.write([Note(id: "a", text: "1"), Note(id: "b", text: "2")])
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.write([Note(id: "a", text: "3"), Note(id: "b", text: "4")])
         }
         #expect(try connection.read(Note.self, key: "a")?.text == "3")

@@ -31,8 +31,8 @@ struct CacheControlTests {
         let person = Person(id: UUID(), name: "Ada", age: 36, metadata: Stats(visits: 3, lastSeen: nil))
         try connection.write(person)
         try connection.read { tx in
-            _ = try Note.read(tx).byKeys(notes(20).map(\.id))
-            _ = try Person.read(tx).metadata(forKey: person.id)
+            _ = try tx.read(Note.self, keys: notes(20).map(\.id))
+            _ = try tx.metadata(for: Person.self, key: person.id)
         }
         let before = connection.cacheCounts
         #expect(before.items >= 20)
@@ -41,8 +41,8 @@ struct CacheControlTests {
         let after = connection.cacheCounts
         #expect(after.items == 0 && after.metadata == 0 && after.statements == 0)
         // Everything reads as before, from the file.
-        #expect(try Note.read(connection).all() == notes(20))
-        #expect(try Person.read(connection).metadata(forKey: person.id) == Stats(visits: 3, lastSeen: nil))
+        #expect(try connection.readAll(Note.self) == notes(20))
+        #expect(try connection.metadata(for: Person.self, key: person.id) == Stats(visits: 3, lastSeen: nil))
         #expect(connection.cacheCounts.statements > 0)
     }
 
@@ -57,19 +57,19 @@ struct CacheControlTests {
         #expect(small.itemCacheLimit == 3 && small.metadataCacheLimit == 0)
         #expect(normal.itemCacheLimit == 50 && normal.metadataCacheLimit == 1_000)
         for connection in [small, normal] {
-            #expect(try Note.read(connection).byKeys(notes(30).map(\.id)) == notes(30))
+            #expect(try connection.read(Note.self, keys: notes(30).map(\.id)) == notes(30))
         }
         #expect(small.cacheCounts.items == 3)
         #expect(normal.cacheCounts.items == 30)
         // Changing the limit of a connection that has a cache.
         normal.itemCacheLimit = 5
         #expect(normal.cacheCounts.items == 0)
-        #expect(try Note.read(normal).byKeys(notes(30).map(\.id)) == notes(30))
+        #expect(try normal.read(Note.self, keys: notes(30).map(\.id)) == notes(30))
         #expect(normal.cacheCounts.items == 5)
         // A connection without a metadata cache still reads metadata right.
         let person = Person(id: UUID(), name: "Ada", age: 36, metadata: Stats(visits: 1, lastSeen: nil))
         try writer.write(person)
-        #expect(try Person.read(small).metadata(forKey: person.id)?.visits == 1)
+        #expect(try small.metadata(for: Person.self, key: person.id)?.visits == 1)
         #expect(small.cacheCounts.metadata == 0)
     }
 
@@ -82,12 +82,12 @@ struct CacheControlTests {
         let gadget = Gadget(id: UUID(), label: "lamp")
         try a.write(gadget)
         try a.write(notes(3))
-        let fromC = try #require(try Gadget.read(try database.newConnection()).byKey(gadget.id))
-        let fromB = try #require(try Gadget.read(b).byKey(gadget.id))
+        let fromC = try #require(try try database.newConnection().read(Gadget.self, key: gadget.id))
+        let fromB = try #require(try b.read(Gadget.self, key: gadget.id))
         #expect(fromB === fromC)
         #expect(fromB == gadget)
         // Types that do not opt in are not shared.
-        _ = try Note.read(b).byKey("k01")
+        _ = try b.read(Note.self, key: "k01")
         #expect(database.sharedItemCount == 1)
         database.flushSharedItems()
         #expect(database.sharedItemCount == 0)
@@ -97,8 +97,8 @@ struct CacheControlTests {
         let database = try makeTemporaryDatabase()
         let gadget = Gadget(id: UUID(), label: "lamp")
         try database.newConnection().write(gadget)
-        let first = try Gadget.read(try database.newConnection()).byKey(gadget.id)
-        let second = try Gadget.read(try database.newConnection()).byKey(gadget.id)
+        let first = try try database.newConnection().read(Gadget.self, key: gadget.id)
+        let second = try try database.newConnection().read(Gadget.self, key: gadget.id)
         #expect(first !== second)
         #expect(database.sharedItemCount == 0)
     }
@@ -119,35 +119,35 @@ struct CacheControlTests {
         try old.read { oldTx in
             // The old snapshot begins before the writes below; nothing of it is cached yet.
             #expect(try oldTx.count(in: Person.collection) == 1)
-            try writer.readWrite { tx in
+            try writer.write { tx in
                 try tx.write(Person(id: id, name: "v2", age: 2, metadata: Stats(visits: 1, lastSeen: nil)))
                 try tx.write(Gadget(id: gadgetID, label: "v2"))
             }
             // The newer connection reads and shares the new versions first.
-            #expect(try Person.read(new).byKey(id)?.name == "v2")
-            #expect(try Gadget.read(new).byKey(gadgetID)?.label == "v2")
+            #expect(try new.read(Person.self, key: id)?.name == "v2")
+            #expect(try new.read(Gadget.self, key: gadgetID)?.label == "v2")
             // The old snapshot still reads the old versions, and shares them in turn.
-            #expect(try Person.read(oldTx).byKey(id)?.name == "v1")
-            #expect(try Gadget.read(oldTx).byKey(gadgetID)?.label == "v1")
+            #expect(try oldTx.read(Person.self, key: id)?.name == "v1")
+            #expect(try oldTx.read(Gadget.self, key: gadgetID)?.label == "v1")
             // Only the metadata changes: the bytes of the item are the same, the metadata's not.
-            _ = try writer.readWrite { tx in
+            _ = try writer.write { tx in
                 try tx.setMetadata(Stats(visits: 9, lastSeen: nil), for: Person.self, key: id)
             }
             let fresh = try database.newConnection()
-            #expect(try Person.read(fresh).byKey(id)?.metadata?.visits == 9)
-            #expect(try Person.read(fresh).byKey(id)?.name == "v2")
+            #expect(try fresh.read(Person.self, key: id)?.metadata?.visits == 9)
+            #expect(try fresh.read(Person.self, key: id)?.name == "v2")
         }
         // A connection at the newest snapshot after the old one shared v1: v2, visits 9.
         let later = try database.newConnection()
-        #expect(try Person.read(later).byKey(id)?.name == "v2")
-        #expect(try Person.read(later).byKey(id)?.metadata?.visits == 9)
-        #expect(try Gadget.read(later).byKey(gadgetID)?.label == "v2")
+        #expect(try later.read(Person.self, key: id)?.name == "v2")
+        #expect(try later.read(Person.self, key: id)?.metadata?.visits == 9)
+        #expect(try later.read(Gadget.self, key: gadgetID)?.label == "v2")
         // The old connection, now at the newest snapshot, evicted its own entries and reads v2.
-        #expect(try Person.read(old).byKey(id)?.name == "v2")
-        #expect(try Gadget.read(old).byKey(gadgetID)?.label == "v2")
+        #expect(try old.read(Person.self, key: id)?.name == "v2")
+        #expect(try old.read(Gadget.self, key: gadgetID)?.label == "v2")
         // Removed: no shared value answers for a missing row.
-        _ = try writer.readWrite { tx in try tx.remove(Gadget.self, key: gadgetID) }
-        #expect(try Gadget.read(try database.newConnection()).byKey(gadgetID) == nil)
+        _ = try writer.write { tx in try tx.remove(Gadget.self, key: gadgetID) }
+        #expect(try try database.newConnection().read(Gadget.self, key: gadgetID) == nil)
     }
 
     /// Readers on several threads, each on its own connection, while a writer keeps changing the
@@ -156,7 +156,7 @@ struct CacheControlTests {
         let database = try makeTemporaryDatabase { $0.sharedItemCacheLimit = 8 }
         let ids = (0..<16).map { _ in UUID() }
         let writer = try database.newConnection()
-        try await writer.readWrite { tx in try tx.write(ids.map { Gadget(id: $0, label: "0") }) }
+        try await writer.write { tx in try tx.write(ids.map { Gadget(id: $0, label: "0") }) }
         let readersLeft = ReadersLeft(3)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -165,7 +165,7 @@ struct CacheControlTests {
                 while readersLeft.value > 0 {
                     round += 1
                     let label = "\(round)"
-                    try await writer.readWrite { tx in
+                    try await writer.write { tx in
                         for id in ids where Int.random(in: 0..<3) == 0 {
                             try tx.write(Gadget(id: id, label: label))
                         }
@@ -183,7 +183,7 @@ struct CacheControlTests {
                         let mismatches = try await reader.read { tx in
                             var mismatches: [String] = []
                             for id in ids.shuffled().prefix(6) {
-                                let gadget = try Gadget.read(tx).byKey(id)
+                                let gadget = try tx.read(Gadget.self, key: id)
                                 let bytes = try tx.data(forKey: id.itemKey, in: Gadget.collection)
                                 let decoded = try bytes.map { try JSONDecoder().decode(Gadget.self, from: $0) }
                                 if gadget != decoded {
@@ -205,7 +205,7 @@ struct CacheControlTests {
     @Test func readsByAddressAcrossCollections() throws {
         let connection = try makeTemporaryDatabase().newConnection()
         try connection.write(notes(5))
-        try connection.readWrite { tx in
+        try connection.write { tx in
             for note in notes(5) where note.id != "k02" {
                 let bytes = try #require(try tx.data(forKey: note.id, in: Note.collection))
                 try tx.setData(bytes, forKey: "archived-\(note.id)", in: "archive")
@@ -218,18 +218,18 @@ struct CacheControlTests {
             ItemAddress(collection: "archive", key: "archived-k02"), ItemAddress(of: notes(5)[4]),
             ItemAddress(collection: "nowhere", key: "k01"),
         ]
-        let found = try connection.read { tx in try Note.read(tx).at(addresses) }
+        let found = try connection.read { tx in try tx.read(Note.self, at: addresses) }
         #expect(found.count == 3)
         #expect(found[addresses[0]]?.text == "text 1")
         #expect(found[addresses[1]]?.text == "text 3")
         #expect(found[addresses[3]]?.text == "text 4")
         #expect(found[addresses[2]] == nil && found[addresses[4]] == nil)
-        #expect(try connection.read { tx in try Note.read(tx).at(addresses[1]) }?.id == "k03")
+        #expect(try connection.read { tx in try tx.read(Note.self, at: addresses[1]) }?.id == "k03")
         // The three found are cached by address; the second read of one comes from the cache.
         #expect(connection.cacheCounts.items == 3)
         // A failure names the collection and key read.
         let error = #expect(throws: TroveError.self) {
-            try connection.read { tx in try Note.read(tx).at([ItemAddress(collection: "archive", key: "broken")]) }
+            try connection.read { tx in try tx.read(Note.self, at: [ItemAddress(collection: "archive", key: "broken")]) }
         }
         #expect(error?.collection == "archive" && error?.key == "broken")
         #expect(addresses[1].description == "archive/archived-k03")
@@ -253,11 +253,11 @@ struct CacheControlTests {
         #expect(try connection.pragmaValue("wal_autocheckpoint") == 500)
         #expect(try connection.pragmaValue("journal_size_limit") == 1 << 20)
         try connection.write(notes(10))
-        #expect(try Note.read(connection).all().count == 10)
+        #expect(try connection.readAll(Note.self).count == 10)
         // The database's own readers and writer open with the same settings.
         #expect(try database.read { try $0.pragmaValue("mmap_size") } == 64 << 20)
         #expect(try database.read { try $0.pragmaValue("cache_size") } == -4_096)
-        #expect(try database.readWrite { try $0.pragmaValue("journal_size_limit") } == 1 << 20)
+        #expect(try database.write { try $0.pragmaValue("journal_size_limit") } == 1 << 20)
         // The defaults are SQLite's.
         let plain = try makeTemporaryDatabase().newConnection()
         #expect(try plain.pragmaValue("page_size") == 4_096)

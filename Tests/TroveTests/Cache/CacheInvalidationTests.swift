@@ -10,9 +10,9 @@ struct CacheInvalidationTests {
         let second = try database.newConnection()
         try first.write([Note(id: "a", text: "1"), Note(id: "b", text: "1"), Note(id: "c", text: "1")])
         // Fill the second connection's cache.
-        #expect(try Note.read(second).byKeys(["a", "b", "c"]).map(\.text) == ["1", "1", "1"])
+        #expect(try second.read(Note.self, keys: ["a", "b", "c"]).map(\.text) == ["1", "1", "1"])
 
-        try first.readWrite { tx throws in
+        try first.write { tx throws in
             try tx.write(Note(id: "a", text: "2"))
             try tx.remove(Note.self, key: "b")
         }
@@ -26,7 +26,7 @@ struct CacheInvalidationTests {
         let writer = try database.newConnection()
         let reader = try database.newConnection()
         try writer.write([Note(id: "kept", text: "v1"), Note(id: "changed", text: "v1")])
-        _ = try Note.read(reader).byKeys(["kept", "changed"])
+        _ = try reader.read(Note.self, keys: ["kept", "changed"])
 
         // Change the stored bytes of "kept" behind Trove's back... through the untyped layer of the
         // writer, which does record a change: so instead overwrite "changed" only, and prove that
@@ -54,7 +54,7 @@ struct CacheInvalidationTests {
         #expect(try reader.read(Note.self, key: "n") == nil)
         #expect(try reader.read(Account.self, key: 1)?.balance == 1)
 
-        _ = try writer.readWrite { try $0.removeAllItems() }
+        _ = try writer.write { try $0.removeAllItems() }
         #expect(try reader.read(Account.self, key: 1) == nil)
     }
 
@@ -65,7 +65,7 @@ struct CacheInvalidationTests {
         let reader = try database.newConnection()
         try writer.write(Note(id: "n", text: "committed"))
         _ = try reader.read(Note.self, key: "n")
-        _ = try? writer.readWrite { tx throws in
+        _ = try? writer.write { tx throws in
             try tx.write(Note(id: "n", text: "rolled back"))
             throw Failure()
         }
@@ -77,12 +77,12 @@ struct CacheInvalidationTests {
         struct Failure: Error {}
         let database = try makeTemporaryDatabase()
         let writer = try database.newConnection()
-        try writer.readWrite { tx throws in
+        try writer.write { tx throws in
             try tx.write(Note(id: "n", text: "committed"))
             try tx.write(Note(id: "m", text: "committed"))
             try tx.write(Account(id: 1, balance: 1))
         }
-        _ = try? writer.readWrite { tx throws in
+        _ = try? writer.write { tx throws in
             // Interleaved collections, so that each key must be evicted from its own collection.
             try tx.write(Note(id: "n", text: "rolled back"))
             try tx.write(Account(id: 1, balance: 2))
@@ -115,7 +115,7 @@ struct CacheInvalidationTests {
         let id = UUID()
         try writer.write(Person(id: id, name: "Ada", age: 36, metadata: Stats(visits: 1)))
         #expect(try reader.metadata(for: Person.self, key: id)?.visits == 1)
-        try writer.readWrite { tx in _ = try tx.setMetadata(Stats(visits: 2), for: Person.self, key: id) }
+        try writer.write { tx in _ = try tx.setMetadata(Stats(visits: 2), for: Person.self, key: id) }
         #expect(try reader.metadata(for: Person.self, key: id)?.visits == 2)
         #expect(try reader.read(Person.self, key: id)?.metadata?.visits == 2)
     }
@@ -148,7 +148,7 @@ struct CacheInvalidationTests {
         // And again after the other database commits once more.
         try other.newConnection().write(Note(id: "a", text: "3"))
         try writer.write(Note(id: "b", text: "3"))
-        #expect(try Note.read(reader).byKeys(["a", "b"]).map(\.text) == ["3", "3"])
+        #expect(try reader.read(Note.self, keys: ["a", "b"]).map(\.text) == ["3", "3"])
     }
 
     @Test func invalidationIsExactAgainAfterAnotherDatabaseCommitted() throws {
@@ -159,7 +159,7 @@ struct CacheInvalidationTests {
         try writer.write([Note(id: "kept", text: "v1"), Note(id: "changed", text: "v1")])
         try other.newConnection().write(Note(id: "elsewhere", text: "v1"))
         try writer.write(Note(id: "changed", text: "v2"))
-        _ = try Note.read(reader).byKeys(["kept", "changed"])
+        _ = try reader.read(Note.self, keys: ["kept", "changed"])
 
         // Only this database commits from here on: the reader evicts exactly what changed, so
         // "kept" keeps coming from its cache even when its stored bytes are damaged.
@@ -188,7 +188,7 @@ struct CacheInvalidationTests {
         let writer = try database.newConnection()
         let reader = try database.newConnection()
         try writer.write([Note(id: "a", text: "1"), Note(id: "b", text: "1")])
-        _ = try Note.read(reader).byKeys(["a", "b"])
+        _ = try reader.read(Note.self, keys: ["a", "b"])
         return (other, writer, reader)
     }
 

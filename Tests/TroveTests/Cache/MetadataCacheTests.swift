@@ -38,7 +38,7 @@ struct MetadataCacheTests {
         try connection.write(Person(id: id, name: "Cy", age: 2, metadata: Stats(visits: 1)))
         #expect(try connection.read(Person.self, key: id)?.metadata == Stats(visits: 1))
 
-        try connection.readWrite { tx in _ = try tx.setMetadata(Stats(visits: 2), for: Person.self, key: id) }
+        try connection.write { tx in _ = try tx.setMetadata(Stats(visits: 2), for: Person.self, key: id) }
 
         #expect(try connection.metadata(for: Person.self, key: id) == Stats(visits: 2))
         #expect(try connection.read(Person.self, key: id)?.metadata == Stats(visits: 2))
@@ -67,7 +67,7 @@ struct MetadataCacheTests {
         let connection = try database.newConnection()
         let id = UUID()
         try connection.write(Person(id: id, name: "Gu", age: 6, metadata: Stats(visits: 1)))
-        try connection.readWrite { tx in _ = try tx.setMetadata(Stats(visits: 2), for: Person.self, key: id) }
+        try connection.write { tx in _ = try tx.setMetadata(Stats(visits: 2), for: Person.self, key: id) }
         #expect(try connection.metadata(for: Person.self, key: id) == Stats(visits: 2))  // a metadata entry
 
         // The first item of a batch of two is not cached: its metadata entry must go all the same.
@@ -90,16 +90,16 @@ struct MetadataCacheTests {
         let two = try #require(try connection.read { try $0.dataAndMetadata(forKey: key, in: Person.collection) })
 
         // The item is cached with visits 2; the untyped writes must evict it.
-        try connection.readWrite { tx in _ = try tx.replaceMetadata(one.metadata, forKey: key, in: Person.collection) }
+        try connection.write { tx in _ = try tx.replaceMetadata(one.metadata, forKey: key, in: Person.collection) }
         #expect(try connection.metadata(for: Person.self, key: id) == Stats(visits: 1))
         #expect(try connection.read(Person.self, key: id)?.metadata == Stats(visits: 1))
 
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.setData(two.data, metadata: two.metadata, forKey: key, in: Person.collection)
         }
         #expect(try connection.metadata(for: Person.self, key: id) == Stats(visits: 2))
 
-        try connection.readWrite { tx in _ = try tx.removeItem(forKey: key, in: Person.collection) }
+        try connection.write { tx in _ = try tx.removeItem(forKey: key, in: Person.collection) }
         #expect(try connection.metadata(for: Person.self, key: id) == nil)
         #expect(try connection.read(Person.self, key: id) == nil)
     }
@@ -116,7 +116,7 @@ struct MetadataCacheTests {
         #expect(try connection.metadata(for: Person.self, key: setAlone) == Stats(visits: 1))
 
         #expect(throws: Failure.self) {
-            try connection.readWrite { tx throws in
+            try connection.write { tx throws in
                 try tx.write(Person(id: written, name: "Jo", age: 9, metadata: Stats(visits: 2)))
                 try tx.setMetadata(Stats(visits: 2), for: Person.self, key: setAlone)
                 #expect(try tx.metadata(for: Person.self, key: written) == Stats(visits: 2))
@@ -139,7 +139,7 @@ struct MetadataCacheTests {
         try writer.write(Person(id: id, name: "Lu", age: 11, metadata: Stats(visits: 1)))
         #expect(try reader.read(Person.self, key: id)?.metadata == Stats(visits: 1))
 
-        try writer.readWrite { tx in _ = try tx.setMetadata(Stats(visits: 2), for: Person.self, key: id) }
+        try writer.write { tx in _ = try tx.setMetadata(Stats(visits: 2), for: Person.self, key: id) }
 
         #expect(try reader.metadata(for: Person.self, key: id) == Stats(visits: 2))
         #expect(try reader.read(Person.self, key: id)?.metadata == Stats(visits: 2))

@@ -27,7 +27,7 @@ struct OutsideWriterTests {
         #expect(try connection.read(Note.self, key: "a")?.text == "by sqlite3")
         // Also on the writer's next write transaction.
         try writeBehindTrovesBack(Note(id: "a", text: "again"), database: database)
-        let read = try connection.readWrite { tx in try tx.read(Note.self, key: "a")?.text }
+        let read = try connection.write { tx in try tx.read(Note.self, key: "a")?.text }
         #expect(read == "again")
     }
 

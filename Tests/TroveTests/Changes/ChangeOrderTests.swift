@@ -17,7 +17,7 @@ struct ChangeOrderTests {
 
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             for commit in 0..<commitsPerWriter {
-                try? connections[writer].readWrite { tx in
+                try? connections[writer].write { tx in
                     try tx.setData(Data([UInt8(truncatingIfNeeded: commit)]), forKey: "\(writer)-\(commit)", in: "c")
                 }
             }
@@ -46,7 +46,7 @@ struct ChangeOrderTests {
 
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             for commit in 0..<commitsPerWriter {
-                try? connections[writer].readWrite { tx in
+                try? connections[writer].write { tx in
                     if writer == 0 && commit % 50 == 49 {
                         _ = try tx.removeAllItems(in: "c")
                     } else {

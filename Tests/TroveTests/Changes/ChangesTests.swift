@@ -9,13 +9,13 @@ struct ChangesTests {
         let connection = try database.newConnection()
         var iterator = database.changes.makeAsyncIterator()
 
-        try await connection.readWrite { tx throws in
+        try await connection.write { tx throws in
             try tx.write(Note(id: "a", text: "1"))
             try tx.write(Note(id: "b", text: "1"))
         }
-        try await connection.readWrite { tx in _ = try tx.remove(Note.self, key: "a") }
-        try await connection.readWrite { _ in }  // changes nothing: no changeset
-        _ = try await connection.readWrite { tx in try tx.removeAll(Note.self) }
+        try await connection.write { tx in _ = try tx.remove(Note.self, key: "a") }
+        try await connection.write { _ in }  // changes nothing: no changeset
+        _ = try await connection.write { tx in try tx.removeAll(Note.self) }
 
         let first = try #require(await iterator.next())
         #expect(first.changedKeys == ["notes": ["a", "b"]])
@@ -34,7 +34,7 @@ struct ChangesTests {
         let database = try makeTemporaryDatabase()
         let connection = try database.newConnection()
         var iterator = database.changes.makeAsyncIterator()
-        _ = try? await connection.readWrite { tx throws in
+        _ = try? await connection.write { tx throws in
             try tx.write(Note(id: "x", text: "never"))
             throw Failure()
         }
@@ -48,7 +48,7 @@ struct ChangesTests {
         let connection = try database.newConnection()
         try await connection.write(Note(id: "t", text: "x"))
         var iterator = database.changes.makeAsyncIterator()
-        try await connection.readWrite { tx throws in
+        try await connection.write { tx throws in
             try tx.touch(key: "t", in: "notes")
             try tx.touch(key: "missing", in: "notes")
         }
@@ -63,7 +63,7 @@ struct ChangesTests {
         of database: Database, _ body: @escaping @Sendable (ReadWriteTransaction) throws -> Void
     ) async throws -> Changeset {
         var iterator = database.changes.makeAsyncIterator()
-        try await database.newConnection().readWrite(body)
+        try await database.newConnection().write(body)
         return try #require(await iterator.next())
     }
 
@@ -80,7 +80,7 @@ struct ChangesTests {
 
     @Test func aKeyRemovedThenWrittenIsChanged() async throws {
         let database = try makeTemporaryDatabase()
-        try await database.newConnection().readWrite { tx in try tx.setData(Data([1]), forKey: "k", in: "a") }
+        try await database.newConnection().write { tx in try tx.setData(Data([1]), forKey: "k", in: "a") }
         let changeset = try await changeset(of: database) { tx in
             try tx.removeItem(forKey: "k", in: "a")
             try tx.setData(Data([2]), forKey: "k", in: "a")
@@ -121,7 +121,7 @@ struct ChangesTests {
 
     @Test func removingEverythingDropsEverythingEarlier() async throws {
         let database = try makeTemporaryDatabase()
-        try await database.newConnection().readWrite { tx in try tx.setData(Data([1]), forKey: "old", in: "c") }
+        try await database.newConnection().write { tx in try tx.setData(Data([1]), forKey: "old", in: "c") }
         let changeset = try await changeset(of: database) { tx in
             try tx.setData(Data([1]), forKey: "early", in: "a")
             try tx.removeItem(forKey: "old", in: "c")

@@ -34,13 +34,13 @@ struct CommitObserverTests {
         let connections = try (0..<writers).map { _ in try database.newConnection() }
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             for commit in 0..<commitsPerWriter {
-                try? connections[writer].readWrite { tx in
+                try? connections[writer].write { tx in
                     try tx.setData(Data([1]), forKey: "\(writer)-\(commit)", in: "c")
                 }
             }
         }
         // A transaction that changes nothing has no changeset.
-        try database.newConnection().readWrite { tx in _ = try tx.count() }
+        try database.newConnection().write { tx in _ = try tx.count() }
         let total = writers * commitsPerWriter
         #expect(received.snapshots == (1...UInt64(total)).map { $0 }, "one changeset per commit, in commit order")
         let keys = received.changesets.withLock { $0.flatMap { $0.insertedKeys["c"] ?? [] } }
@@ -69,7 +69,7 @@ struct CommitObserverTests {
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             let connection = try! database.newConnection()
             for commit in 0..<commitsPerWriter {
-                let snapshot = try? connection.readWrite { tx in
+                let snapshot = try? connection.write { tx in
                     received.log("body")
                     try tx.setData(Data([1]), forKey: "\(writer)-\(commit)", in: "c")
                     return database.commitState.load(ordering: .sequentiallyConsistent) / 2 + 1
@@ -185,20 +185,20 @@ struct CommitObserverTests {
         let seen = Locked<[Int?]>([])
         let refusals = Locked<[TroveError.Code]>([])
         let observer = database.addCommitObserver { _ in
-            let age = try? reader.read { tx in try Member.read(tx).byKey("a")?.age }
+            let age = try? reader.read { tx in try tx.read(Member.self, key: "a")?.age }
             seen.withLock { $0.append(age ?? nil) }
             do {
-                try database.readWrite { tx in try tx.write(Member(id: "z", age: 0)) }
+                try database.write { tx in try tx.write(Member(id: "z", age: 0)) }
             } catch let error as TroveError {
                 refusals.withLock { $0.append(error.code) }
             } catch {}
         }
         let connection = try database.newConnection()
         try connection.write(Member(id: "a", age: 1))
-        try database.readWrite { tx in try tx.write(Member(id: "a", age: 2)) }
+        try database.write { tx in try tx.write(Member(id: "a", age: 2)) }
         #expect(seen.withLock { $0 } == [1, 2])
         #expect(refusals.withLock { $0 } == [.misuse, .misuse])
-        #expect(try reader.read { tx in try Member.read(tx).byKey("z") } == nil)
+        #expect(try reader.read { tx in try tx.read(Member.self, key: "z") } == nil)
         withExtendedLifetime(observer) {}
     }
 

@@ -48,10 +48,10 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
             let other = try Self.open(folder + "/db.trove", interval: nil)
             let reader = try database.newConnection()
             try syncReadWrite(reader) { tx in try tx.write(Note(id: "a", text: "mine")) }
-            #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == "mine")
+            #expect(try syncRead(reader) { try $0.read(Note.self, key: "a")?.text } == "mine")
 
             var changes = database.changes.makeAsyncIterator()
-            var observation = database.observe { tx in try Note.read(tx).byKey("a")?.text }.makeAsyncIterator()
+            var observation = database.observe { tx in try tx.read(Note.self, key: "a")?.text }.makeAsyncIterator()
             #expect(try await observation.next() == "mine")
             #expect(database.changeHub.isPolling)
             database.changeHub.pollNow()
@@ -67,7 +67,7 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
             #expect(changeset.contains(Note.self, key: "zzz"))
             #expect(try await observation.next() == "theirs")
             // A connection that cached the item reads the other instance's value.
-            #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == "theirs")
+            #expect(try syncRead(reader) { try $0.read(Note.self, key: "a")?.text } == "theirs")
         }
     }
 
@@ -85,14 +85,14 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
             configuration.isReadOnly = true
             let database = try Database(path: folder + "/db.trove", configuration: configuration)
             let reader = try database.newConnection()
-            #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == "first")
+            #expect(try syncRead(reader) { try $0.read(Note.self, key: "a")?.text } == "first")
             // Nothing observes yet, so no poller runs: the connection's next transaction notices
             // the commit by itself and drops the cached item.
             try syncReadWrite(writer.newConnection()) { tx in try tx.write(Note(id: "a", text: "unobserved")) }
-            #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == "unobserved")
+            #expect(try syncRead(reader) { try $0.read(Note.self, key: "a")?.text } == "unobserved")
 
             var changes = database.changes.makeAsyncIterator()
-            var observation = database.observe { tx in try Note.read(tx).byKey("a")?.text }.makeAsyncIterator()
+            var observation = database.observe { tx in try tx.read(Note.self, key: "a")?.text }.makeAsyncIterator()
             #expect(try await observation.next() == "unobserved")
             #expect(database.changeHub.isPolling)
             #expect(database.changeHub.pollNow())
@@ -109,8 +109,8 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
                 #expect(changeset.reloadReason == .externalChange)
                 #expect(try await observation.next() == text)
                 // The connection had cached the item: it reads the writer's value.
-                #expect(try syncRead(reader) { try Note.read($0).byKey("a")?.text } == text)
-                #expect(try await database.read { try Note.read($0).byKey("a")?.text } == text)
+                #expect(try syncRead(reader) { try $0.read(Note.self, key: "a")?.text } == text)
+                #expect(try await database.read { try $0.read(Note.self, key: "a")?.text } == text)
             }
             #expect(throws: TroveError.self) {
                 try syncReadWrite(reader) { tx in try tx.write(Note(id: "b", text: "refused")) }
@@ -258,7 +258,7 @@ struct ObserverIndexTests {
         #expect(counts.unindexed == 1, "only the observation of everything sees every commit")
         #expect(counts.collections == 10)
         // A commit to one of them still reaches it.
-        try await database.newConnection().readWrite { tx in try tx.setData(Data([1]), forKey: "k", in: "other-0") }
+        try await database.newConnection().write { tx in try tx.setData(Data([1]), forKey: "k", in: "other-0") }
         #expect(try await iterators[0].next() == 1)
         #expect(try await everything.next() == 1)
         iterators.removeAll()

@@ -49,7 +49,7 @@ private func setCounter(_ tx: ReadWriteTransaction, _ value: Int) throws {
 
 /// A commit from the caller's thread, through the pool's synchronous `readWrite`.
 private func writeSynchronously(_ database: Database, _ value: Int) throws {
-    try database.readWrite { (tx: ReadWriteTransaction) in try setCounter(tx, value) }
+    try database.write { (tx: ReadWriteTransaction) in try setCounter(tx, value) }
 }
 
 /// Observations run their closure on the database's reader pool: they hold no connection between
@@ -71,7 +71,7 @@ struct ObservationPoolTests {
                 iterators.append(iterator)
             }
             #expect(database.openConnectionCount <= 2, "\(database.openConnectionCount) connections")
-            try await database.readWrite { tx in try setCounter(tx, 7) }
+            try await database.write { tx in try setCounter(tx, 7) }
             for index in iterators.indices {
                 #expect(try await iterators[index].next() == 7)
             }
@@ -156,7 +156,7 @@ struct ObservationPoolTests {
                     if step % 3 == 0 {
                         try writeSynchronously(database, value)
                     } else {
-                        try await database.readWrite { tx in try setCounter(tx, value) }
+                        try await database.write { tx in try setCounter(tx, value) }
                     }
                 }
                 // Every commit is published: once all the observations wait, nothing more comes.

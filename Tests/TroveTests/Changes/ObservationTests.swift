@@ -15,7 +15,7 @@ private final class RunCounter: Sendable {
 private struct ObservationFailure: Error, Equatable {}
 
 private func write(_ database: Database, _ body: @escaping @Sendable (ReadWriteTransaction) throws -> Void) async throws {
-    try await database.newConnection().readWrite(body)
+    try await database.newConnection().write(body)
 }
 
 /// Waits until `condition` holds, for at most about three minutes.
@@ -46,7 +46,7 @@ enum PointRead: String, CaseIterable, Sendable {
 
     func run(_ tx: ReadTransaction, key: String) throws -> String {
         switch self {
-        case .typedByKey: try Note.read(tx).byKey(key)?.text ?? "-"
+        case .typedByKey: try tx.read(Note.self, key: key)?.text ?? "-"
         case .typedContains: try tx.contains(Note.self, key: key) ? "yes" : "no"
         case .untypedData: try tx.data(forKey: key, in: Note.collection).map { "\($0.count)" } ?? "-"
         case .untypedMetadata: try tx.metadata(forKey: key, in: Note.collection).map { "\($0.count)" } ?? "-"
@@ -63,7 +63,7 @@ struct ObservationTests {
         try await withWatchdog {
             let database = try makeTemporaryDatabase()
             try await write(database) { try $0.write(Note(id: "a", text: "first")) }
-            var iterator = database.observe { tx in try Note.read(tx).byKey("a") }.makeAsyncIterator()
+            var iterator = database.observe { tx in try tx.read(Note.self, key: "a") }.makeAsyncIterator()
             #expect(try await iterator.next() == Note(id: "a", text: "first"))
         }
     }
@@ -117,7 +117,7 @@ struct ObservationTests {
                 try $0.write(Note(id: "b", text: "b0"))
             }
             var iterator = database.observe { tx in
-                [try Note.read(tx).byKey("a")?.text, try Note.read(tx).byKey("b")?.text]
+                [try tx.read(Note.self, key: "a")?.text, try tx.read(Note.self, key: "b")?.text]
             }.makeAsyncIterator()
             #expect(try await iterator.next() == ["a0", "b0"])
             // The re-run reads "a" from the observation connection's cache: no SQL runs for it.
@@ -137,7 +137,7 @@ struct ObservationTests {
             let runs = RunCounter()
             var iterator = database.observe { tx in
                 runs.increment()
-                return readsKeys ? try tx.keys(of: Note.self) : try Note.read(tx).all().map(\.id)
+                return readsKeys ? try tx.keys(of: Note.self) : try tx.readAll(Note.self).map(\.id)
             }.makeAsyncIterator()
             #expect(try await iterator.next() == [])
             try await write(database) { try $0.setData(Data([1]), forKey: "x", in: "elsewhere") }
@@ -169,7 +169,7 @@ struct ObservationTests {
             let runs = RunCounter()
             var iterator = database.observe { tx in
                 runs.increment()
-                return try MemberIndexes.members.query(tx).filter(.column("age", in: 18...)).keys()
+                return try MemberIndexes.members.query.filter(.column("age", in: 18...)).keys(tx)
             }.makeAsyncIterator()
             #expect(try await iterator.next() == [])
             let writer = Task {
@@ -202,7 +202,7 @@ struct ObservationTests {
             #expect(try await iterator.next() == 0)
             let connection = try database.newConnection()
             for index in 0..<200 {
-                try await connection.readWrite { try $0.write(Note(id: "\(index)", text: "t")) }
+                try await connection.write { try $0.write(Note(id: "\(index)", text: "t")) }
             }
             #expect(try await iterator.next() == 200)
             #expect(runs.value == 2)
@@ -210,7 +210,7 @@ struct ObservationTests {
             let writer = Task {
                 try await Task.sleep(for: .milliseconds(150))
                 let before = runs.value
-                try await connection.readWrite { try $0.write(Note(id: "last", text: "t")) }
+                try await connection.write { try $0.write(Note(id: "last", text: "t")) }
                 return before
             }
             #expect(try await iterator.next() == 201)
@@ -222,7 +222,7 @@ struct ObservationTests {
         try await withWatchdog {
             let database = try makeTemporaryDatabase()
             try await write(database) { try $0.write(Note(id: "a", text: "same")) }
-            var iterator = database.observe { tx in try Note.read(tx).byKey("a")?.text }
+            var iterator = database.observe { tx in try tx.read(Note.self, key: "a")?.text }
                 .removingDuplicates().makeAsyncIterator()
             #expect(try await iterator.next() == "same")
             try await write(database) { try $0.write(Note(id: "a", text: "same")) }
@@ -259,7 +259,7 @@ struct ObservationTests {
         try await withWatchdog {
             let database = try makeTemporaryDatabase()
             var iterator = database.observe { tx in
-                let text = try Note.read(tx).byKey("a")?.text
+                let text = try tx.read(Note.self, key: "a")?.text
                 if text == "fail" { throw ObservationFailure() }
                 return text
             }.makeAsyncIterator()
@@ -287,7 +287,7 @@ struct ObservationTests {
             MainActor.assertIsolated("the value was not delivered on the main actor")
             received.append(count)
             if received.count == 2 { break }
-            try await connection.readWrite { try $0.write(Note(id: "a", text: "t")) }
+            try await connection.write { try $0.write(Note(id: "a", text: "t")) }
         }
         #expect(received == [0, 1])
         #expect(runsInsideATask.value == 0, "the closure ran in the iterating task, on the main actor")

@@ -14,7 +14,7 @@ struct ConcurrencyTests {
                 let connection = connections[task % connections.count]
                 group.addTask {
                     for write in 0..<writesPerTask {
-                        try await connection.readWrite { tx throws in
+                        try await connection.write { tx throws in
                             try tx.write(Account(id: task * 1_000 + write, balance: write))
                         }
                     }
@@ -40,7 +40,7 @@ struct ConcurrencyTests {
             for _ in 0..<50 {
                 do {
                     // Read-modify-write: lost updates would show in the final balance.
-                    try connection.readWrite { tx throws in
+                    try connection.write { tx throws in
                         var account = try tx.read(Account.self, key: 0)!
                         account.balance += 1
                         try tx.write(account)

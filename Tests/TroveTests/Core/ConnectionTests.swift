@@ -8,7 +8,7 @@ struct ConnectionTests {
         let database = try makeTemporaryDatabase()
         let connection = try database.newConnection()
         let note = Note(id: "a", text: "hello")
-        try connection.readWrite { tx in try tx.write(note) }
+        try connection.write { tx in try tx.write(note) }
         #expect(try connection.read { tx in try tx.read(Note.self, key: "a") } == note)
         #expect(try connection.read { tx in try tx.read(Note.self, key: "missing") } == nil)
     }
@@ -22,7 +22,7 @@ struct ConnectionTests {
             try connection.write([Note(id: "1", text: "one"), Note(id: "2", text: "two")])
         }
         let connection = try Database(path: path).newConnection()
-        #expect(try Note.read(connection).all() == [Note(id: "1", text: "one"), Note(id: "2", text: "two")])
+        #expect(try connection.readAll(Note.self) == [Note(id: "1", text: "one"), Note(id: "2", text: "two")])
     }
 
     @Test func aThrowingBodyRollsBackEverythingItWrote() throws {
@@ -31,7 +31,7 @@ struct ConnectionTests {
         let connection = try database.newConnection()
         try connection.write(Note(id: "kept", text: "before"))
         #expect(throws: Failure.self) {
-            try connection.readWrite { tx throws in
+            try connection.write { tx throws in
                 try tx.write(Note(id: "kept", text: "changed"))
                 try tx.write(Note(id: "new", text: "never stored"))
                 try tx.removeAll(Person.self)
@@ -57,11 +57,11 @@ struct ConnectionTests {
 
     @Test func asyncTwinsReadAndWrite() async throws {
         let connection = try makeTemporaryDatabase().newConnection()
-        try await connection.readWrite { tx in try tx.write(Note(id: "a", text: "async")) }
+        try await connection.write { tx in try tx.write(Note(id: "a", text: "async")) }
         try await connection.write(Note(id: "b", text: "also"))
         let texts = try await connection.read { tx in try tx.readAll(Note.self).map(\.text) }
         #expect(texts == ["async", "also"])
-        #expect(try await Note.read(connection).byKey("b")?.text == "also")
+        #expect(try await connection.read(Note.self, key: "b")?.text == "also")
     }
 
     /// The task cancels itself and then calls Trove, with no suspension point in between that
@@ -77,10 +77,10 @@ struct ConnectionTests {
 
         let write = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            try await connection.readWrite { tx in try tx.write(Note(id: "cancelled", text: "never")) }
+            try await connection.write { tx in try tx.write(Note(id: "cancelled", text: "never")) }
         }
         await #expect(throws: CancellationError.self) { try await write.value }
-        #expect(try connection.read(Note.self, key: "cancelled") == nil)
+        #expect(try await connection.read(Note.self, key: "cancelled") == nil)
     }
 
     #if compiler(>=6.2)
@@ -98,8 +98,8 @@ struct ConnectionTests {
             let database = try! makeTemporaryDatabase()
             let first = try! database.newConnection()
             let second = try! database.newConnection()
-            try! first.readWrite { _ in
-                try! second.readWrite { _ in }
+            try! first.write { _ in
+                try! second.write { _ in }
             }
         }
     }

@@ -43,7 +43,7 @@ struct MaintenanceTests {
         for index in 0..<4_000 {
             // Bytes of their own for each commit: a write of the bytes already stored changes no page.
             let payload = Data(repeating: UInt8(truncatingIfNeeded: index), count: 3_000)
-            try writer.readWrite { tx in
+            try writer.write { tx in
                 try tx.setData(payload, forKey: "k\(index % 500)", in: "items")
             }
             if index % 50 == 0 {
@@ -84,7 +84,7 @@ struct MaintenanceTests {
     @Test func checkpointTruncateEmptiesTheLog() throws {
         let database = try makeTemporaryDatabase()
         let connection = try database.newConnection()
-        try connection.readWrite { tx in
+        try connection.write { tx in
             for index in 0..<100 { try tx.setData(Data(count: 1_000), forKey: "k\(index)", in: "c") }
         }
         #expect(try database.fileSizes().walBytes > 0)
@@ -95,7 +95,7 @@ struct MaintenanceTests {
 
     @Test func statisticsCountItemsAndBytesPerCollection() throws {
         let database = try makeTemporaryDatabase()
-        try database.newConnection().readWrite { tx in
+        try database.newConnection().write { tx in
             try tx.setData(Data(count: 10), metadata: Data(count: 3), forKey: "a", in: "x")
             try tx.setData(Data(count: 5), forKey: "b", in: "x")
             try tx.setData(Data(count: 1), forKey: "a", in: "y")
@@ -109,7 +109,7 @@ struct MaintenanceTests {
 
     @Test func backupRefusesAnExistingFileAndCopiesEverything() throws {
         let database = try makeTemporaryDatabase()
-        try database.newConnection().readWrite { tx in
+        try database.newConnection().write { tx in
             for index in 0..<300 { try tx.setData(Data(count: 500), forKey: "k\(index)", in: "c") }
         }
         let folder = try makeTemporaryFolder()
@@ -126,13 +126,13 @@ struct MaintenanceTests {
     @Test func aReadOnlyDatabaseReadsAndRefusesWrites() throws {
         let folder = try makeTemporaryFolder()
         let path = folder + "/file.trove"
-        try Database(path: path).newConnection().readWrite { tx in try tx.setData(Data([1]), forKey: "a", in: "c") }
+        try Database(path: path).newConnection().write { tx in try tx.setData(Data([1]), forKey: "a", in: "c") }
         var configuration = Configuration()
         configuration.isReadOnly = true
         let database = try Database(path: path, configuration: configuration)
         #expect(try database.newConnection().read { try $0.data(forKey: "a", in: "c") } == Data([1]))
         #expect(throws: TroveError.self) {
-            try database.newConnection().readWrite { tx in try tx.setData(Data([2]), forKey: "b", in: "c") }
+            try database.newConnection().write { tx in try tx.setData(Data([2]), forKey: "b", in: "c") }
         }
         #expect(throws: TroveError.self) { try Database(path: folder + "/missing.trove", configuration: configuration) }
         #expect(!FileManager.default.fileExists(atPath: folder + "/missing.trove"))

@@ -47,7 +47,7 @@ struct SnapshotTests {
         thread.start()
         readerInside.wait()
         // The writer is never blocked by the open reader.
-        try writer.readWrite { tx throws in
+        try writer.write { tx throws in
             try tx.write(Account(id: 1, balance: 50))
             try tx.write(Account(id: 2, balance: 50))
         }

@@ -6,7 +6,7 @@ import TroveTestSupport
 struct UntypedTransactionTests {
     @Test func dataAndMetadataByCollectionAndKey() throws {
         let connection = try makeTemporaryDatabase().newConnection()
-        try connection.readWrite { tx throws in
+        try connection.write { tx throws in
             try tx.setData(Data([1, 2, 3]), metadata: Data([9]), forKey: "k", in: "c")
             try tx.setData(Data(), forKey: "empty", in: "c")
             try tx.setData(Data([4]), forKey: "k", in: "other")
@@ -29,7 +29,7 @@ struct UntypedTransactionTests {
 
     @Test func replaceDataKeepsMetadataAndReplaceMetadataKeepsData() throws {
         let connection = try makeTemporaryDatabase().newConnection()
-        try connection.readWrite { tx throws in
+        try connection.write { tx throws in
             try tx.setData(Data([1]), metadata: Data([2]), forKey: "k", in: "c")
             #expect(try tx.replaceData(Data([3]), forKey: "k", in: "c"))
             #expect(try tx.replaceMetadata(Data([4]), forKey: "k", in: "c"))
@@ -40,20 +40,20 @@ struct UntypedTransactionTests {
             #expect(try tx.metadata(forKey: "k", in: "c") == Data([4]))
             #expect(try !tx.hasItem(forKey: "missing", in: "c"))
         }
-        try connection.readWrite { tx in _ = try tx.replaceMetadata(nil, forKey: "k", in: "c") }
+        try connection.write { tx in _ = try tx.replaceMetadata(nil, forKey: "k", in: "c") }
         #expect(try connection.read { try $0.metadata(forKey: "k", in: "c") } == nil)
     }
 
     @Test func removeByKeyKeysCollectionAndEverything() throws {
         let connection = try makeTemporaryDatabase().newConnection()
-        try connection.readWrite { tx throws in
+        try connection.write { tx throws in
             for collection in ["a", "b", "c"] {
                 for key in ["1", "2", "3"] {
                     try tx.setData(Data(key.utf8), forKey: key, in: collection)
                 }
             }
         }
-        try connection.readWrite { tx throws in
+        try connection.write { tx throws in
             #expect(try tx.removeItem(forKey: "1", in: "a"))
             #expect(try !tx.removeItem(forKey: "1", in: "a"))
             #expect(try tx.removeItems(forKeys: ["2", "3", "4"], in: "b") == 2)
@@ -64,13 +64,13 @@ struct UntypedTransactionTests {
             #expect(try tx.keys(in: "b") == ["1"])
             #expect(try tx.collections() == ["a", "b"])
         }
-        #expect(try connection.readWrite { try $0.removeAllItems() } == 3)
+        #expect(try connection.write { try $0.removeAllItems() } == 3)
         #expect(try connection.read { try $0.count() } == 0)
     }
 
     @Test func enumerateKeysStops() throws {
         let connection = try makeTemporaryDatabase().newConnection()
-        try connection.readWrite { tx throws in
+        try connection.write { tx throws in
             for key in 0..<10 { try tx.setData(Data(), forKey: "k\(key)", in: "c") }
         }
         var seen: [String] = []

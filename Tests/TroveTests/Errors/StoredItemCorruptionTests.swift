@@ -18,7 +18,7 @@ struct StoredItemCorruptionTests {
         }
         // readAll names the key of the broken row too.
         #expect {
-            try Note.read(reader).all()
+            try reader.readAll(Note.self)
         } throws: { ($0 as? TroveError)?.key == "broken" }
     }
 
@@ -26,7 +26,7 @@ struct StoredItemCorruptionTests {
         let connection = try makeTemporaryDatabase().newConnection()
         var writer = BinaryWriter()
         try writer.encode("only-id", field: FieldNumber.of("id"))
-        try connection.readWrite { tx in try tx.setData(Data(writer.bytes), forKey: "only-id", in: Note.collection) }
+        try connection.write { tx in try tx.setData(Data(writer.bytes), forKey: "only-id", in: Note.collection) }
         #expect {
             try connection.read(Note.self, key: "only-id")
         } throws: { error in
@@ -56,7 +56,7 @@ struct StoredItemCorruptionTests {
         try connection.write(person)
         let bytes = try #require(try connection.read { try $0.data(forKey: person.id.itemKey, in: Person.collection) })
         for length in 0..<bytes.count {
-            try connection.readWrite { tx throws in
+            try connection.write { tx throws in
                 try tx.setData(bytes.prefix(length), forKey: person.id.itemKey, in: Person.collection)
             }
             #expect(throws: TroveError.self) { try connection.read(Person.self, key: person.id) }

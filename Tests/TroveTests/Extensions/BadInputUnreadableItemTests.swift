@@ -28,7 +28,7 @@ struct BadInputUnreadableItemTests {
     /// indexed and in the view, the bad one is listed and reading it names it.
     @Test func anUndecodableItemDoesNotStopTheDatabaseFromOpening() throws {
         try withFolder { path in
-            try Database(path: path).newConnection().readWrite { tx in
+            try Database(path: path).newConnection().write { tx in
                 try tx.write(Self.members)
                 try tx.setData(Self.garbage, forKey: "m7", in: Member.collection)
             }
@@ -61,7 +61,7 @@ struct BadInputUnreadableItemTests {
         let database = try makeTemporaryDatabase(extensions: Self.extensions)
         let connection = try database.newConnection()
         try connection.write(Self.members)
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.setData(Self.garbage, forKey: "m2", in: Member.collection)
             try tx.write(Member(id: "m20", age: 2, city: "c2", score: 20))
         }
@@ -70,7 +70,7 @@ struct BadInputUnreadableItemTests {
         let listed = try connection.read { tx in try tx.unreadableItems() }
         #expect(listed.map(\.key) == ["m2"])
         #expect(internalsShown(in: listed.description).isEmpty)
-        try connection.readWrite { tx in _ = try tx.remove(Member.self, key: "m2") }
+        try connection.write { tx in _ = try tx.remove(Member.self, key: "m2") }
         #expect(try connection.read { tx in try tx.unreadableItems() }.isEmpty)
     }
 
@@ -78,7 +78,7 @@ struct BadInputUnreadableItemTests {
     /// source that stops decoding keeps its edges (no delete rule runs for an item still stored).
     @Test func searchAndRelationshipsLeaveUndecodableItemsOut() throws {
         try withFolder { path in
-            try Database(path: path).newConnection().readWrite { tx in
+            try Database(path: path).newConnection().write { tx in
                 try tx.write([Article(id: "a1", title: "sqlite notes"), Article(id: "a2", title: "sqlite tips")])
                 try tx.setData(Self.garbage, forKey: "a3", in: Article.collection)
                 try tx.write(RUser(id: "u1"))
@@ -90,18 +90,18 @@ struct BadInputUnreadableItemTests {
                 extensions: [ArticleSearches.articles.databaseExtension, RelationshipFixtures.posts.databaseExtension])
             let connection = try database.newConnection()
             #expect(try connection.read { tx in try tx.unreadableItems() }.map(\.key) == ["a3", "p3"])
-            #expect(try connection.read { tx in try ArticleSearches.articles.query(tx, for: .raw("sqlite")).keys() }.sorted() == ["a1", "a2"])
+            #expect(try connection.read { tx in try ArticleSearches.articles.query(for: .raw("sqlite")).keys(tx) }.sorted() == ["a1", "a2"])
             #expect(
                 try connection.read { tx in
-                    try RelationshipFixtures.posts.sourceKeys(pointingTo: "u1", edge: "author", in: tx)
+                    try RelationshipFixtures.posts.sources(pointingTo: "u1", edge: "author").keys(tx)
                 }.sorted() == ["p1", "p2"])
             // p1 stops decoding: its edge stays, and removing its author still removes it.
-            try connection.readWrite { tx in try tx.setData(Self.garbage, forKey: "p1", in: RPost.collection) }
+            try connection.write { tx in try tx.setData(Self.garbage, forKey: "p1", in: RPost.collection) }
             #expect(
                 try connection.read { tx in
-                    try RelationshipFixtures.posts.sourceKeys(pointingTo: "u1", edge: "author", in: tx)
+                    try RelationshipFixtures.posts.sources(pointingTo: "u1", edge: "author").keys(tx)
                 }.sorted() == ["p1", "p2"])
-            try connection.readWrite { tx in _ = try tx.remove(RUser.self, key: "u1") }
+            try connection.write { tx in _ = try tx.remove(RUser.self, key: "u1") }
             #expect(try connection.read { tx in try tx.keys(of: RPost.self) } == ["p3"])
             #expect(try connection.read { tx in try tx.unreadableItems() }.map(\.key) == ["a3", "p3"])
         }
@@ -111,7 +111,7 @@ struct BadInputUnreadableItemTests {
     @Test func theListIsInTheFileAndARebuildFindsTheItemsAgain() throws {
         try withFolder { path in
             let first = try Database(path: path, extensions: Self.extensions)
-            try first.newConnection().readWrite { tx in
+            try first.newConnection().write { tx in
                 try tx.write(Self.members)
                 try tx.setData(Self.garbage, forKey: "m3", in: Member.collection)
             }
@@ -128,7 +128,7 @@ struct BadInputUnreadableItemTests {
 
     private func ageKeys(_ age: Int, _ connection: Connection) throws -> [String] {
         try connection.read { tx in
-            try MemberIndexes.members.query(tx).filter(.column("age", equals: age)).keys().sorted()
+            try MemberIndexes.members.query.filter(.column("age", equals: age)).keys(tx).sorted()
         }
     }
 }

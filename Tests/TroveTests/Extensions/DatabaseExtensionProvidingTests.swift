@@ -37,15 +37,15 @@ struct DatabaseExtensionProvidingTests {
     @Test func temporaryDatabaseRegistersTheModelsExtensions() throws {
         let database = try Database.temporary(models: [Member.self])
         let connection = try database.newConnection()
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.write([Member(id: "a", age: 20, handle: "ann"), Member(id: "b", age: 40, handle: "bob")])
         }
         let keys = try connection.read { tx in
-            try MemberIndexes.members.query(tx).filter(.column("age", in: 30...)).keys()
+            try MemberIndexes.members.query.filter(.column("age", in: 30...)).keys(tx)
         }
         #expect(keys == ["b"])
         let byHandle = try connection.read { tx in
-            try MemberIndexes.byHandle.query(tx).filter(.column("handle", equals: "ann")).first()
+            try MemberIndexes.byHandle.query.filter(.column("handle", equals: "ann")).first(tx)
         }
         #expect(byHandle?.id == "a")
     }
@@ -60,7 +60,7 @@ struct DatabaseExtensionProvidingTests {
         }
         let database = try Database(path: path)
         #expect(try database.register(Member.self) == [.unchanged, .unchanged])
-        let count = try database.newConnection().read { tx in try MemberIndexes.members.query(tx).count() }
+        let count = try database.newConnection().read { tx in try MemberIndexes.members.query.count(tx) }
         #expect(count == 1)
     }
 
@@ -77,12 +77,12 @@ struct DatabaseExtensionProvidingTests {
             ? try Database.temporary(models: models, extensions: [extra.databaseExtension])
             : try Database(path: folder + "/file.trove", models: models, extensions: [extra.databaseExtension])
         let connection = try database.newConnection()
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.write(Scribble(id: "s"))
             try tx.write(Member(id: "m", age: 30))
         }
-        #expect(try connection.read { tx in try extra.query(tx).keys() } == ["s"])
-        #expect(try connection.read { tx in try MemberIndexes.members.query(tx).keys() } == ["m"])
+        #expect(try connection.read { tx in try extra.query.keys(tx) } == ["s"])
+        #expect(try connection.read { tx in try MemberIndexes.members.query.keys(tx) } == ["m"])
         // The model that describes itself has its schema recorded at open, before any write of it.
         #expect(try database.recordedSchemas().map(\.typeName) == ["Clipping"])
     }

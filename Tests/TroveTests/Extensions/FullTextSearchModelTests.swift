@@ -37,41 +37,41 @@ struct FullTextSearchModelTests {
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<35:  // typed writes, several in one transaction
                 let articles = (0..<Int.random(in: 1...4, using: &random)).map { _ in randomArticle(&random) }
-                try connection.readWrite { tx in try tx.write(articles) }
+                try connection.write { tx in try tx.write(articles) }
                 for article in articles { model[article.id] = article }
             case 35..<45:  // untyped write of the bytes of an article, with or without metadata
                 let article = randomArticle(&random)
                 let data = try CodableCoder<Article>.encodedData(article)
                 let metadata = try article.metadata.map { try CodableCoder<ArticleNote>.encodedData($0) }
-                try connection.readWrite { tx in
+                try connection.write { tx in
                     try tx.setData(data, metadata: metadata, forKey: article.id, in: Article.collection)
                 }
                 model[article.id] = article
             case 45..<55:  // metadata alone: the searched note changes
                 let key = Self.keys.randomElement(using: &random)!
                 let note = Bool.random(using: &random) ? ArticleNote(note: randomText(&random, words: 3)) : nil
-                _ = try connection.readWrite { tx in try tx.setMetadata(note, for: Article.self, key: key) }
+                _ = try connection.write { tx in try tx.setMetadata(note, for: Article.self, key: key) }
                 model[key]?.metadata = note
             case 55..<70:  // removals of keys, typed and untyped
                 let removed = Array(Self.keys.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)))
-                try connection.readWrite { tx in
+                try connection.write { tx in
                     _ = try tx.remove(Article.self, keys: removed.prefix(1))
                     _ = try tx.removeItems(forKeys: removed.dropFirst(), in: Article.collection)
                 }
                 for key in removed { model[key] = nil }
             case 70..<73:  // the whole collection
-                try connection.readWrite { tx in _ = try tx.removeAll(Article.self) }
+                try connection.write { tx in _ = try tx.removeAll(Article.self) }
                 model.removeAll()
             case 73..<75:  // everything, with a write after it in the same transaction
                 let article = randomArticle(&random)
-                try connection.readWrite { tx in
+                try connection.write { tx in
                     try tx.write(Note(id: "n", text: "swift"))
                     _ = try tx.removeAllItems()
                     try tx.write(article)
                 }
                 model = [article.id: article]
             case 75..<80:  // touch, and writes to another collection
-                try connection.readWrite { tx in
+                try connection.write { tx in
                     try tx.touch(key: Self.keys.randomElement(using: &random)!, in: Article.collection)
                     try tx.write(Note(id: "n\(step)", text: "swift sqlite"))
                 }
@@ -79,7 +79,7 @@ struct FullTextSearchModelTests {
                 struct Failure: Error {}
                 let article = randomArticle(&random)
                 let removed = Self.keys.randomElement(using: &random)!
-                _ = try? connection.readWrite { tx in
+                _ = try? connection.write { tx in
                     try tx.write(article)
                     _ = try tx.remove(Article.self, key: removed)
                     throw Failure()
@@ -171,17 +171,17 @@ struct FullTextSearchModelTests {
         let description =
             "\(query), tags >= \(String(describing: minimumTags)), body \(String(describing: withBody)), limit \(String(describing: limit))"
         try connection.read { tx in
-            var results = search.query(tx, for: query)
+            var results = search.query(for: query)
             if let minimumTags { results = results.filter(ArticleSearches.byShape, .column("tagCount", in: minimumTags...)) }
             if let withBody { results = results.filter(ArticleSearches.byShape, .column("hasBody", equals: withBody)) }
             if let (count, offset) = limit { results = results.limit(count, offset: offset) }
-            let hits = try results.hits()
+            let hits = try results.hits(tx)
             #expect(hits.map(\.key) == expected.map(\.key), "\(description)")
             #expect(hits.map(\.score) == expected.map(\.score), "\(description)")
             #expect(hits.map(\.item) == expected.map { model[$0.key]! }, "\(description)")
-            #expect(try results.keys() == expected.map(\.key), "\(description)")
-            #expect(try results.items() == expected.map { model[$0.key]! }, "\(description)")
-            #expect(try results.count() == expected.count, "\(description)")
+            #expect(try results.keys(tx) == expected.map(\.key), "\(description)")
+            #expect(try results.items(tx) == expected.map { model[$0.key]! }, "\(description)")
+            #expect(try results.count(tx) == expected.count, "\(description)")
         }
     }
 }

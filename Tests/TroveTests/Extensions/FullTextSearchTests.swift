@@ -15,7 +15,7 @@ struct FullTextSearchTests {
     private func keys(
         _ search: FullTextSearch<Article>, _ query: SearchQuery, in connection: Connection
     ) throws -> [String] {
-        try connection.read { tx in try search.query(tx, for: query).keys() }
+        try connection.read { tx in try search.query(for: query).keys(tx) }
     }
 
     private static let articles = [
@@ -31,17 +31,17 @@ struct FullTextSearchTests {
         let connection = try database.newConnection()
         try connection.write(Self.articles)
         try connection.read { tx in
-            let hits = try ArticleSearches.articles.query(tx, for: .raw("sqlite"))
-                .snippets(of: "body", before: "[", after: "]", ellipsis: "...", tokens: 3).hits()
+            let hits = try ArticleSearches.articles.query(for: .raw("sqlite"))
+                .snippets(of: "body", before: "[", after: "]", ellipsis: "...", tokens: 3).hits(tx)
             #expect(hits.map(\.key) == ["a"])
             #expect(hits.first?.snippet == "...with [SQLite] and...")
-            let highlighted = try ArticleSearches.articles.query(tx, for: .prefixes(of: "caf"))
-                .highlights(of: "title", before: "<", after: ">").hits()
+            let highlighted = try ArticleSearches.articles.query(for: .prefixes(of: "caf"))
+                .highlights(of: "title", before: "<", after: ">").hits(tx)
             #expect(highlighted.map(\.snippet) == ["<Café> au lait"])
             // No excerpt asked for: none.
-            #expect(try ArticleSearches.articles.query(tx, for: .raw("sqlite")).hits().first?.snippet == nil)
+            #expect(try ArticleSearches.articles.query(for: .raw("sqlite")).hits(tx).first?.snippet == nil)
             #expect(throws: TroveError.self) {
-                try ArticleSearches.articles.query(tx, for: .raw("sqlite")).snippets(of: "nothing").hits()
+                try ArticleSearches.articles.query(for: .raw("sqlite")).snippets(of: "nothing").hits(tx)
             }
         }
     }
@@ -58,10 +58,10 @@ struct FullTextSearchTests {
             Article(id: "a", title: "swift", body: "one two three four five six seven eight"),
             Article(id: "b", title: "other words here", body: "swift swift"),
         ])
-        #expect(try connection.read { tx in try titleFirst.query(tx, for: .raw("swift")).keys() } == ["a", "b"])
+        #expect(try connection.read { tx in try titleFirst.query(for: .raw("swift")).keys(tx) } == ["a", "b"])
         // Only the weights differ: the same table, no rebuild, the other order.
         #expect(try database.register(bodyFirst.databaseExtension) == .unchanged)
-        #expect(try connection.read { tx in try bodyFirst.query(tx, for: .raw("swift")).keys() } == ["b", "a"])
+        #expect(try connection.read { tx in try bodyFirst.query(for: .raw("swift")).keys(tx) } == ["b", "a"])
     }
 
     @Test func limitOffsetCountAndThePool() async throws {
@@ -70,13 +70,13 @@ struct FullTextSearchTests {
             try tx.write((0..<10).map { Article(id: "k\($0)", title: "same words") })
         }
         let search = ArticleSearches.articles
-        let page = try await database.read { tx in try search.query(tx, for: .raw("words")).limit(3, offset: 8).keys() }
+        let page = try await database.read { tx in try search.query(for: .raw("words")).limit(3, offset: 8).keys(tx) }
         #expect(page == ["k8", "k9"])
         let counts = try await database.read { tx in
-            (try search.query(tx, for: .raw("words")).count(), try search.query(tx, for: .raw("words")).limit(3).count())
+            (try search.query(for: .raw("words")).count(tx), try search.query(for: .raw("words")).limit(3).count(tx))
         }
         #expect(counts == (10, 3))
-        let items = try await database.read { tx in try search.query(tx, for: .prefixes(of: "SAME wor")).limit(1).items() }
+        let items = try await database.read { tx in try search.query(for: .prefixes(of: "SAME wor")).limit(1).items(tx) }
         #expect(items.map(\.id) == ["k0"])
     }
 
@@ -91,21 +91,21 @@ struct FullTextSearchTests {
             Article(id: "d", title: "kotlin", metadata: ArticleNote(note: "unread")),
         ])
         try connection.read { (tx: ReadTransaction) throws in
-            let search = ArticleSearches.articles.query(tx, for: .prefixes(of: "swi"))
+            let search = ArticleSearches.articles.query(for: .prefixes(of: "swi"))
                 .filter(unread, .column("unread", equals: true))
                 .snippets(of: "title", before: "[", after: "]")
-            #expect(try search.keys() == ["a", "c"])
-            #expect(try search.count() == 2)
-            #expect(try search.limit(1, offset: 1).hits().map(\.snippet) == ["[swift] three"])
-            #expect(try search.limit(5, offset: 1).count() == 1)
-            #expect(try ArticleSearches.articles.query(tx, for: .raw("swift")).filter(unread, .column("unread", in: [false])).keys() == ["b"])
-            #expect(throws: TroveError.self) { try search.filter(unread, .column("nothing", equals: 1)).keys() }
+            #expect(try search.keys(tx) == ["a", "c"])
+            #expect(try search.count(tx) == 2)
+            #expect(try search.limit(1, offset: 1).hits(tx).map(\.snippet) == ["[swift] three"])
+            #expect(try search.limit(5, offset: 1).count(tx) == 1)
+            #expect(try ArticleSearches.articles.query(for: .raw("swift")).filter(unread, .column("unread", in: [false])).keys(tx) == ["b"])
+            #expect(throws: TroveError.self) { try search.filter(unread, .column("nothing", equals: 1)).keys(tx) }
         }
         // An index that is not registered cannot filter.
         let other = SecondaryIndex<Article>("articles_other", columns: [.column("x") { $0.tags.count }])
         #expect(throws: TroveError.self) {
             try connection.read { tx in
-                try ArticleSearches.articles.query(tx, for: .raw("swift")).filter(other, .column("x", equals: 0)).keys()
+                try ArticleSearches.articles.query(for: .raw("swift")).filter(other, .column("x", equals: 0)).keys(tx)
             }
         }
     }
@@ -135,8 +135,8 @@ struct FullTextSearchTests {
         } else if words == [["not"]] || words == [["title"]] {
             #expect(found == ["d"], "\(input)")
         }
-        #expect(try connection.read { tx in try ArticleSearches.articles.query(tx, for: .allWords(of: input)).count() } >= 0)
-        #expect(try connection.read { tx in try ArticleSearches.articles.query(tx, for: .phrase(input)).count() } >= 0)
+        #expect(try connection.read { tx in try ArticleSearches.articles.query(for: .allWords(of: input)).count(tx) } >= 0)
+        #expect(try connection.read { tx in try ArticleSearches.articles.query(for: .phrase(input)).count(tx) } >= 0)
     }
 
     @Test func theSafeBuildersQuoteEveryWord() {
@@ -170,11 +170,11 @@ struct FullTextSearchTests {
         for run in 0..<3 {
             let error = try #require(throws: TroveError.self) {
                 try connection.read { tx in
-                    let query = ArticleSearches.articles.query(tx, for: .raw(expression))
+                    let query = ArticleSearches.articles.query(for: .raw(expression))
                     switch run {
-                    case 0: _ = try query.hits()
-                    case 1: _ = try query.keys()
-                    default: _ = try query.count()
+                    case 0: _ = try query.hits(tx)
+                    case 1: _ = try query.keys(tx)
+                    default: _ = try query.count(tx)
                     }
                 }
             }
@@ -262,7 +262,7 @@ struct FullTextSearchTests {
             #expect(try reopened.register(trigram.databaseExtension) == .rebuilt)
             #expect(try keys(trigram, .raw("ose"), in: connection) == ["b"])
             // The definition registered before is not queryable any more.
-            #expect(throws: TroveError.self) { try connection.read { tx in try v2.query(tx, for: .raw("x")).count() } }
+            #expect(throws: TroveError.self) { try connection.read { tx in try v2.query(for: .raw("x")).count(tx) } }
             let renamed = FullTextSearch<Article>(
                 "lifecycle", version: 2, tokenizer: .trigram, columns: [.column("text") { $0.body }])
             #expect(try reopened.register(renamed.databaseExtension) == .rebuilt)
@@ -279,7 +279,7 @@ struct FullTextSearchTests {
             #expect(try tableNames(path).filter { $0.hasPrefix("trove_ext_") }.isEmpty)
             try database.newConnection().write(Article(id: "e", title: "later swift"))
             #expect(throws: TroveError.self) {
-                try database.newConnection().read { tx in try ArticleSearches.articles.query(tx, for: .raw("swift")).count() }
+                try database.newConnection().read { tx in try ArticleSearches.articles.query(for: .raw("swift")).count(tx) }
             }
             #expect(try database.register(ArticleSearches.articles.databaseExtension) == .created)
             #expect(try keys(ArticleSearches.articles, .raw("swift"), in: database.newConnection()).sorted() == ["a", "b", "e"])
@@ -309,12 +309,12 @@ struct FullTextSearchTests {
     @Test func anObservedSearchRunsAgainWhenTheCollectionChanges() async throws {
         let database = try Database.temporary(extensions: [ArticleSearches.articles.databaseExtension])
         let search = ArticleSearches.articles
-        var values = database.observe { tx in try search.query(tx, for: .prefixes(of: "swi")).keys() }
+        var values = database.observe { tx in try search.query(for: .prefixes(of: "swi")).keys(tx) }
             .makeAsyncIterator()
         #expect(try await values.next() == [])
         try await database.newConnection().write(Self.articles)
         #expect(try await values.next()?.sorted() == ["a", "b"])
-        try await database.newConnection().readWrite { tx in _ = try tx.remove(Article.self, key: "a") }
+        try await database.newConnection().write { tx in _ = try tx.remove(Article.self, key: "a") }
         #expect(try await values.next() == ["b"])
     }
 }

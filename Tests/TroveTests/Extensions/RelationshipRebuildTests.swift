@@ -26,7 +26,7 @@ struct RelationshipRebuildTests {
     private func related(_ relationships: Relationships<RPost>, of source: String, in connection: Connection) throws
         -> [String]
     {
-        try connection.read { tx in try relationships.destinationKeys(of: source, edge: "related", in: tx) }
+        try connection.read { tx in try relationships.destinations(of: source, edge: "related", as: RPost.self).keys(tx) }
     }
 
     /// A manual edge added at version 1 is there at version 2, with the rule of version 2; the
@@ -36,28 +36,28 @@ struct RelationshipRebuildTests {
         let v1 = Self.posts(version: 1, related: DeleteRules.none)
         let database = try Database.temporary(extensions: [v1.databaseExtension])
         let connection = try database.newConnection()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(RUser(id: "ada"))
             try tx.write([RPost(id: "p1", authorID: "ada"), RPost(id: "p2"), RPost(id: "p3")])
             try v1.addEdge("related", from: "p1", to: "p2", in: tx)
             try v1.addEdge("related", from: "p1", to: "later", in: tx)
             try v1.addEdge("related", from: "p3", to: "p2", in: tx)
         }
-        try connection.readWrite { tx in _ = try tx.remove(RPost.self, key: "p3") }
+        try connection.write { tx in _ = try tx.remove(RPost.self, key: "p3") }
 
         let v2 = Self.posts(version: 2, related: .deleteSourceWhenDestinationDeleted)
         #expect(try database.register(v2.databaseExtension) == .rebuilt)
         #expect(try related(v2, of: "p1", in: connection) == ["later", "p2"])
         try connection.read { (tx: ReadTransaction) throws -> Void in
-            #expect(try v2.sourceKeys(pointingTo: "p2", edge: "related", in: tx) == ["p1"], "p3 went before")
-            #expect(try v2.sourceKeys(pointingTo: "ada", edge: "author", in: tx) == ["p1"], "recomputed")
+            #expect(try v2.sources(pointingTo: "p2", edge: "related").keys(tx) == ["p1"], "p3 went before")
+            #expect(try v2.sources(pointingTo: "ada", edge: "author").keys(tx) == ["p1"], "recomputed")
         }
         // The rule of version 2 applies to the kept edge: p1 goes with p2.
-        try connection.readWrite { tx in _ = try tx.remove(RPost.self, key: "p2") }
+        try connection.write { tx in _ = try tx.remove(RPost.self, key: "p2") }
         #expect(try connection.read { tx in try tx.read(RPost.self, key: "p1") } == nil)
 
         // A version without the manual edge drops its edges; declaring it again finds none.
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([RPost(id: "p4"), RPost(id: "p5")])
             try v2.addEdge("related", from: "p4", to: "p5", in: tx)
         }
@@ -75,13 +75,13 @@ struct RelationshipRebuildTests {
             let v1 = Self.posts(version: 1, related: DeleteRules.none)
             let maintaining = try Database(path: path, extensions: [v1.databaseExtension])
             let connection = try maintaining.newConnection()
-            try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+            try connection.write { (tx: ReadWriteTransaction) throws -> Void in
                 try tx.write([RPost(id: "p1"), RPost(id: "p2"), RPost(id: "p3")])
                 try v1.addEdge("related", from: "p1", to: "p2", in: tx)
                 try v1.addEdge("related", from: "p3", to: "p1", in: tx)
             }
             let other = try Database(path: path)
-            try other.newConnection().readWrite { (tx: ReadWriteTransaction) throws -> Void in
+            try other.newConnection().write { (tx: ReadWriteTransaction) throws -> Void in
                 _ = try tx.remove(RPost.self, key: "p3")
                 try tx.write(RPost(id: "p4"))  // the row id p3 had
             }
@@ -89,7 +89,7 @@ struct RelationshipRebuildTests {
             #expect(try related(v1, of: "p1", in: connection) == ["p2"])
             #expect(try related(v1, of: "p4", in: connection) == [])
             try connection.read { (tx: ReadTransaction) throws -> Void in
-                #expect(try v1.sourceKeys(pointingTo: "p1", edge: "related", in: tx) == [])
+                #expect(try v1.sources(pointingTo: "p1", edge: "related").keys(tx) == [])
             }
         }
     }
@@ -101,7 +101,7 @@ struct RelationshipRebuildTests {
             let v1 = Self.posts(version: 1, related: DeleteRules.none)
             do {
                 let database = try Database(path: path, extensions: [v1.databaseExtension])
-                try database.newConnection().readWrite { (tx: ReadWriteTransaction) throws -> Void in
+                try database.newConnection().write { (tx: ReadWriteTransaction) throws -> Void in
                     try tx.write([RUser(id: "ada"), RUser(id: "bob")])
                     try tx.write([RPost(id: "p1", authorID: "ada"), RPost(id: "p2", authorID: "bob")])
                     try v1.addEdge("related", from: "p1", to: "p2", in: tx)
@@ -121,7 +121,7 @@ struct RelationshipRebuildTests {
             let connection = try database.newConnection()
             #expect(try related(v1, of: "p1", in: connection) == ["p2"])
             try connection.read { (tx: ReadTransaction) throws -> Void in
-                #expect(try v1.sourceKeys(pointingTo: "bob", edge: "author", in: tx) == ["p2"])
+                #expect(try v1.sources(pointingTo: "bob", edge: "author").keys(tx) == ["p2"])
             }
             // And the next rebuild, from the current format, too.
             let v2 = Self.posts(version: 2, related: DeleteRules.none)

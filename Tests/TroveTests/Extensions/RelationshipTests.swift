@@ -13,94 +13,94 @@ struct RelationshipTests {
 
     @Test func deleteSourceWhenDestinationDeletedRemovesThePosts() throws {
         let (_, connection) = try open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(RUser(id: "ada"))
             try tx.write(RUser(id: "bob"))
             try tx.write([RPost(id: "p1", authorID: "ada"), RPost(id: "p2", authorID: "ada"), RPost(id: "p3", authorID: "bob")])
         }
-        let keys = try connection.read { tx in try F.posts.sourceKeys(pointingTo: "ada", edge: "author", in: tx) }
+        let keys = try connection.read { tx in try F.posts.sources(pointingTo: "ada", edge: "author").keys(tx) }
         #expect(keys == ["p1", "p2"])
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             _ = try tx.remove(RUser.self, key: "ada")
             // In the same transaction the posts are gone.
             #expect(try tx.read(RPost.self, key: "p1") == nil)
         }
         try connection.read { (tx: ReadTransaction) throws -> Void in
             #expect(try tx.readAll(RPost.self).map(\.id) == ["p3"])
-            #expect(try F.posts.sourceCount(pointingTo: "ada", edge: "author", in: tx) == 0)
+            #expect(try F.posts.sources(pointingTo: "ada", edge: "author").count(tx) == 0)
         }
     }
 
     @Test func changingTheKeyPropertyMovesTheEdge() throws {
         let (_, connection) = try open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([RUser(id: "ada"), RUser(id: "bob")])
             try tx.write(RPost(id: "p1", authorID: "ada"))
             try tx.write(RPost(id: "p1", authorID: "bob"))
         }
         try connection.read { (tx: ReadTransaction) throws -> Void in
-            #expect(try F.posts.destinationKeys(of: "p1", edge: "author", in: tx) == ["bob"])
-            #expect(try F.posts.sources(pointingTo: "bob", edge: "author", in: tx).map(\.id) == ["p1"])
+            #expect(try F.posts.destinations(of: "p1", edge: "author", as: RUser.self).keys(tx) == ["bob"])
+            #expect(try F.posts.sources(pointingTo: "bob", edge: "author").items(tx).map(\.id) == ["p1"])
         }
-        try connection.readWrite { tx in _ = try tx.remove(RUser.self, key: "ada") }
+        try connection.write { tx in _ = try tx.remove(RUser.self, key: "ada") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.read(RPost.self, key: "p1") != nil) }
-        try connection.readWrite { tx in _ = try tx.remove(RUser.self, key: "bob") }
+        try connection.write { tx in _ = try tx.remove(RUser.self, key: "bob") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.read(RPost.self, key: "p1") == nil) }
     }
 
     @Test func untypedWritesAreFollowedToo() throws {
         let (_, connection) = try open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(RUser(id: "ada"))
             let data = try JSONEncoder().encode(RPost(id: "p1", authorID: "ada"))
             try tx.setData(data, forKey: "p1", in: RPost.collection)
         }
-        try connection.readWrite { tx in _ = try tx.remove(RUser.self, key: "ada") }
+        try connection.write { tx in _ = try tx.remove(RUser.self, key: "ada") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.read(RPost.self, key: "p1") == nil) }
     }
 
     @Test func deleteDestinationWhenSourceDeleted() throws {
         let (_, connection) = try open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([RTag(id: "avatar1"), RTag(id: "other")])
             try tx.write(RUser(id: "ada", avatarID: "avatar1"))
         }
-        try connection.readWrite { tx in _ = try tx.remove(RUser.self, key: "ada") }
+        try connection.write { tx in _ = try tx.remove(RUser.self, key: "ada") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.readAll(RTag.self).map(\.id) == ["other"]) }
     }
 
     @Test func deleteDestinationWhenAllSourcesDeleted() throws {
         let (_, connection) = try open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([RTag(id: "swift"), RTag(id: "c")])
             try tx.write([RPost(id: "p1", tagIDs: ["swift", "c"]), RPost(id: "p2", tagIDs: ["swift"])])
         }
-        try connection.readWrite { tx in _ = try tx.remove(RPost.self, key: "p1") }
+        try connection.write { tx in _ = try tx.remove(RPost.self, key: "p1") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.readAll(RTag.self).map(\.id) == ["swift"]) }
-        try connection.readWrite { tx in _ = try tx.remove(RPost.self, key: "p2") }
+        try connection.write { tx in _ = try tx.remove(RPost.self, key: "p2") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.readAll(RTag.self).isEmpty) }
     }
 
     @Test func deleteSourceWhenAllDestinationsDeleted() throws {
         let (_, connection) = try open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([RTag(id: "a"), RTag(id: "b")])
             try tx.write(RAlbum(id: "trip", photoIDs: ["a", "b", "never-stored"]))
         }
-        try connection.readWrite { tx in _ = try tx.remove(RTag.self, key: "a") }
+        try connection.write { tx in _ = try tx.remove(RTag.self, key: "a") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.read(RAlbum.self, key: "trip") != nil) }
-        try connection.readWrite { tx in _ = try tx.remove(RTag.self, key: "b") }
+        try connection.write { tx in _ = try tx.remove(RTag.self, key: "b") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.read(RAlbum.self, key: "trip") == nil) }
     }
 
     @Test func notifySourceCallsTheCallbackAndFillsTheChangeset() async throws {
         let (database, connection) = try open()
-        try await connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try await connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(RUser(id: "ada"))
             try tx.write(RNote(id: "n1", aboutID: "ada"))
         }
         var iterator = database.changes.makeAsyncIterator()
-        try await connection.readWrite { tx in _ = try tx.remove(RUser.self, key: "ada") }
+        try await connection.write { tx in _ = try tx.remove(RUser.self, key: "ada") }
         let changeset = try #require(await iterator.next())
         #expect(
             changeset.relationshipNotices == [
@@ -114,40 +114,40 @@ struct RelationshipTests {
 
     @Test func notifyDestinationRecordsANotice() throws {
         let (_, connection) = try open([F.userNotices.databaseExtension])
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(RTag(id: "pic"))
             try tx.write(RUser(id: "ada", avatarID: "pic"))
         }
-        try connection.readWrite { tx in _ = try tx.remove(RUser.self, key: "ada") }
+        try connection.write { tx in _ = try tx.remove(RUser.self, key: "ada") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.read(RTag.self, key: "pic") != nil) }
     }
 
     @Test func cascadesAreTransitiveAndEndOnCycles() throws {
         let (_, connection) = try open()
         // a <- b <- c <- a (each goes with its `next`), and d owned by c.
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([
                 RNode(id: "a", next: ["c"]), RNode(id: "b", next: ["a"]), RNode(id: "c", next: ["b"], owned: ["d"]),
                 RNode(id: "d"), RNode(id: "e"),
             ])
         }
-        try connection.readWrite { tx in _ = try tx.remove(RNode.self, key: "a") }
+        try connection.write { tx in _ = try tx.remove(RNode.self, key: "a") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.readAll(RNode.self).map(\.id) == ["e"]) }
     }
 
     @Test func longChainsCascadeWithoutDeepRecursion() throws {
         let (_, connection) = try open()
         let count = 20_000
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write((0..<count).map { RNode(id: "n\($0)", next: $0 == 0 ? [] : ["n\($0 - 1)"]) })
         }
-        try connection.readWrite { tx in _ = try tx.remove(RNode.self, key: "n0") }
+        try connection.write { tx in _ = try tx.remove(RNode.self, key: "n0") }
         try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try tx.count(in: RNode.collection) == 0) }
     }
 
     @Test func manualEdges() throws {
         let (_, connection) = try open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([RPost(id: "p1"), RPost(id: "p2")])
             try F.posts.addEdge("related", from: "p1", to: "p2", in: tx)
             try F.posts.addEdge("related", from: "p1", to: "p3", in: tx)
@@ -155,35 +155,35 @@ struct RelationshipTests {
             try tx.write(RPost(id: "p1", title: "changed"))
         }
         try connection.read { (tx: ReadTransaction) throws -> Void in
-            #expect(try F.posts.destinationKeys(of: "p1", edge: "related", in: tx) == ["p2", "p3"])
-            #expect(try F.posts.destinations(RPost.self, of: "p1", edge: "related", in: tx).map(\.id) == ["p2"])
-            #expect(try F.posts.destinationCount(of: "p1", edge: "related", in: tx) == 2)
+            #expect(try F.posts.destinations(of: "p1", edge: "related", as: RPost.self).keys(tx) == ["p2", "p3"])
+            #expect(try F.posts.destinations(of: "p1", edge: "related", as: RPost.self).items(tx).map(\.id) == ["p2"])
+            #expect(try F.posts.destinations(of: "p1", edge: "related", as: RPost.self).count(tx) == 2)
         }
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             #expect(try F.posts.removeEdge("related", from: "p1", to: "p3", in: tx))
             #expect(try !F.posts.removeEdge("related", from: "p1", to: "p3", in: tx))
             #expect(throws: TroveError.self) { try F.posts.addEdge("author", from: "p1", to: "p2", in: tx) }
             #expect(throws: TroveError.self) { try F.posts.addEdge("related", from: "nope", to: "p2", in: tx) }
         }
         try connection.read { (tx: ReadTransaction) throws -> Void in
-            #expect(try F.posts.destinationKeys(of: "p1", edge: "related", in: tx) == ["p2"])
+            #expect(try F.posts.destinations(of: "p1", edge: "related", as: RPost.self).keys(tx) == ["p2"])
         }
     }
 
     @Test func removingACollectionCascades() throws {
         let (_, connection) = try open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([RUser(id: "ada"), RUser(id: "bob", avatarID: "pic")])
             try tx.write([RTag(id: "pic"), RTag(id: "t")])
             try tx.write([RPost(id: "p1", authorID: "ada", tagIDs: ["t"]), RPost(id: "p2", authorID: "zed")])
         }
         // Users as a whole: their posts go (deleteSource), their avatars go (deleteDestination).
-        try connection.readWrite { tx in _ = try tx.removeAll(RUser.self) }
+        try connection.write { tx in _ = try tx.removeAll(RUser.self) }
         try connection.read { (tx: ReadTransaction) throws -> Void in
             #expect(try tx.readAll(RPost.self).map(\.id) == ["p2"])
             #expect(try tx.readAll(RTag.self).map(\.id) == [])  // pic with bob, t with its last post
         }
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([RTag(id: "t2")])
             try tx.write(RPost(id: "p3", tagIDs: ["t2"]))
             _ = try tx.removeAll(RPost.self)
@@ -193,14 +193,14 @@ struct RelationshipTests {
 
     @Test func removingEverythingClearsTheEdges() throws {
         let (_, connection) = try open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(RUser(id: "ada"))
             try tx.write(RPost(id: "p1", authorID: "ada"))
             _ = try tx.removeAllItems()
         }
-        try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try F.posts.sourceCount(pointingTo: "ada", edge: "author", in: tx) == 0) }
+        try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try F.posts.sources(pointingTo: "ada", edge: "author").count(tx) == 0) }
         // A post written again after everything went is linked again.
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(RPost(id: "p1", authorID: "ada"))
             try tx.write(RUser(id: "ada"))
             _ = try tx.remove(RUser.self, key: "ada")
@@ -210,13 +210,13 @@ struct RelationshipTests {
 
     @Test func rollbackLeavesEdgesAndItemsAsTheyWere() throws {
         let (_, connection) = try open()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(RUser(id: "ada"))
             try tx.write([RPost(id: "p1", authorID: "ada"), RPost(id: "p2", authorID: "ada")])
         }
         struct Abort: Error {}
         #expect(throws: Abort.self) {
-            try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+            try connection.write { (tx: ReadWriteTransaction) throws -> Void in
                 _ = try tx.remove(RUser.self, key: "ada")
                 try tx.write(RPost(id: "p3", authorID: "ada"))
                 throw Abort()
@@ -225,31 +225,31 @@ struct RelationshipTests {
         try connection.read { (tx: ReadTransaction) throws -> Void in
             #expect(try tx.read(RUser.self, key: "ada") != nil)
             #expect(try tx.readAll(RPost.self).map(\.id) == ["p1", "p2"])
-            #expect(try F.posts.sourceKeys(pointingTo: "ada", edge: "author", in: tx) == ["p1", "p2"])
+            #expect(try F.posts.sources(pointingTo: "ada", edge: "author").keys(tx) == ["p1", "p2"])
         }
     }
 
     @Test func aCascadedDeleteLeavesTheIndexInTheSameTransaction() throws {
         let byTitle = SecondaryIndex<RPost>("r_posts_by_title", columns: [.column("title") { $0.title }])
         let (_, connection) = try open(RelationshipFixtures.all + [byTitle.databaseExtension])
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(RUser(id: "ada"))
             try tx.write([RPost(id: "p1", authorID: "ada", title: "hello"), RPost(id: "p2", title: "hello")])
-            #expect(try byTitle.query(tx).filter(.column("title", equals: "hello")).count() == 2)
+            #expect(try byTitle.query.filter(.column("title", equals: "hello")).count(tx) == 2)
             _ = try tx.remove(RUser.self, key: "ada")
-            #expect(try byTitle.query(tx).filter(.column("title", equals: "hello")).keys() == ["p2"])
+            #expect(try byTitle.query.filter(.column("title", equals: "hello")).keys(tx) == ["p2"])
         }
     }
 
     @Test func registeringFillsTheEdgesOfStoredItems() throws {
         let database = try Database.temporary(extensions: [])
         let connection = try database.newConnection()
-        try connection.readWrite { (tx: ReadWriteTransaction) throws -> Void in
+        try connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write(RUser(id: "ada"))
             try tx.write(RPost(id: "p1", authorID: "ada"))
         }
         #expect(try database.register(F.posts.databaseExtension) == .created)
-        try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try F.posts.sourceKeys(pointingTo: "ada", edge: "author", in: tx) == ["p1"]) }
+        try connection.read { (tx: ReadTransaction) throws -> Void in #expect(try F.posts.sources(pointingTo: "ada", edge: "author").keys(tx) == ["p1"]) }
     }
 
     /// Random graphs of nodes, random removals (one by one, or the whole collection of a
@@ -265,7 +265,7 @@ struct RelationshipTests {
             let owned = (0..<Int(random.next() % 2)).map { _ in ids[Int(random.next() % UInt64(count))] }
             nodes[id] = RNode(id: id, next: next, owned: owned)
         }
-        try connection.readWrite { tx in try tx.write(Array(nodes.values)) }
+        try connection.write { tx in try tx.write(Array(nodes.values)) }
         var alive = Set(ids)
         for _ in 0..<3 {
             let victim = ids[Int(random.next() % UInt64(count))]
@@ -276,7 +276,7 @@ struct RelationshipTests {
                 for other in alive where nodes[other]!.next.contains(key) { work.append(other) }
                 for owned in nodes[key]!.owned where alive.contains(owned) { work.append(owned) }
             }
-            try connection.readWrite { tx in _ = try tx.remove(RNode.self, key: victim) }
+            try connection.write { tx in _ = try tx.remove(RNode.self, key: victim) }
             let stored = try connection.read { tx in Set(try tx.readAll(RNode.self).map(\.id)) }
             #expect(stored == alive, "seed \(seed), removed \(victim)")
         }

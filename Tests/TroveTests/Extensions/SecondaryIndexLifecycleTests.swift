@@ -15,7 +15,7 @@ struct SecondaryIndexLifecycleTests {
     }
 
     private func ages(_ index: SecondaryIndex<Member>, _ connection: Connection, in range: Range<Int>) throws -> [String] {
-        try connection.read { tx in try index.query(tx).filter(.column("age", in: range)).keys() }
+        try connection.read { tx in try index.query.filter(.column("age", in: range)).keys(tx) }
     }
 
     private static let members = (0..<10).map { Member(id: "m\($0)", age: $0, city: $0 % 2 == 0 ? "Paris" : nil) }
@@ -39,13 +39,13 @@ struct SecondaryIndexLifecycleTests {
             let doubled = SecondaryIndex<Member>("members", version: 2, columns: [.column("age") { $0.age * 2 }])
             #expect(try reopened.register(doubled.databaseExtension) == .rebuilt)
             let connection = try reopened.newConnection()
-            #expect(try connection.read { tx in try doubled.query(tx).filter(.column("age", equals: 8)).keys() } == ["m4"])
+            #expect(try connection.read { tx in try doubled.query.filter(.column("age", equals: 8)).keys(tx) } == ["m4"])
             // The same version with other columns: rebuilt too.
             let renamed = SecondaryIndex<Member>("members", version: 2, columns: [.column("years") { $0.age }])
             #expect(try reopened.register(renamed.databaseExtension) == .rebuilt)
-            #expect(try connection.read { tx in try renamed.query(tx).filter(.column("years", equals: 8)).keys() } == ["m8"])
+            #expect(try connection.read { tx in try renamed.query.filter(.column("years", equals: 8)).keys(tx) } == ["m8"])
             // The definition registered before is not queryable any more.
-            #expect(throws: TroveError.self) { try connection.read { tx in try doubled.query(tx).count() } }
+            #expect(throws: TroveError.self) { try connection.read { tx in try doubled.query.count(tx) } }
         }
     }
 
@@ -116,7 +116,7 @@ struct SecondaryIndexLifecycleTests {
             }
             do {
                 let database = try Database(path: path)
-                _ = try? database.newConnection().readWrite { tx in
+                _ = try? database.newConnection().write { tx in
                     try tx.write(Member(id: "m3", age: 30))
                     throw Failure()
                 }
@@ -221,7 +221,7 @@ struct SecondaryIndexLifecycleTests {
             }
             let error = try #require(throws: TroveError.self) {
                 try maintaining.read { tx in
-                    try MemberIndexes.members.query(tx).filter(.column("age", in: 0..<2)).keys()
+                    try MemberIndexes.members.query.filter(.column("age", in: 0..<2)).keys(tx)
                 }
             }
             #expect(error.code == .extensionFailed)
@@ -241,7 +241,7 @@ struct SecondaryIndexLifecycleTests {
         let connection = try database.newConnection()
         try connection.write(Member(id: "a", age: 1, handle: "ada"))
         let error = try #require(throws: TroveError.self) {
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 try tx.write(Member(id: "c", age: 3, handle: "cy"))
                 try tx.write(Member(id: "b", age: 2, handle: "ada"))
             }
@@ -255,7 +255,7 @@ struct SecondaryIndexLifecycleTests {
 
         // Caught inside the transaction: the commit throws it again and nothing is stored.
         let caught = try #require(throws: TroveError.self) {
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 try tx.write(Member(id: "c", age: 3, handle: "cy"))
                 _ = try? tx.write(Member(id: "b", age: 2, handle: "ada"))
             }
@@ -264,14 +264,14 @@ struct SecondaryIndexLifecycleTests {
         #expect(try connection.read { tx in try tx.keys(of: Member.self) } == ["a"])
 
         // nil is never in conflict; a value freed in the same transaction can be taken.
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.write(Member(id: "n1", age: 0))
             try tx.write(Member(id: "n2", age: 0))
             try tx.write(Member(id: "a", age: 1, handle: "ada2"))
             try tx.write(Member(id: "b", age: 2, handle: "ada"))
         }
         let byHandle = try connection.read { tx in
-            try MemberIndexes.byHandle.query(tx).filter(.column("handle", equals: "ada")).first()
+            try MemberIndexes.byHandle.query.filter(.column("handle", equals: "ada")).first(tx)
         }
         #expect(byHandle?.id == "b")
     }
@@ -302,12 +302,12 @@ struct SecondaryIndexLifecycleTests {
 
         let connection = try database.newConnection()
         let unregistered = try #require(throws: TroveError.self) {
-            try connection.read { tx in try MemberIndexes.members.query(tx).count() }
+            try connection.read { tx in try MemberIndexes.members.query.count(tx) }
         }
         #expect(unregistered.code == .extensionFailed)
         try database.register(MemberIndexes.members.databaseExtension)
         let unknown = try #require(throws: TroveError.self) {
-            try connection.read { tx in try MemberIndexes.members.query(tx).filter(.column("height", equals: 1)).count() }
+            try connection.read { tx in try MemberIndexes.members.query.filter(.column("height", equals: 1)).count(tx) }
         }
         #expect(unknown.field == "height")
     }
@@ -317,9 +317,9 @@ struct SecondaryIndexLifecycleTests {
     @Test func anUntypedWriteThatDoesNotDecodeIsStoredAndLeftOut() throws {
         let database = try makeTemporaryDatabase(extensions: [MemberIndexes.members.databaseExtension])
         let connection = try database.newConnection()
-        try connection.readWrite { tx in try tx.setData(Data([0xFF, 0x00]), forKey: "bad", in: Member.collection) }
+        try connection.write { tx in try tx.setData(Data([0xFF, 0x00]), forKey: "bad", in: Member.collection) }
         #expect(try connection.read { tx in try tx.count(in: Member.collection) } == 1)
-        #expect(try connection.read { tx in try MemberIndexes.members.query(tx).count() } == 0)
+        #expect(try connection.read { tx in try MemberIndexes.members.query.count(tx) } == 0)
         let listed = try connection.read { tx in try tx.unreadableItems() }
         #expect(listed.map(\.key) == ["bad"])
         #expect(listed.first?.extensionNames == ["members"])
@@ -338,7 +338,7 @@ struct SecondaryIndexLifecycleTests {
         #expect(try await database.newConnection().read { tx in try tx.count(in: Member.collection) } == 2_500)
         #expect(try await registration.value == .created)
         #expect(reports.values == [1_000, 2_000, 2_500])
-        let count = try await MemberIndexes.members.query(database.newConnection()).filter(.column("age", equals: 7)).count()
+        let count = try await MemberIndexes.members.query.filter(.column("age", equals: 7)).count(in: database.newConnection())
         #expect(count == 50)
     }
 
@@ -357,7 +357,7 @@ struct SecondaryIndexLifecycleTests {
             let database = try Database(path: path, extensions: [byText.databaseExtension])
             #expect(try userVersion(path) == 2)
             let connection = try database.newConnection()
-            let keys = try connection.read { tx in try byText.query(tx).filter(.column("text", equals: "text 3")).keys() }
+            let keys = try connection.read { tx in try byText.query.filter(.column("text", equals: "text 3")).keys(tx) }
             #expect(keys == ["note-03", "note-08", "note-13", "note-18"])
             #expect(try connection.read { tx in try tx.data(forKey: "raw", in: "bytes") } == Data([1, 2, 3]))
         }

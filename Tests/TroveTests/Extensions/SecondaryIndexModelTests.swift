@@ -29,13 +29,13 @@ struct SecondaryIndexModelTests {
             switch operation {
             case 0..<30:  // typed writes, several in one transaction
                 let members = (0..<Int.random(in: 1...4, using: &random)).map { _ in randomMember(&random) }
-                try connection.readWrite { tx in try tx.write(members) }
+                try connection.write { tx in try tx.write(members) }
                 for member in members { model[member.id] = member }
             case 30..<42:  // untyped write of the bytes of a member, with or without metadata
                 let member = randomMember(&random)
                 let data = try CodableCoder<Member>.encodedData(member)
                 let metadata = try member.metadata.map { try CodableCoder<MemberStats>.encodedData($0) }
-                try connection.readWrite { tx in
+                try connection.write { tx in
                     try tx.setData(data, metadata: metadata, forKey: member.id, in: Member.collection)
                 }
                 model[member.id] = member
@@ -43,7 +43,7 @@ struct SecondaryIndexModelTests {
                 let key = Self.keys.randomElement(using: &random)!
                 var member = randomMember(&random, key: key)
                 let data = try CodableCoder<Member>.encodedData(member)
-                let replaced = try connection.readWrite { tx in try tx.replaceData(data, forKey: key, in: Member.collection) }
+                let replaced = try connection.write { tx in try tx.replaceData(data, forKey: key, in: Member.collection) }
                 #expect(replaced == (model[key] != nil))
                 if let old = model[key] {
                     member.metadata = old.metadata
@@ -53,32 +53,32 @@ struct SecondaryIndexModelTests {
                 let key = Self.keys.randomElement(using: &random)!
                 let stats = Bool.random(using: &random) ? MemberStats(visits: Int.random(in: 0..<5, using: &random)) : nil
                 if Bool.random(using: &random) {
-                    _ = try connection.readWrite { tx in try tx.setMetadata(stats, for: Member.self, key: key) }
+                    _ = try connection.write { tx in try tx.setMetadata(stats, for: Member.self, key: key) }
                 } else {
                     let bytes = try stats.map { try CodableCoder<MemberStats>.encodedData($0) }
-                    _ = try connection.readWrite { tx in try tx.replaceMetadata(bytes, forKey: key, in: Member.collection) }
+                    _ = try connection.write { tx in try tx.replaceMetadata(bytes, forKey: key, in: Member.collection) }
                 }
                 model[key]?.metadata = stats
             case 60..<72:  // removals of keys, typed and untyped
                 let removed = Array(Self.keys.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)))
-                try connection.readWrite { tx in
+                try connection.write { tx in
                     _ = try tx.remove(Member.self, keys: removed.prefix(1))
                     _ = try tx.removeItems(forKeys: removed.dropFirst(), in: Member.collection)
                 }
                 for key in removed { model[key] = nil }
             case 72..<75:  // the whole collection
-                try connection.readWrite { tx in _ = try tx.removeAll(Member.self) }
+                try connection.write { tx in _ = try tx.removeAll(Member.self) }
                 model.removeAll()
             case 75..<77:  // everything, with writes after it in the same transaction
                 let member = randomMember(&random)
-                try connection.readWrite { tx in
+                try connection.write { tx in
                     try tx.write(Note(id: "n", text: "other collection"))
                     _ = try tx.removeAllItems()
                     try tx.write(member)
                 }
                 model = [member.id: member]
             case 77..<82:  // touch, and writes to another collection
-                try connection.readWrite { tx in
+                try connection.write { tx in
                     try tx.touch(key: Self.keys.randomElement(using: &random)!, in: Member.collection)
                     try tx.write(Note(id: "n\(step)", text: "x"))
                 }
@@ -86,7 +86,7 @@ struct SecondaryIndexModelTests {
                 struct Failure: Error {}
                 let member = randomMember(&random)
                 let removed = Self.keys.randomElement(using: &random)!
-                _ = try? connection.readWrite { tx in
+                _ = try? connection.write { tx in
                     try tx.write(member)
                     _ = try tx.remove(Member.self, key: removed)
                     throw Failure()
@@ -171,15 +171,15 @@ struct SecondaryIndexModelTests {
 
         let description = "conditions \(conditions), orderings \(orderings), limit \(String(describing: limit))"
         try connection.read { tx in
-            var query = index.query(tx)
+            var query = index.query
             for condition in conditions { query = query.filter(condition) }
             for ordering in orderings { query = query.sorted(by: ordering) }
             if let (count, offset) = limit { query = query.limit(count, offset: offset) }
-            let items = try query.items()
+            let items = try query.items(tx)
             #expect(items == expected, "\(description)")
-            #expect(try query.keys() == expected.map(\.id), "\(description)")
-            #expect(try query.count() == expected.count, "\(description)")
-            #expect(try query.first() == expected.first, "\(description)")
+            #expect(try query.keys(tx) == expected.map(\.id), "\(description)")
+            #expect(try query.count(tx) == expected.count, "\(description)")
+            #expect(try query.first(tx) == expected.first, "\(description)")
         }
     }
 

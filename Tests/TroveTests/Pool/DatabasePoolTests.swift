@@ -32,7 +32,7 @@ struct DatabasePoolTests {
         let database = try makeTemporaryDatabase()
         try await database.write(Account(id: 1, balance: 10))
         let gate = Gate()
-        async let write: Bool = database.readWrite { tx in
+        async let write: Bool = database.write { tx in
             try tx.write(Account(id: 1, balance: 20))
             return gate.wait()
         }
@@ -64,7 +64,7 @@ struct DatabasePoolTests {
                 for step in 0..<400 {
                     let from = step % accounts
                     let to = (from + 1 + step % (accounts - 1)) % accounts
-                    try await database.readWrite { tx in
+                    try await database.write { tx in
                         var a = try tx.read(Account.self, key: from)!
                         var b = try tx.read(Account.self, key: to)!
                         a.balance -= step % 7 + 1
@@ -128,7 +128,7 @@ struct DatabasePoolTests {
         #expect(try await readOnEveryReader() == [nil, nil, nil, nil])
         // And a connection's cache sees the pool's writes.
         try await database.write(Account(id: 1, balance: 4))
-        #expect(try connection.read(Account.self, key: 1)?.balance == 4)
+        #expect(try await connection.read(Account.self, key: 1)?.balance == 4)
     }
 
     // MARK: Order of writes
@@ -138,14 +138,14 @@ struct DatabasePoolTests {
         let gate = Gate()
         let order = Locked<[Int]>([])
         let blocker = Task {
-            try await database.readWrite { _ in gate.wait() }
+            try await database.write { _ in gate.wait() }
         }
         #expect(await eventually { database.transactionsInProgress.contains { $0.state == .running } })
         var writes: [Task<Void, any Error>] = []
         for index in 0..<20 {
             writes.append(
                 Task {
-                    try await database.readWrite { tx in
+                    try await database.write { tx in
                         order.withLock { $0.append(index) }
                         try tx.write(Account(id: index, balance: index))
                     }
@@ -174,7 +174,7 @@ struct DatabasePoolTests {
             for index in 0..<tasks {
                 group.addTask {
                     if index % 10 == 0 {
-                        return try await database.readWrite { tx in
+                        return try await database.write { tx in
                             _ = gate.wait()
                             try tx.write(Account(id: index % 100, balance: index))
                             return 1
@@ -234,7 +234,7 @@ struct DatabasePoolTests {
     @Test func aCancelledWaitingWriteIsNotApplied() async throws {
         let database = try makeTemporaryDatabase()
         let gate = Gate()
-        let blocker = Task { try await database.readWrite { _ in gate.wait() } }
+        let blocker = Task { try await database.write { _ in gate.wait() } }
         #expect(await eventually { database.transactionsInProgress.contains { $0.state == .running } })
         let write = Task { try await database.write(Account(id: 7, balance: 7)) }
         #expect(await eventually { database.waitingWriterCount == 1 })
@@ -288,7 +288,7 @@ struct DatabasePoolTests {
                 // Checkpoints alongside, as SQLite's automatic ones would.
                 for _ in 0..<20 {
                     do {
-                        try await database.readWrite { tx in
+                        try await database.write { tx in
                             try tx.write(Account(id: 1_000, balance: 0))
                         }
                         try await connection.read { _ in }
@@ -306,11 +306,11 @@ struct DatabasePoolTests {
     @Test func nestedSynchronousTransactionsThrowInsteadOfDeadlocking() throws {
         let database = try makeTemporaryDatabase { $0.maximumReaderCount = 2 }
         #expect(
-            try database.readWrite { _ in
-                isMisuse { try database.readWrite { _ in } }
+            try database.write { _ in
+                isMisuse { try database.write { _ in } }
             })
         #expect(
-            try database.readWrite { _ in
+            try database.write { _ in
                 isMisuse { try database.read { _ in } }
             })
         #expect(
@@ -319,13 +319,13 @@ struct DatabasePoolTests {
             })
         #expect(
             try database.read { _ in
-                isMisuse { try database.readWrite { _ in } }
+                isMisuse { try database.write { _ in } }
             })
         // From a read-write transaction of a connection of the same database.
         let connection = try database.newConnection()
         #expect(
-            try connection.readWrite { _ in
-                isMisuse { try database.readWrite { _ in } }
+            try connection.write { _ in
+                isMisuse { try database.write { _ in } }
             })
         // The database still works.
         try database.write(Account(id: 1, balance: 1))
@@ -336,8 +336,8 @@ struct DatabasePoolTests {
         let database = try makeTemporaryDatabase { $0.maximumReaderCount = 2 }
         // The body of an async transaction runs on the connection's queue.
         #expect(
-            try await database.readWrite { _ in
-                isMisuse { try database.readWrite { _ in } }
+            try await database.write { _ in
+                isMisuse { try database.write { _ in } }
             })
         #expect(
             try await database.read { _ in
@@ -345,7 +345,7 @@ struct DatabasePoolTests {
             })
         #expect(
             try await database.read { _ in
-                isMisuse { try database.readWrite { _ in } }
+                isMisuse { try database.write { _ in } }
             })
     }
 
@@ -356,7 +356,7 @@ struct DatabasePoolTests {
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<50 {
                 do {
-                    try database.readWrite { tx in
+                    try database.write { tx in
                         var account = try tx.read(Account.self, key: 0)!
                         account.balance += 1
                         try tx.write(account)
@@ -376,14 +376,14 @@ struct DatabasePoolTests {
     @Test func transactionsInProgressListsRunningAndWaitingTransactions() async throws {
         let database = try makeTemporaryDatabase { $0.longTransactionThreshold = nil }
         let gate = Gate()
-        let blocker = Task { try await database.readWrite(label: "import") { _ in gate.wait() } }
+        let blocker = Task { try await database.write(label: "import") { _ in gate.wait() } }
         #expect(await eventually { !database.transactionsInProgress.isEmpty })
-        let waiter = Task { try await database.readWrite(label: "second") { _ in } }
+        let waiter = Task { try await database.write(label: "second") { _ in } }
         #expect(await eventually { database.waitingWriterCount == 1 })
         let activities = database.transactionsInProgress
         #expect(activities.map(\.label) == ["import", "second"])
         #expect(activities.map(\.state) == [.running, .waiting])
-        #expect(activities.allSatisfy { $0.kind == .readWrite && $0.fileID.hasSuffix("DatabasePoolTests.swift") })
+        #expect(activities.allSatisfy { $0.kind == .write && $0.fileID.hasSuffix("DatabasePoolTests.swift") })
         #expect(activities[0].description.contains("readWrite running \"import\""))
         gate.open()
         #expect(try await blocker.value)
@@ -444,14 +444,14 @@ struct DatabasePoolTests {
         try await database.write(Account(id: 2, balance: 2))
         try await database.write([Account(id: 3, balance: 3), Account(id: 4, balance: 4), Account(id: 5, balance: 5)])
         #expect(try await database.read(Account.self, key: 2)?.balance == 2)
-        #expect(try await Account.read(database).byKey(3)?.balance == 3)
-        #expect(try await Account.read(database).byKeys([2, 9, 3]).map(\.id) == [2, 3])
-        #expect(try await Account.read(database).all().count == 4)
-        #expect(try await Account.read(database).filterExisting([2, 9]).missing == [9])
+        #expect(try await database.read(Account.self, key: 3)?.balance == 3)
+        #expect(try await database.read(Account.self, keys: [2, 9, 3]).map(\.id) == [2, 3])
+        #expect(try await database.readAll(Account.self).count == 4)
+        #expect(try await database.read { tx in try tx.filterExisting(Account.self, keys: [2, 9]).missing } == [9])
         #expect(try await database.remove(Account(id: 2, balance: 2)))
         #expect(try await database.remove(Account.self, keys: [3]) == 1)
         #expect(try await database.removeAll(Account.self) == 2)
-        #expect(try await Account.read(database).all().isEmpty)
+        #expect(try await database.readAll(Account.self).isEmpty)
     }
 
     @Test func indexQueriesOnTheDatabase() async throws {
@@ -459,12 +459,12 @@ struct DatabasePoolTests {
         try await database.write((0..<10).map {
             Member(id: "m\($0)", age: 20 + $0)
         })
-        let query = MemberIndexes.members.query(database).filter(.column("age", in: 22..<25))
-        #expect(try await query.count() == 3)
-        #expect(try await query.keys() == ["m2", "m3", "m4"])
-        #expect(try await query.sorted(by: .column("age"), .descending).first()?.id == "m4")
-        #expect(try await query.items().map(\.age) == [22, 23, 24])
-        #expect(try countSynchronously(query) == 3)
+        let query = MemberIndexes.members.query.filter(.column("age", in: 22..<25))
+        #expect(try await query.count(in: database) == 3)
+        #expect(try await query.keys(in: database) == ["m2", "m3", "m4"])
+        #expect(try await query.sorted(by: .column("age"), .descending).first(in: database)?.id == "m4")
+        #expect(try await query.items(in: database).map(\.age) == [22, 23, 24])
+        #expect(try countSynchronously(query, in: database) == 3)
     }
 
     @Test func synchronousTypedConveniencesOnTheDatabase() throws {
@@ -472,14 +472,14 @@ struct DatabasePoolTests {
         try database.write(Account(id: 1, balance: 1))
         try database.write([Account(id: 2, balance: 2), Account(id: 3, balance: 3)])
         #expect(try database.read(Account.self, key: 1)?.balance == 1)
-        #expect(try Account.read(database).byKey(2)?.balance == 2)
-        #expect(try Account.read(database).byKeys([1, 9, 2]).map(\.id) == [1, 2])
-        #expect(try Account.read(database).all().count == 3)
-        #expect(try Account.read(database).filterExisting([1, 9]).missing == [9])
+        #expect(try database.read(Account.self, key: 2)?.balance == 2)
+        #expect(try database.read(Account.self, keys: [1, 9, 2]).map(\.id) == [1, 2])
+        #expect(try database.readAll(Account.self).count == 3)
+        #expect(try database.read { tx in try tx.filterExisting(Account.self, keys: [1, 9]).missing } == [9])
         #expect(try database.remove(Account(id: 1, balance: 1)))
         #expect(try database.remove(Account.self, keys: [2]) == 1)
         #expect(try database.removeAll(Account.self) == 1)
-        #expect(try Account.read(database).all().isEmpty)
+        #expect(try database.readAll(Account.self).isEmpty)
     }
 }
 
@@ -501,6 +501,6 @@ private func readSynchronously(_ database: Database, key: Int) throws -> Account
 }
 
 /// A synchronous count, from an async context.
-private func countSynchronously(_ query: DatabaseIndexQuery<Member>) throws -> Int {
-    try query.count()
+private func countSynchronously(_ query: IndexQuery<Member>, in database: Database) throws -> Int {
+    try query.count(in: database)
 }

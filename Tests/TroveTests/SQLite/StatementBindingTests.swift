@@ -40,7 +40,7 @@ struct StatementBindingTests {
         let keys = Self.distinctStrings("k")
         var expected: [String: [String: (data: Data, metadata: Data?)]] = [:]
         var seed = 0
-        try connection.readWrite { tx throws in
+        try connection.write { tx throws in
             for collection in collections {
                 for key in keys {
                     seed += 1
@@ -68,7 +68,7 @@ struct StatementBindingTests {
     @Test func replacedDataAndMetadataReadBackExactly() throws {
         let connection = try makeTemporaryDatabase().newConnection()
         let keys = Self.distinctStrings("r")
-        try connection.readWrite { tx throws in
+        try connection.write { tx throws in
             for key in keys {
                 try tx.setData(Data([0]), forKey: key, in: "c")
             }

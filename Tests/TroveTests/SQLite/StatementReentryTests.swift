@@ -11,7 +11,7 @@ struct StatementReentryTests {
     private func makeDatabase() throws -> (Database, Connection) {
         let database = try makeTemporaryDatabase()
         let connection = try database.newConnection()
-        try connection.readWrite { tx in
+        try connection.write { tx in
             for key in Self.keys {
                 try tx.write(Note(id: key, text: "text of \(key)"))
                 try tx.setData(Data([1]), forKey: key, in: "other")
@@ -62,8 +62,8 @@ struct StatementReentryTests {
                 #expect(try tx.collections() == ["notes", "other"])
                 #expect(try tx.count(in: "notes") == Self.keys.count)
                 #expect(try tx.count() == 2 * Self.keys.count)
-                #expect(try Note.read(tx).byKey(key)?.text == "text of \(key)")
-                #expect(try Note.read(tx).all().count == Self.keys.count)
+                #expect(try tx.read(Note.self, key: key)?.text == "text of \(key)")
+                #expect(try tx.readAll(Note.self).count == Self.keys.count)
                 #expect(try tx.keys(of: Note.self).count == Self.keys.count)
             }
         }
@@ -75,7 +75,7 @@ struct StatementReentryTests {
     @Test func writesInsideEnumerateKeys() throws {
         let (_, connection) = try makeDatabase()
         var visited: [String] = []
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.enumerateKeys(in: "notes") { key, _ throws in
                 visited.append(key)
                 try tx.setData(Data([2]), forKey: key, in: "other")
@@ -88,7 +88,7 @@ struct StatementReentryTests {
             for key in Self.keys {
                 #expect(try tx.data(forKey: key, in: "other") == Data([2]))
                 #expect(try tx.metadata(forKey: key, in: "other") == Data([3]))
-                #expect(try Note.read(tx).byKey(key)?.text == "rewritten")
+                #expect(try tx.read(Note.self, key: key)?.text == "rewritten")
             }
         }
     }
@@ -101,7 +101,7 @@ struct StatementReentryTests {
             try tx.enumerateKeys(in: "notes") { key, _ throws in
                 visited.append(key)
                 _ = try? tx.keys(in: "notes")
-                _ = try? Note.read(tx).byKey(key)
+                _ = try? tx.read(Note.self, key: key)
             }
         }
         #expect(visited == Self.keys)

@@ -110,7 +110,7 @@ struct SchemaRecordingTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let database = try Database(path: folder + "/file.trove")
         #expect(try database.recordedSchemas().isEmpty)
-        try database.newConnection().readWrite { tx in
+        try database.newConnection().write { tx in
             try tx.write(Plain(id: "p"))
             try tx.write(Memo(id: "a", text: "first"))
             try tx.write(Memo(id: "b", text: "second"))
@@ -132,20 +132,20 @@ struct SchemaRecordingTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/file.trove"
         let database = try Database(path: path)
-        try database.newConnection().readWrite { tx in try tx.write(Memo(id: "a", text: "first")) }
+        try database.newConnection().write { tx in try tx.write(Memo(id: "a", text: "first")) }
         #expect(try Self.schemaRowCount(database) == 1)
         // Behind Trove's back: the schema goes. Writes of this open, on any connection, do not
         // look at the file again, so it stays gone...
         try executeRawSQL(path: path, "DELETE FROM trove_registry WHERE extension = 'schema'")
-        try database.newConnection().readWrite { tx in try tx.write(Memo(id: "b", text: "second")) }
+        try database.newConnection().write { tx in try tx.write(Memo(id: "b", text: "second")) }
         try database.write(Memo(id: "c", text: "third"))
-        try database.newConnection().readWrite { tx in
+        try database.newConnection().write { tx in
             _ = try tx.setMetadata(nil, for: Memo.self, key: "a")
         }
         #expect(try Self.schemaRowCount(database) == 0)
         // ... and the first write of the next open records it again.
         let reopened = try Database(path: path)
-        try reopened.newConnection().readWrite { tx in try tx.write(Memo(id: "d", text: "fourth")) }
+        try reopened.newConnection().write { tx in try tx.write(Memo(id: "d", text: "fourth")) }
         #expect(try Self.schemaRowCount(reopened) == 1)
     }
 
@@ -153,15 +153,15 @@ struct SchemaRecordingTests {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/file.trove"
-        try Database(path: path).newConnection().readWrite { tx in try tx.write(Memo(id: "a", text: "old")) }
+        try Database(path: path).newConnection().write { tx in try tx.write(Memo(id: "a", text: "old")) }
         // The app, upgraded, opens the file again and writes with the new version of the model.
         let upgraded = try Database(path: path)
-        try upgraded.newConnection().readWrite { tx in try tx.write(MemoV2(id: "b", text: "new", isPinned: true)) }
+        try upgraded.newConnection().write { tx in try tx.write(MemoV2(id: "b", text: "new", isPinned: true)) }
         let schemas = try upgraded.recordedSchemas()
         #expect(schemas.map(\.typeName) == ["Memo", "Memo"])
         #expect(Set(schemas.map { $0.fields.map(\.name) }) == [["id", "text"], ["id", "text", "isPinned"]])
         // Writing the old version again (an older app on the same file) adds nothing.
-        try Database(path: path).newConnection().readWrite { tx in try tx.write(Memo(id: "c", text: "old again")) }
+        try Database(path: path).newConnection().write { tx in try tx.write(Memo(id: "c", text: "old again")) }
         #expect(try Self.schemaRowCount(upgraded) == 2)
     }
 
@@ -175,12 +175,12 @@ struct SchemaRecordingTests {
         func newest() throws -> [String] {
             try Database(path: path).recordedSchemas().last?.fields.map(\.name) ?? []
         }
-        try Database(path: path).newConnection().readWrite { tx in try tx.write(Memo(id: "a", text: "old")) }
-        try Database(path: path).newConnection().readWrite { tx in
+        try Database(path: path).newConnection().write { tx in try tx.write(Memo(id: "a", text: "old")) }
+        try Database(path: path).newConnection().write { tx in
             try tx.write(MemoV2(id: "b", text: "new", isPinned: true))
         }
         #expect(try newest() == ["id", "text", "isPinned"])
-        try Database(path: path).newConnection().readWrite { tx in try tx.write(Memo(id: "c", text: "old again")) }
+        try Database(path: path).newConnection().write { tx in try tx.write(Memo(id: "c", text: "old again")) }
         #expect(try newest() == ["id", "text"])
         #expect(try Self.schemaRowCount(Database(path: path)) == 2)
         try Database(path: path).recordSchemas(of: [MemoV2.self])
@@ -213,7 +213,7 @@ struct SchemaRecordingTests {
     /// metadata when that is coded by `CodableCoder`.
     @Test func theFormatOfJSONItemsIsRecorded() throws {
         let database = try Database.temporary()
-        try database.newConnection().readWrite { tx in try tx.write(Memo(id: "a", text: "json")) }
+        try database.newConnection().write { tx in try tx.write(Memo(id: "a", text: "json")) }
         let schema = try #require(try database.recordedSchemas().first)
         #expect(schema.format == "json")
         #expect(schema.metadataFormat == nil)
@@ -225,7 +225,7 @@ struct SchemaRecordingTests {
         let database = try Database(path: folder + "/file.trove")
         let connection = try database.newConnection()
         #expect(throws: Abort.self) {
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 try tx.write(Memo(id: "a", text: "never"))
                 throw Abort()
             }
@@ -233,17 +233,17 @@ struct SchemaRecordingTests {
         #expect(try Self.schemaRowCount(database) == 0)
         #expect(try connection.read { try $0.count(in: Memo.collection) } == 0)
         // The same connection, and then the pool, write again: the schema is recorded this time.
-        try connection.readWrite { tx in try tx.write(Memo(id: "b", text: "kept")) }
+        try connection.write { tx in try tx.write(Memo(id: "b", text: "kept")) }
         #expect(try database.recordedSchemas().map(\.typeName) == ["Memo"])
         // The same with the pool's writer and a type first written there.
         #expect(throws: Abort.self) {
-            try database.readWrite { tx in
+            try database.write { tx in
                 try tx.write(MemoV2(id: "c", text: "never", isPinned: false))
                 throw Abort()
             }
         }
         #expect(try Self.schemaRowCount(database) == 1)
-        try database.readWrite { tx in try tx.write(MemoV2(id: "c", text: "kept", isPinned: false)) }
+        try database.write { tx in try tx.write(MemoV2(id: "c", text: "kept", isPinned: false)) }
         #expect(try Self.schemaRowCount(database) == 2)
     }
 }

@@ -21,11 +21,11 @@ struct EnumerationTests {
         let connection = try seeded()
         let visited = try connection.read { tx in
             var ids: [String] = []
-            try Note.read(tx).enumerate { note, _ in ids.append(note.id) }
+            try tx.enumerate(Note.self) { note, _ in ids.append(note.id) }
             return ids
         }
         #expect(visited == (0..<Self.noteCount).map(Self.key))
-        #expect(try Note.read(connection).all().map(\.id) == visited)
+        #expect(try connection.readAll(Note.self).map(\.id) == visited)
     }
 
     @Test func enumerateStopsWhereAsked() throws {
@@ -33,7 +33,7 @@ struct EnumerationTests {
         for stopAt in [0, 255, 256, 257, 699] {
             let visited = try connection.read { tx in
                 var ids: [String] = []
-                try Note.read(tx).enumerate { note, stop in
+                try tx.enumerate(Note.self) { note, stop in
                     ids.append(note.id)
                     if ids.count == stopAt + 1 { stop = true }
                 }
@@ -46,18 +46,18 @@ struct EnumerationTests {
     @Test func keyFilterRunsBeforeDecodingSoRejectedRowsAreNeverDecoded() throws {
         let connection = try seeded(count: 10)
         // Bytes no coder can read, under a key the filter rejects.
-        try connection.readWrite { tx in
+        try connection.write { tx in
             try tx.setData(Data([0xFF, 0xFF, 0xFF]), forKey: "n0005", in: Note.collection)
         }
         let visited = try connection.read { tx in
             var ids: [String] = []
-            try Note.read(tx).enumerate(where: { $0 != "n0005" && $0 != "n0007" }) { note, _ in ids.append(note.id) }
+            try tx.enumerate(Note.self, where: { $0 != "n0005" && $0 != "n0007" }) { note, _ in ids.append(note.id) }
             return ids
         }
         #expect(visited == ["n0000", "n0001", "n0002", "n0003", "n0004", "n0006", "n0008", "n0009"])
         // Without the filter the corrupt row is decoded, and the error names it.
         let error = #expect(throws: TroveError.self) {
-            try connection.read { tx in try Note.read(tx).enumerate { _, _ in } }
+            try connection.read { tx in try tx.enumerate(Note.self) { _, _ in } }
         }
         #expect(error?.code == .corruptData)
         #expect(error?.key == "n0005")
@@ -65,7 +65,7 @@ struct EnumerationTests {
         // The cursor skips it the same way.
         let cursorIDs = try connection.read { tx in
             var ids: [String] = []
-            try Note.read(tx).cursor(where: { $0 != "n0005" }).forEach { ids.append($0.id) }
+            try tx.cursor(Note.self, where: { $0 != "n0005" }).forEach { ids.append($0.id) }
             return ids
         }
         #expect(cursorIDs.count == 9 && !cursorIDs.contains("n0005"))
@@ -81,12 +81,12 @@ struct EnumerationTests {
         try connection.write(people)
         let sorted = people.sorted { $0.id.itemKey < $1.id.itemKey }
         // Corrupt the data of one person: metadata enumeration never decodes the item.
-        try connection.readWrite { tx in
+        try connection.write { tx in
             _ = try tx.replaceData(Data([0xFF, 0xFF]), forKey: sorted[10].id.itemKey, in: Person.collection)
         }
         let metadata = try connection.read { tx in
             var result: [(UUID, Stats?)] = []
-            try Person.read(tx).enumerateMetadata { id, stats, _ in result.append((id, stats)) }
+            try tx.enumerateMetadata(of: Person.self) { id, stats, _ in result.append((id, stats)) }
             return result
         }
         #expect(metadata.map(\.0) == sorted.map(\.id))
@@ -94,8 +94,8 @@ struct EnumerationTests {
         // Items and metadata pairs, skipping the corrupt one by key.
         let pairs = try connection.read { tx in
             var result: [(Person, Stats?)] = []
-            try Person.read(tx).enumerateWithMetadata(where: { $0 != sorted[10].id }) { person, stats, _ in
-                result.append((person, stats))
+            try tx.enumerate(Person.self, where: { $0 != sorted[10].id }) { person, _ in
+                result.append((person, person.metadata))
             }
             return result
         }
@@ -108,7 +108,7 @@ struct EnumerationTests {
     @Test func aStoredKeyThatIsNotAValidIDIsAnInvalidKeyError() throws {
         let connection = try makeTemporaryDatabase().newConnection()
         try connection.write(Bookmark(id: 1, url: URL(string: "https://example.com")!, metadata: nil))
-        try connection.readWrite { tx in
+        try connection.write { tx in
             let bytes = try #require(try tx.data(forKey: "1", in: Bookmark.collection))
             try tx.setData(bytes, forKey: "not-a-number", in: Bookmark.collection)
         }
@@ -116,9 +116,9 @@ struct EnumerationTests {
             let error = #expect(throws: TroveError.self) {
                 try connection.read { tx in
                     switch form {
-                    case 0: try Bookmark.read(tx).enumerate(where: { _ in true }) { _, _ in }
-                    case 1: try Bookmark.read(tx).enumerateKeys { _, _ in }
-                    default: try Bookmark.read(tx).enumerateMetadata { _, _, _ in }
+                    case 0: try tx.enumerate(Bookmark.self, where: { _ in true }) { _, _ in }
+                    case 1: try tx.enumerateKeys(of: Bookmark.self) { _, _ in }
+                    default: try tx.enumerateMetadata(of: Bookmark.self) { _, _, _ in }
                     }
                 }
             }
@@ -131,7 +131,7 @@ struct EnumerationTests {
         let connection = try seeded(count: 300)
         let keys = try connection.read { tx in
             var keys: [String] = []
-            try Note.read(tx).enumerateKeys { key, stop in
+            try tx.enumerateKeys(of: Note.self) { key, stop in
                 keys.append(key)
                 if keys.count == 260 { stop = true }
             }
@@ -145,7 +145,7 @@ struct EnumerationTests {
         let keys = ["n0010", "missing", "n0002", "n0015", "n0002"]
         let ordered = try connection.read { tx in
             var result: [(String, String?)] = []
-            try Note.read(tx).enumerate(keys: keys) { key, note, _ in result.append((key, note?.text)) }
+            try tx.enumerate(Note.self, keys: keys) { key, note, _ in result.append((key, note?.text)) }
             return result
         }
         #expect(ordered.map(\.0) == keys)
@@ -155,9 +155,9 @@ struct EnumerationTests {
         // then the rest in key order.
         connection.flushCaches()
         let unordered = try connection.read { tx in
-            _ = try Note.read(tx).byKey("n0015")
+            _ = try tx.read(Note.self, key: "n0015")
             var result: [(String, String?)] = []
-            try Note.read(tx).enumerate(keys: keys, unordered: true) { key, note, _ in result.append((key, note?.text)) }
+            try tx.enumerate(Note.self, keys: keys, unordered: true) { key, note, _ in result.append((key, note?.text)) }
             return result
         }
         #expect(unordered.map(\.0) == ["n0015", "missing", "n0002", "n0002", "n0010"])
@@ -167,7 +167,7 @@ struct EnumerationTests {
         // Stop.
         let first = try connection.read { tx in
             var count = 0
-            try Note.read(tx).enumerate(keys: keys, unordered: true) { _, _, stop in
+            try tx.enumerate(Note.self, keys: keys, unordered: true) { _, _, stop in
                 count += 1
                 stop = true
             }
@@ -180,12 +180,12 @@ struct EnumerationTests {
         let connection = try seeded(count: 300)
         try connection.read { tx in
             var count = 0
-            try Note.read(tx).enumerate { note, _ in
+            try tx.enumerate(Note.self) { note, _ in
                 // The same statements as the outer enumeration, and a point read.
-                #expect(try Note.read(tx).byKey(note.id) == note)
+                #expect(try tx.read(Note.self, key: note.id) == note)
                 if count % 100 == 0 {
                     var inner = 0
-                    try Note.read(tx).enumerate { _, _ in inner += 1 }
+                    try tx.enumerate(Note.self) { _, _ in inner += 1 }
                     #expect(inner == 300)
                 }
                 count += 1
@@ -193,7 +193,7 @@ struct EnumerationTests {
             #expect(count == 300)
 
             var metadataCount = 0
-            try Note.read(tx).enumerateMetadata { id, _, _ throws in
+            try tx.enumerateMetadata(of: Note.self) { id, _, _ throws in
                 #expect(try tx.hasItem(forKey: id, in: Note.collection))
                 metadataCount += 1
             }
@@ -215,10 +215,10 @@ struct EnumerationTests {
             }
             #expect(rowsCount == 300)
 
-            let cursor = Note.read(tx).cursor()
+            let cursor = tx.cursor(Note.self)
             var cursorCount = 0
             while let note = try cursor.next() {
-                #expect(try Note.read(tx).byKey(note.id)?.text == note.text)
+                #expect(try tx.read(Note.self, key: note.id)?.text == note.text)
                 cursorCount += 1
             }
             #expect(cursorCount == 300)
@@ -229,15 +229,15 @@ struct EnumerationTests {
         let connection = try seeded(count: 300)
         try connection.read { tx in
             var counts: [Int] = Array(repeating: 0, count: 6)
-            try Note.read(tx).enumerateWithMetadata { note, _, _ throws in
-                #expect(try Note.read(tx).byKey(note.id) == note)
+            try tx.enumerate(Note.self) { note, _ throws in
+                #expect(try tx.read(Note.self, key: note.id) == note)
                 counts[0] += 1
             }
-            try Note.read(tx).enumerateKeys { key, _ throws in
-                #expect(try Note.read(tx).byKey(key) != nil)
+            try tx.enumerateKeys(of: Note.self) { key, _ throws in
+                #expect(try tx.read(Note.self, key: key) != nil)
                 counts[1] += 1
             }
-            try Note.read(tx).enumerate(keys: (0..<300).map(Self.key), unordered: true) { key, note, _ throws in
+            try tx.enumerate(Note.self, keys: (0..<300).map(Self.key), unordered: true) { key, note, _ throws in
                 #expect(try tx.data(forKey: key, in: Note.collection) != nil && note != nil)
                 counts[2] += 1
             }
@@ -266,7 +266,7 @@ struct EnumerationTests {
         let connection = try seeded()
         var escaped: ItemCursor<Note>?
         let firstThree = try connection.read { tx in
-            let cursor = Note.read(tx).cursor()
+            let cursor = tx.cursor(Note.self)
             escaped = cursor
             return [try cursor.next(), try cursor.next(), try cursor.next()].compactMap { $0?.id }
         }
@@ -285,9 +285,9 @@ struct EnumerationTests {
         let gadgets = (0..<5).map { Gadget(id: UUID(), label: "g\($0)") }
         try connection.write(gadgets)
         try connection.read { tx in
-            let cached = try #require(try Gadget.read(tx).byKey(gadgets[2].id))
+            let cached = try #require(try tx.read(Gadget.self, key: gadgets[2].id))
             var found: Gadget?
-            try Gadget.read(tx).enumerate { gadget, _ in
+            try tx.enumerate(Gadget.self) { gadget, _ in
                 if gadget.id == gadgets[2].id { found = gadget }
             }
             #expect(found === cached)
@@ -299,7 +299,7 @@ struct EnumerationTests {
     @Test func untypedFormsInOneCollectionAndAcrossCollections() throws {
         let connection = try makeTemporaryDatabase().newConnection()
         var expected: [(String, String, Data, Data?)] = []
-        try connection.readWrite { tx in
+        try connection.write { tx in
             for collection in ["b", "a", "c"] {
                 for index in (0..<270).reversed() {
                     let key = String(format: "k%03d", index)
@@ -380,7 +380,7 @@ struct EnumerationTests {
         }
         try connection.write(model.map { Note(id: $0.key, text: $0.value) })
         let useCursor = seed % 2 == 0
-        try connection.readWrite { tx in
+        try connection.write { tx in
             var last: String?
             var visited: [(String, String)] = []
             var stopAfter = Int.random(in: 1...700, using: &random)
@@ -413,12 +413,12 @@ struct EnumerationTests {
                 return stopAfter == 0
             }
             if useCursor {
-                let cursor = Note.read(tx).cursor()
+                let cursor = tx.cursor(Note.self)
                 while let note = try cursor.next() {
                     if try visit(note) { break }
                 }
             } else {
-                try Note.read(tx).enumerate { note, stop in stop = try visit(note) }
+                try tx.enumerate(Note.self) { note, stop in stop = try visit(note) }
             }
             if stopAfter > 0 {
                 // Ran to the end: nothing was left after the last key.
@@ -427,7 +427,7 @@ struct EnumerationTests {
             #expect(Set(visited.map(\.0)).count == visited.count, "seed \(seed): a key was visited twice")
         }
         // What the transaction wrote is stored.
-        let stored = try connection.read { tx in try Note.read(tx).all() }
+        let stored = try connection.read { tx in try tx.readAll(Note.self) }
         #expect(stored.map(\.id) == model.keys.sorted())
         #expect(stored.map(\.text) == model.keys.sorted().map { model[$0]! })
     }
@@ -435,21 +435,21 @@ struct EnumerationTests {
     @Test func writeThenStopAndWriteThenContinue() throws {
         let connection = try seeded(count: 10)
         // Write then stop: the write is kept, the enumeration ends.
-        try connection.readWrite { tx in
+        try connection.write { tx in
             var visited: [String] = []
-            try Note.read(tx).enumerate { note, stop in
+            try tx.enumerate(Note.self) { note, stop in
                 visited.append(note.id)
                 try tx.write(Note(id: "n0000a", text: "inserted"))
                 stop = true
             }
             #expect(visited == ["n0000"])
         }
-        #expect(try Note.read(connection).byKey("n0000a")?.text == "inserted")
+        #expect(try connection.read(Note.self, key: "n0000a")?.text == "inserted")
         // Write then continue: a key inserted ahead is visited, one removed ahead is not, one
         // changed ahead is visited with its new value; one inserted behind is not.
-        try connection.readWrite { tx in
+        try connection.write { tx in
             var visited: [String] = []
-            try Note.read(tx).enumerate { note, _ in
+            try tx.enumerate(Note.self) { note, _ in
                 visited.append("\(note.id)=\(note.text)")
                 if note.id == "n0002" {
                     try tx.write(Note(id: "n0001z", text: "behind"))

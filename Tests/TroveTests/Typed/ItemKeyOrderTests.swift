@@ -142,23 +142,23 @@ struct ItemKeyOrderTests {
         let connection = try database.newConnection()
         try connection.write(tickets)
         try connection.read { tx in
-            let query = Self.ticketIndex.query(tx)
-            #expect(try query.keys() == tickets.map(\.id).sorted())
-            #expect(try query.items().map(\.id) == tickets.map(\.id).sorted())
+            let query = Self.ticketIndex.query
+            #expect(try query.keys(tx) == tickets.map(\.id).sorted())
+            #expect(try query.items(tx).map(\.id) == tickets.map(\.id).sorted())
             let byRank = tickets.sorted { ($0.rank, $0.id) < ($1.rank, $1.id) }.map(\.id)
-            #expect(try query.sorted(by: .column("rank")).keys() == byRank)
+            #expect(try query.sorted(by: .column("rank")).keys(tx) == byRank)
             let byRankDown = tickets.sorted { ($1.rank, $0.id) < ($0.rank, $1.id) }.map(\.id)
-            #expect(try query.sorted(by: .column("rank", .descending)).keys() == byRankDown)
+            #expect(try query.sorted(by: .column("rank", .descending)).keys(tx) == byRankDown)
             let inLaneX = tickets.filter { $0.lane == "x" }.sorted { ($0.rank, $0.id) < ($1.rank, $1.id) }.map(\.id)
             var pages: [Int] = []
             for offset in stride(from: 0, to: inLaneX.count + 40, by: 40) {
                 pages += try query.filter(.column("lane", equals: "x")).sorted(by: .column("rank")).limit(
                     40, offset: offset
                 )
-                .keys()
+                .keys(tx)
             }
             #expect(pages == inLaneX)
-            #expect(try query.sorted(by: .column("rank")).first()?.id == byRank.first)
+            #expect(try query.sorted(by: .column("rank")).first(tx)?.id == byRank.first)
         }
     }
 
@@ -172,9 +172,9 @@ struct ItemKeyOrderTests {
         let slots = keys.map { Slot(id: $0, rank: Int.random(in: 0..<2, using: &random)) }
         try database.newConnection().write(slots)
         try database.newConnection().read { tx throws in
-            #expect(try index.query(tx).keys() == keys.sorted())
+            #expect(try index.query.keys(tx) == keys.sorted())
             let byRank = slots.sorted { ($0.rank, $0.id) < ($1.rank, $1.id) }.map(\.id)
-            #expect(try index.query(tx).sorted(by: .column("rank")).keys() == byRank)
+            #expect(try index.query.sorted(by: .column("rank")).keys(tx) == byRank)
         }
     }
 
@@ -184,7 +184,7 @@ struct ItemKeyOrderTests {
         let keys = ["9", "10", "-1", "a", "B", "b10", "b9"]
         try database.newConnection().write(keys.map { Member(id: $0, age: 1) })
         let stored = try database.newConnection().read { tx in
-            try MemberIndexes.members.query(tx).sorted(by: .column("age")).keys()
+            try MemberIndexes.members.query.sorted(by: .column("age")).keys(tx)
         }
         #expect(stored == keys.sorted())
     }
@@ -198,10 +198,10 @@ struct ItemKeyOrderTests {
         let keys = [10, 9, -1, 100, 0]
         try connection.write(keys.map { Ticket(id: $0, rank: 0, lane: "x") })
         let text = keys.map(\.itemKey).sorted().map { Int($0)! }
-        #expect(try Ticket.read(connection).all().map(\.id) == text)
+        #expect(try connection.readAll(Ticket.self).map(\.id) == text)
         let enumerated = try connection.read { tx in
             var ids: [Int] = []
-            try Ticket.read(tx).enumerateKeys { id, _ in ids.append(id) }
+            try tx.enumerateKeys(of: Ticket.self) { id, _ in ids.append(id) }
             return ids
         }
         #expect(enumerated == text)

@@ -79,7 +79,7 @@ struct MetadataPatternTests {
         let person = Person(id: UUID(), name: "Di", age: 3, metadata: Stats(visits: 1))
         try connection.write(person)
         let before = try connection.read { try $0.data(forKey: person.id.itemKey, in: Person.collection) }
-        try connection.readWrite { tx throws in
+        try connection.write { tx throws in
             #expect(try tx.setMetadata(Stats(visits: 2), for: Person.self, key: person.id))
             #expect(try !tx.setMetadata(Stats(visits: 2), for: Person.self, key: UUID()))
         }

@@ -12,25 +12,25 @@ struct ReaderTests {
 
     @Test func byKeysKeepsTheOrderOfTheKeysAndSkipsMissingOnes() throws {
         let connection = try seeded()
-        let notes = try connection.read { tx in try Note.read(tx).byKeys(["d", "x", "a", "c", "y"]) }
+        let notes = try connection.read { tx in try tx.read(Note.self, keys: ["d", "x", "a", "c", "y"]) }
         #expect(notes.map(\.id) == ["d", "a", "c"])
-        #expect(try Note.read(connection).byKeys(["c", "b"]).map(\.id) == ["c", "b"])
+        #expect(try connection.read(Note.self, keys: ["c", "b"]).map(\.id) == ["c", "b"])
     }
 
     @Test func filterExistingReturnsFoundItemsAndMissingKeys() throws {
         let connection = try seeded()
-        let (items, missing) = try connection.read { tx in try Note.read(tx).filterExisting(["b", "zz", "a", "yy"]) }
+        let (items, missing) = try connection.read { tx in try tx.filterExisting(Note.self, keys: ["b", "zz", "a", "yy"]) }
         #expect(items.map(\.id) == ["b", "a"])
         #expect(missing == ["zz", "yy"])
     }
 
     @Test func allByKeyAndMetadataThroughTransactionAndConnection() throws {
         let connection = try seeded()
-        #expect(try Note.read(connection).all().map(\.id) == ["a", "b", "c", "d"])
-        #expect(try Note.read(connection).byKey("b")?.text == "B")
-        #expect(try Note.read(connection).byKey("q") == nil)
+        #expect(try connection.readAll(Note.self).map(\.id) == ["a", "b", "c", "d"])
+        #expect(try connection.read(Note.self, key: "b")?.text == "B")
+        #expect(try connection.read(Note.self, key: "q") == nil)
         try connection.read { tx throws in
-            #expect(try Note.read(tx).all().count == 4)
+            #expect(try tx.readAll(Note.self).count == 4)
             #expect(try tx.keys(of: Note.self) == ["a", "b", "c", "d"])
             #expect(try tx.count(of: Note.self) == 4)
             #expect(try tx.contains(Note.self, key: "a"))
@@ -40,15 +40,15 @@ struct ReaderTests {
 
     @Test func removeByValueKeyKeysAndCollection() throws {
         let connection = try seeded()
-        try connection.readWrite { tx throws in
+        try connection.write { tx throws in
             #expect(try tx.remove(Note(id: "a", text: "")))
             #expect(try tx.remove(Note.self, key: "b"))
             #expect(try !tx.remove(Note.self, key: "b"))
         }
         #expect(try connection.remove(Note.self, keys: ["c", "x"]) == 1)
-        #expect(try Note.read(connection).all().map(\.id) == ["d"])
+        #expect(try connection.readAll(Note.self).map(\.id) == ["d"])
         #expect(try connection.removeAll(Note.self) == 1)
-        #expect(try Note.read(connection).all().isEmpty)
+        #expect(try connection.readAll(Note.self).isEmpty)
     }
 
     @Test func integerAndUUIDKeysRoundTrip() throws {
@@ -63,7 +63,7 @@ struct ReaderTests {
 
     @Test func aStoredKeyThatIsNotAValidIDIsAnInvalidKeyError() throws {
         let connection = try makeTemporaryDatabase().newConnection()
-        try connection.readWrite { try $0.setData(Data(), forKey: "not-a-number", in: Album.collection) }
+        try connection.write { try $0.setData(Data(), forKey: "not-a-number", in: Album.collection) }
         #expect {
             try connection.read { try $0.keys(of: Album.self) }
         } throws: { error in

@@ -4,7 +4,7 @@ import GRDB
 import Trove
 
 /// The server workloads of issue 13: many concurrent tasks, each a short transaction, through
-/// Trove's own pool (`database.read` / `database.readWrite`) and through GRDB's `DatabasePool`
+/// Trove's own pool (`database.read` / `database.write`) and through GRDB's `DatabasePool`
 /// (`pool.read` / `pool.write`, async), on the same users. Measured in elapsed time (throughput
 /// is what a server sees), median of the runs.
 ///
@@ -49,7 +49,7 @@ struct ConcurrencySuite {
             let trove = try measure("trove reads \(tasks)") {
                 try await Self.concurrently(tasks: tasks, operations: keys.count) { index in
                     let key = keys[index]
-                    return try await database.read { tx in try User.read(tx).byKey(key) != nil }
+                    return try await database.read { tx in try tx.read(User.self, key: key) != nil }
                 }
             }
             let pool = grdb.pool
@@ -72,7 +72,7 @@ struct ConcurrencySuite {
                     return true
                 }
                 let key = keys[index]
-                return try await database.read { tx in try User.read(tx).byKey(key) != nil }
+                return try await database.read { tx in try tx.read(User.self, key: key) != nil }
             }
         }
         let pool = grdb.pool
@@ -154,7 +154,7 @@ struct ConcurrencySuite {
         lines.append("")
         lines.append(
             "Elapsed time, median of \(options.runs) run\(options.runs == 1 ? "" : "s"), and operations per second; "
-                + "Trove through `database.read`/`database.readWrite` (\(Trove.Configuration().maximumReaderCount) readers), "
+                + "Trove through `database.read`/`database.write` (\(Trove.Configuration().maximumReaderCount) readers), "
                 + "GRDB 7.10 through `DatabasePool` async `read`/`write`. Ratio = Trove's time / GRDB's time (lower is faster).")
         lines.append("")
         lines.append("| Workload | Trove | Trove ops/s | GRDB | GRDB ops/s | Trove / GRDB |")

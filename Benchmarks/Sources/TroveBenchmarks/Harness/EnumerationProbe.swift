@@ -13,8 +13,8 @@ import CSQLiteBenchmark
 ///
 /// The ways of walking:
 /// - `cursor`: ``ItemCursor``, one user decoded per `next()` (streaming);
-/// - `enumerate`: `User.read(tx).enumerate { }` (streaming);
-/// - `all`: `User.read(tx).all()`, every user in one array, then walked;
+/// - `enumerate`: `tx.enumerate(User.self) { }` (streaming);
+/// - `all`: `tx.readAll(User.self)`, every user in one array, then walked;
 /// - `raw`: raw SQLite, one `SELECT key, data, metadata … ORDER BY key` stepped to the end,
 ///   each row decoded by the same generated coder and dropped: the floor.
 struct EnumerationProbe {
@@ -52,7 +52,7 @@ struct EnumerationProbe {
                 var index = 0
                 while index < count {
                     let batch = (index..<min(count, index + 10_000)).map { Fixtures.makeUser(index: $0, random: &random) }
-                    try connection.readWrite { tx in try tx.write(batch) }
+                    try connection.write { tx in try tx.write(batch) }
                     index += batch.count
                 }
             }
@@ -119,12 +119,12 @@ struct EnumerationProbe {
             try connection.read { tx in
                 switch mode {
                 case .cursor:
-                    let cursor = User.read(tx).cursor()
+                    let cursor = tx.cursor(User.self)
                     while let user = try cursor.next() { checksum.add(user) }
                 case .enumerate:
-                    try User.read(tx).enumerate { user, _ in checksum.add(user) }
+                    try tx.enumerate(User.self) { user, _ in checksum.add(user) }
                 default:
-                    let users = try User.read(tx).all()
+                    let users = try tx.readAll(User.self)
                     for user in users { checksum.add(user) }
                 }
             }

@@ -62,7 +62,7 @@ struct ObservationSuite {
         let observers = withObservations ? try startIdleObservations(database) : nil
         let start = Stopwatch()
         for user in users {
-            try connection.readWrite { tx in try tx.write(user) }
+            try connection.write { tx in try tx.write(user) }
         }
         let elapsed = start.elapsed()
         if let observers {
@@ -106,13 +106,13 @@ struct ObservationSuite {
         let database = try Database(path: directory + "/observed.trove")
         let connection = try database.newConnection()
         var user = users[0]
-        try connection.readWrite { tx in try tx.write(user) }
+        try connection.write { tx in try tx.write(user) }
         let key = user.id
         let delivered = DispatchSemaphore(value: 0)
         let arrivals = Mutex<[Int: Double]>([:])
         let consumer = Task {
             var first = true
-            for try await age in database.observe({ tx in try User.read(tx).byKey(key)?.age ?? -1 }) {
+            for try await age in database.observe({ tx in try tx.read(User.self, key: key)?.age ?? -1 }) {
                 let now = Stopwatch.wallNow()
                 if first {
                     first = false
@@ -127,7 +127,7 @@ struct ObservationSuite {
         for n in 0..<latencyCommits {
             user.age = 1_000_000 + n
             starts[user.age] = Stopwatch.wallNow()
-            try connection.readWrite { tx in try tx.write(user) }
+            try connection.write { tx in try tx.write(user) }
             delivered.wait()
         }
         consumer.cancel()

@@ -189,23 +189,23 @@
         }
 
         func reset() async throws {
-            try await store.readWrite { tx in _ = try await tx.removeAll(User.self) }
+            try await store.write { tx in _ = try await tx.removeAll(User.self) }
         }
 
         func insert(_ users: [User]) async throws {
-            try await store.readWrite { tx in try await tx.write(users) }
+            try await store.write { tx in try await tx.write(users) }
         }
 
         func readAll() async throws -> Checksum {
             var checksum = Checksum()
-            for user in try await store.read({ tx in try await User.read(tx).all() }) { checksum.add(user) }
+            for user in try await store.read({ tx in try await tx.readAll(User.self) }) { checksum.add(user) }
             return checksum
         }
 
         func readEach(_ keys: [String]) async throws -> Checksum {
             var checksum = Checksum()
             for key in keys {
-                if let user = try await store.read({ tx in try await User.read(tx).byKey(key) }) { checksum.add(user) }
+                if let user = try await store.read({ tx in try await tx.read(User.self, key: key) }) { checksum.add(user) }
             }
             return checksum
         }
@@ -222,7 +222,7 @@
             try await store.read { tx in
                 var checksum = Checksum()
                 for key in keys {
-                    if let user = try await User.read(tx).byKey(key) { checksum.add(user) }
+                    if let user = try await tx.read(User.self, key: key) { checksum.add(user) }
                 }
                 return checksum
             }
@@ -232,23 +232,23 @@
             try await store.read { tx in
                 var checksum = Checksum()
                 for key in keys {
-                    if let stats = try await User.read(tx).metadata(forKey: key) { checksum.add(stats) }
+                    if let stats = try await tx.metadata(for: User.self, key: key) { checksum.add(stats) }
                 }
                 return checksum
             }
         }
 
         func update(_ users: [User]) async throws {
-            try await store.readWrite { tx in try await tx.write(users) }
+            try await store.write { tx in try await tx.write(users) }
         }
 
         func delete(_ keys: [String]) async throws {
-            try await store.readWrite { tx in _ = try await tx.remove(User.self, keys: keys) }
+            try await store.write { tx in _ = try await tx.remove(User.self, keys: keys) }
         }
 
         func writeEach(_ users: [User]) async throws {
             for user in users {
-                try await store.readWrite { tx in try await tx.write(user) }
+                try await store.write { tx in try await tx.write(user) }
             }
         }
 

@@ -215,15 +215,15 @@ final class TroveSearchStore: SearchStore {
     }
 
     func insert(_ documents: ArraySlice<Document>) throws {
-        try writer.readWrite { tx in try tx.write(Array(documents)) }
+        try writer.write { tx in try tx.write(Array(documents)) }
     }
 
     func search(_ match: String, limit: Int) throws -> [SearchResult] {
         try reader.read { tx in
-            try Document.search(tx, for: .raw(match))
+            try Document.search(for: .raw(match))
                 .snippets(of: "body", before: "<b>", after: "</b>")
                 .limit(limit)
-                .hits()
+                .hits(tx)
                 .map { SearchResult(document: $0.item, score: $0.score, snippet: $0.snippet ?? "") }
         }
     }

@@ -40,15 +40,15 @@ final class TroveRelationshipStore: RelationshipBenchmarkStore {
     }
 
     func insert(_ authors: [Author]) throws {
-        try writer.readWrite { tx in try tx.write(authors) }
+        try writer.write { tx in try tx.write(authors) }
     }
 
     func insert(_ posts: ArraySlice<Post>) throws {
-        try writer.readWrite { tx in try tx.write(Array(posts)) }
+        try writer.write { tx in try tx.write(Array(posts)) }
     }
 
     func removeAuthor(_ key: String) throws {
-        try writer.readWrite { tx in _ = try tx.remove(Author.self, key: key) }
+        try writer.write { tx in _ = try tx.remove(Author.self, key: key) }
     }
 
     func postCount(of author: String, storedAmong keys: [String]) throws -> (byAuthor: Int, stored: Int) {

@@ -41,23 +41,23 @@ final class TroveIndexedStore: IndexedBenchmarkStore {
     }
 
     func insert(_ users: [User]) throws {
-        try session.writer.readWrite { tx in try tx.write(users) }
+        try session.writer.write { tx in try tx.write(users) }
     }
 
     func users(age: Int) throws -> [User] {
         try session.reader.read { tx in
-            try Self.byAgeAndEmail.query(tx).filter(.column("age", equals: age)).items()
+            try Self.byAgeAndEmail.query.filter(.column("age", equals: age)).items(tx)
         }
     }
 
     func users(ages: Range<Int>) throws -> [User] {
         try session.reader.read { tx in
-            try Self.byAgeAndEmail.query(tx).filter(.column("age", in: ages)).items()
+            try Self.byAgeAndEmail.query.filter(.column("age", in: ages)).items(tx)
         }
     }
 
     func update(_ users: [User]) throws {
-        try session.writer.readWrite { tx in try tx.write(users) }
+        try session.writer.write { tx in try tx.write(users) }
     }
 
     func dropIndex() throws {

@@ -27,7 +27,7 @@ final class TroveStore: BenchmarkStore {
         if showsUnknownField, let user = users.first {
             try Self.showUnknownField(like: user, to: database)
         }
-        try writer.readWrite { tx in try tx.write(users) }
+        try writer.write { tx in try tx.write(users) }
     }
 
     /// Makes `database` see, in the users' collection, a field that `User`'s coder does not know:
@@ -40,13 +40,13 @@ final class TroveStore: BenchmarkStore {
         try writer.encode(true, field: FieldNumber.of("addedByANewerVersion"))
         let data = writer.withUnsafeBytes { Data($0) }
         let connection = try database.newConnection()
-        try connection.readWrite { tx in try tx.setData(data, forKey: "unknown-field", in: User.collection) }
-        _ = try User.read(connection).byKey("unknown-field")
-        try connection.readWrite { tx in _ = try tx.remove(User.self, key: "unknown-field") }
+        try connection.write { tx in try tx.setData(data, forKey: "unknown-field", in: User.collection) }
+        _ = try connection.read(User.self, key: "unknown-field")
+        try connection.write { tx in _ = try tx.remove(User.self, key: "unknown-field") }
     }
 
     func readAll() throws -> [User] {
-        try reader.read { tx in try User.read(tx).all() }
+        try reader.read { tx in try tx.readAll(User.self) }
     }
 
     func readEach(_ keys: [String]) throws -> Checksum {
@@ -86,23 +86,23 @@ final class TroveStore: BenchmarkStore {
     }
 
     func update(_ users: [User]) throws {
-        try writer.readWrite { tx in try tx.write(users) }
+        try writer.write { tx in try tx.write(users) }
     }
 
     func delete(_ keys: [String]) throws {
-        try writer.readWrite { tx in _ = try tx.remove(User.self, keys: keys) }
+        try writer.write { tx in _ = try tx.remove(User.self, keys: keys) }
     }
 
     func writeEach(_ users: [User]) throws {
         for user in users {
-            try writer.readWrite { tx in try tx.write(user) }
+            try writer.write { tx in try tx.write(user) }
         }
     }
 
     private static func readEach(_ keys: [String], on connection: Connection) throws -> Checksum {
         var checksum = Checksum()
         for key in keys {
-            if let user = try User.read(connection).byKey(key) { checksum.add(user) }
+            if let user = try connection.read(User.self, key: key) { checksum.add(user) }
         }
         return checksum
     }

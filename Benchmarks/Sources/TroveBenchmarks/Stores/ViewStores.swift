@@ -66,7 +66,7 @@ final class TroveViewStore: ViewBenchmarkStore {
     }
 
     func insert(_ messages: ArraySlice<Message>) throws {
-        try writer.readWrite { tx in try tx.write(Array(messages)) }
+        try writer.write { tx in try tx.write(Array(messages)) }
     }
 
     func finishSetup() throws {
@@ -74,7 +74,7 @@ final class TroveViewStore: ViewBenchmarkStore {
     }
 
     func update(_ message: Message) throws {
-        try writer.readWrite { tx in try tx.write(message) }
+        try writer.write { tx in try tx.write(message) }
     }
 
     func keys(in group: String) throws -> [String]? {

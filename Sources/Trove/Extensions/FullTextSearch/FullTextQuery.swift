@@ -1,10 +1,11 @@
 /// The clauses of a search: the query, the text to return with each hit, limit and offset.
-struct FullTextClauses: Sendable {
-    var query: SearchQuery
-    var excerpt: FullTextExcerpt?
-    var indexFilters: [FullTextIndexFilter] = []
-    var limit: Int?
-    var offset = 0
+@usableFromInline
+package struct FullTextClauses: Sendable {
+    package var query: SearchQuery
+    package var excerpt: FullTextExcerpt?
+    package var indexFilters: [FullTextIndexFilter] = []
+    @usableFromInline package var limit: Int?
+    package var offset = 0
 
     init(query: SearchQuery) {
         self.query = query
@@ -12,49 +13,51 @@ struct FullTextClauses: Sendable {
 }
 
 /// Conditions on a secondary index of the same items, which every hit must meet.
-struct FullTextIndexFilter: Sendable {
+package struct FullTextIndexFilter: Sendable {
     let index: IndexQueryPlanner
-    let conditions: [IndexQueryClauses.Condition]
+    /// The name of the index.
+    package var indexName: String { index.name }
+    package let conditions: [IndexQueryClauses.Condition]
 }
 
 /// The text a search returns with each hit: a snippet or the highlighted text of a column.
-struct FullTextExcerpt: Sendable, Hashable {
-    enum Kind: Sendable, Hashable {
+package struct FullTextExcerpt: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case snippet(ellipsis: String, tokens: Int)
         case highlight
     }
 
-    var kind: Kind
-    var column: String
-    var before: String
-    var after: String
+    package var kind: Kind
+    package var column: String
+    package var before: String
+    package var after: String
 }
 
-/// A search of a ``FullTextSearch`` in a read transaction: the matching items, best first
-/// (by bm25 with the columns' weights, then by key), as items, hits with a snippet, keys or a
-/// count.
+/// A search of a ``FullTextSearch``, as a value: the matching items, best first (by bm25 with
+/// the columns' weights, then by key), returned by its terminals (``ItemQuery``) as items, keys
+/// or a count, or as hits with a score and a snippet.
 ///
 /// ```swift
-/// let hits = try messageSearch.query(tx, for: .prefixes(of: "swi"))
+/// let search = Message.search(for: .prefixes(of: "swi"))
 ///     .snippets(of: "body", before: "[", after: "]")
 ///     .limit(20, offset: 40)
-///     .hits()
-/// for hit in hits { print(hit.key, hit.snippet ?? "") }
+/// for hit in try await search.hits(in: database) { print(hit.key, hit.snippet ?? "") }
 /// ```
 ///
 /// A query without words (``SearchQuery/prefixes(of:)`` of empty input) matches nothing. Items
 /// come through the connection's cache like any other read.
-///
-/// - Important: A search is valid only inside the closure of its transaction.
-public struct FullTextQuery<Item: Persistable> {
+public struct FullTextQuery<Item: Persistable>: ItemQuery {
     let search: FullTextSearch<Item>
-    let transaction: ReadTransaction
     var clauses: FullTextClauses
 
-    init(search: FullTextSearch<Item>, transaction: ReadTransaction, clauses: FullTextClauses) {
+    init(search: FullTextSearch<Item>, clauses: FullTextClauses) {
         self.search = search
-        self.transaction = transaction
         self.clauses = clauses
+    }
+
+    /// What the search selects, for the engine that runs it.
+    public var plan: QueryPlan<Item> {
+        QueryPlan(.search(search, clauses))
     }
 
     /// The search with at most `limit` results, after skipping `offset`.
@@ -125,21 +128,62 @@ public struct FullTextQuery<Item: Persistable> {
         copy.clauses.excerpt = FullTextExcerpt(kind: .highlight, column: column, before: before, after: after)
         return copy
     }
+}
 
+extension FullTextQuery {
     /// The matching items, best first, with their keys, bm25 scores and the snippet or
-    /// highlighted text asked for.
+    /// highlighted text asked for, read in `transaction`.
     ///
+    /// - Parameter transaction: A read (or read-write) transaction of a SQLite database.
     /// - Returns: The hits, best first.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/invalidSearchQuery`` when a raw query
     ///   is not valid FTS5 syntax, ``TroveError/Code/extensionFailed`` when the search is not
     ///   registered, is stale or has no such column, ``TroveError/Code/invalidKey`` for a stored
     ///   key that is not an `Item.ID`, a decoding error, or an SQLite error.
-    public func hits() throws -> [SearchHit<Item>] {
-        let transaction = transaction
+    public func hits(_ transaction: ReadTransaction) throws -> [SearchHit<Item>] {
+        try transaction.hits(matching: plan)
+    }
+
+    /// The hits, best first, read in `transaction` of any engine.
+    ///
+    /// - Parameter transaction: A transaction of a SQLite database or of a PostgreSQL store.
+    /// - Returns: The hits.
+    /// - Throws: What the engine throws.
+    public func hits(_ transaction: some TransactionReading) async throws -> [SearchHit<Item>] {
+        try await transaction.hits(matching: plan)
+    }
+
+    /// The hits, best first, in one read transaction of `database` on the caller's thread.
+    ///
+    /// - Parameter database: A ``Database`` or a ``Connection``.
+    /// - Returns: The hits.
+    /// - Throws: What ``hits(_:)-(ReadTransaction)`` throws.
+    @_disfavoredOverload
+    public func hits(in database: some DatabaseReader) throws -> [SearchHit<Item>] {
+        try database.read { try hits($0) }
+    }
+
+    /// The hits, best first, in one read transaction of `database`, any engine's.
+    ///
+    /// - Parameter database: A ``Database``, a ``Connection``, or a PostgreSQL store.
+    /// - Returns: The hits.
+    /// - Throws: What ``hits(_:)-(TransactionReading)`` throws.
+    public func hits(in database: some AsyncDatabaseReader) async throws -> [SearchHit<Item>] {
+        try await database.read { tx in try await hits(tx) }
+    }
+}
+
+extension ReadTransaction {
+    /// The hits of a search, decoded through the cache.
+    @usableFromInline
+    func searchHits<Item: Persistable>(_ search: FullTextSearch<Item>, _ clauses: FullTextClauses) throws
+        -> [SearchHit<Item>]
+    {
+        let transaction = self
         var hits: [SearchHit<Item>] = []
         try search.planner.run(clauses, selecting: .items, in: transaction) { statement in
             let key = statement.string(at: 0)
-            guard let id = Item.ID(itemKey: key) else { throw Self.invalidKey(key) }
+            guard let id = Item.ID(itemKey: key) else { throw invalidKey(key, of: Item.self) }
             let cacheKey = CacheKey(collection: Item.collection, key: key)
             var item = transaction.cachedItem(at: cacheKey) as? Item
             if item == nil {
@@ -164,48 +208,34 @@ public struct FullTextQuery<Item: Persistable> {
         return hits
     }
 
-    /// The matching items, best first.
-    ///
-    /// - Returns: The items.
-    /// - Throws: What ``hits()`` throws.
-    public func items() throws -> [Item] {
-        try hits().map(\.item)
-    }
-
-    /// The keys of the matching items, best first, without decoding anything.
-    ///
-    /// - Returns: The keys.
-    /// - Throws: What ``hits()`` throws.
-    public func keys() throws -> [Item.ID] {
+    /// The keys of the hits of a search, best first, without decoding anything.
+    @usableFromInline
+    func searchKeys<Item: Persistable>(_ search: FullTextSearch<Item>, _ clauses: FullTextClauses) throws
+        -> [Item.ID]
+    {
         var keys: [Item.ID] = []
-        try search.planner.run(clauses, selecting: .keys, in: transaction) { statement in
+        try search.planner.run(clauses, selecting: .keys, in: self) { statement in
             let key = statement.string(at: 0)
-            guard let id = Item.ID(itemKey: key) else { throw Self.invalidKey(key) }
+            guard let id = Item.ID(itemKey: key) else { throw invalidKey(key, of: Item.self) }
             keys.append(id)
         }
         return keys
     }
 
-    /// The number of matching items (after limit and offset, when given).
-    ///
-    /// - Returns: The count.
-    /// - Throws: What ``hits()`` throws.
-    public func count() throws -> Int {
+    /// The number of hits of a search (after limit and offset, when given).
+    @usableFromInline
+    func searchCount<Item: Persistable>(_ search: FullTextSearch<Item>, _ clauses: FullTextClauses) throws -> Int {
         var count = 0
-        try search.planner.run(clauses, selecting: .count, in: transaction) { count = Int($0.int64(at: 0)) }
+        try search.planner.run(clauses, selecting: .count, in: self) { count = Int($0.int64(at: 0)) }
         return count
     }
 
-    private static func invalidKey(_ key: String) -> TroveError {
+    private func invalidKey<Item: Persistable>(_ key: String, of type: Item.Type) -> TroveError {
         TroveError(
-            code: .invalidKey, message: "The stored key is not a valid \(Item.ID.self).", collection: Item.collection,
-            key: key)
+            code: .invalidKey, message: "The stored key '\(key)' is not a valid \(Item.ID.self).",
+            collection: Item.collection, key: key)
     }
 }
-
-// Explicit non-conformance to Sendable: a search holds its transaction.
-@available(*, unavailable)
-extension FullTextQuery: Sendable {}
 
 /// One result of a ``FullTextQuery``.
 public struct SearchHit<Item: Persistable>: Sendable {

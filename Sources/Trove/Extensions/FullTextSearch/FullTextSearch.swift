@@ -76,18 +76,17 @@ public struct FullTextSearch<Item: Persistable>: Sendable {
         DatabaseExtension(name: name, version: version, implementation: implementation)
     }
 
-    /// A search for `query` in `transaction`: the matching items, best first.
+    /// A search of the items for `query`, best first, to narrow with `filter`, `limit` and
+    /// `snippets`, and to run with its terminals: a value, with no database in it.
     ///
-    /// Use it in any read transaction, of a connection or of the database's pool
-    /// (`database.read`), and in an observation: the observation runs again when the collection
-    /// changes.
+    /// ```swift
+    /// let hits = try notes.query(for: .prefixes(of: input)).limit(20).hits(in: database)
+    /// ```
     ///
-    /// - Parameters:
-    ///   - transaction: The transaction to read in.
-    ///   - query: What to search for.
-    /// - Returns: The search, to narrow and run.
-    public func query(_ transaction: ReadTransaction, for query: SearchQuery) -> FullTextQuery<Item> {
-        FullTextQuery(search: self, transaction: transaction, clauses: FullTextClauses(query: query))
+    /// - Parameter query: What to search for: ``SearchQuery/prefixes(of:)`` for what a user types.
+    /// - Returns: The search.
+    public func query(for query: SearchQuery) -> FullTextQuery<Item> {
+        FullTextQuery(search: self, clauses: FullTextClauses(query: query))
     }
 }
 

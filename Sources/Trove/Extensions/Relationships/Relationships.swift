@@ -12,7 +12,7 @@
 /// ])
 /// let database = try Database(path: path, extensions: [postEdges.databaseExtension])
 ///
-/// try connection.readWrite { tx in
+/// try connection.write { tx in
 ///     try tx.remove(User.self, key: ada.id)   // her posts go too, in this transaction
 /// }
 /// let posts = try connection.read { tx in
@@ -51,137 +51,6 @@ public struct Relationships<Source: Persistable>: Sendable {
     /// The relationships as an extension to register (``Database/register(_:)-(DatabaseExtension)``).
     public var databaseExtension: DatabaseExtension {
         DatabaseExtension(name: name, version: version, implementation: implementation)
-    }
-
-    // MARK: Queries
-
-    /// The keys of the destinations of `source`'s edges named `edge`, sorted, whether the
-    /// destinations exist or not.
-    ///
-    /// - Parameters:
-    ///   - source: The key of the source.
-    ///   - edge: The name of the edge.
-    ///   - transaction: The transaction to read in.
-    /// - Returns: The destination keys.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
-    ///   an edge of this relationship or the extension is not registered, or when SQLite fails.
-    public func destinationKeys(of source: Source.ID, edge: String, in transaction: ReadTransaction) throws
-        -> [String]
-    {
-        try checkEdge(edge)
-        var keys: [String] = []
-        try query(implementation.selectDestinationKeysSQL, in: transaction) { statement in
-            try statement.bind(Source.collection, at: 1)
-            try statement.bind(source.itemKey, at: 2)
-            try statement.bind(edge, at: 3)
-        } row: {
-            keys.append($0.string(at: 0))
-        }
-        return keys
-    }
-
-    /// The destinations of `source`'s edges named `edge` that exist, in the order of their keys.
-    ///
-    /// - Parameters:
-    ///   - type: The model of the destinations.
-    ///   - source: The key of the source.
-    ///   - edge: The name of the edge.
-    ///   - transaction: The transaction to read in.
-    /// - Returns: The destinations.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
-    ///   an edge of this relationship or the extension is not registered, or when an item cannot
-    ///   be decoded or SQLite fails.
-    public func destinations<Destination: Persistable>(
-        _ type: Destination.Type, of source: Source.ID, edge: String, in transaction: ReadTransaction
-    ) throws -> [Destination] {
-        let keys = try destinationKeys(of: source, edge: edge, in: transaction).compactMap { Destination.ID(itemKey: $0) }
-        return try transaction.read(Destination.self, keys: keys)
-    }
-
-    /// The number of distinct destinations of `source`'s edges named `edge`.
-    ///
-    /// - Parameters:
-    ///   - source: The key of the source.
-    ///   - edge: The name of the edge.
-    ///   - transaction: The transaction to read in.
-    /// - Returns: The number of destination keys.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
-    ///   an edge of this relationship or the extension is not registered, or when SQLite fails.
-    public func destinationCount(of source: Source.ID, edge: String, in transaction: ReadTransaction) throws -> Int {
-        try checkEdge(edge)
-        var count = 0
-        try query(implementation.countDestinationsSQL, in: transaction) { statement in
-            try statement.bind(Source.collection, at: 1)
-            try statement.bind(source.itemKey, at: 2)
-            try statement.bind(edge, at: 3)
-        } row: {
-            count = Int($0.int64(at: 0))
-        }
-        return count
-    }
-
-    /// The keys of the sources whose edges named `edge` point at `destination`, sorted by their
-    /// stored keys.
-    ///
-    /// - Parameters:
-    ///   - destination: The key of the destination.
-    ///   - edge: The name of the edge.
-    ///   - transaction: The transaction to read in.
-    /// - Returns: The source keys.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
-    ///   an edge of this relationship or the extension is not registered, or when SQLite fails.
-    public func sourceKeys(pointingTo destination: some ItemKey, edge: String, in transaction: ReadTransaction)
-        throws -> [Source.ID]
-    {
-        try checkEdge(edge)
-        var keys: [Source.ID] = []
-        try query(implementation.selectSourceKeysSQL, in: transaction) { statement in
-            try statement.bind(edge, at: 1)
-            try statement.bind(destination.itemKey, at: 2)
-        } row: {
-            if let key = Source.ID(itemKey: $0.string(at: 0)) { keys.append(key) }
-        }
-        return keys
-    }
-
-    /// The sources whose edges named `edge` point at `destination` (a user's posts).
-    ///
-    /// - Parameters:
-    ///   - destination: The key of the destination.
-    ///   - edge: The name of the edge.
-    ///   - transaction: The transaction to read in.
-    /// - Returns: The sources, in the order of their stored keys.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
-    ///   an edge of this relationship or the extension is not registered, or when an item cannot
-    ///   be decoded or SQLite fails.
-    public func sources(pointingTo destination: some ItemKey, edge: String, in transaction: ReadTransaction) throws
-        -> [Source]
-    {
-        try transaction.read(Source.self, keys: sourceKeys(pointingTo: destination, edge: edge, in: transaction))
-    }
-
-    /// The number of sources whose edges named `edge` point at `destination`.
-    ///
-    /// - Parameters:
-    ///   - destination: The key of the destination.
-    ///   - edge: The name of the edge.
-    ///   - transaction: The transaction to read in.
-    /// - Returns: The number of sources.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when `edge` is not
-    ///   an edge of this relationship or the extension is not registered, or when SQLite fails.
-    public func sourceCount(pointingTo destination: some ItemKey, edge: String, in transaction: ReadTransaction)
-        throws -> Int
-    {
-        try checkEdge(edge)
-        var count = 0
-        try query("SELECT count(DISTINCT src) FROM \"\(implementation.table)\" WHERE edge = ?1 AND dst_key = ?2", in: transaction) {
-            statement in
-            try statement.bind(edge, at: 1)
-            try statement.bind(destination.itemKey, at: 2)
-        } row: {
-            count = Int($0.int64(at: 0))
-        }
-        return count
     }
 
     // MARK: Manual edges
@@ -281,33 +150,5 @@ public struct Relationships<Source: Persistable>: Sendable {
                 collection: Source.collection, key: source.itemKey, extensionName: name)
         }
         return statement.int64(at: 0)
-    }
-
-    /// Throws when `edge` names no edge of this relationship: a query of an unknown edge would
-    /// find nothing, which reads as "no edges" (a secondary index refuses an unknown column the
-    /// same way).
-    private func checkEdge(_ edge: String) throws {
-        guard implementation.edgesByName[edge] == nil else { return }
-        let known = edges.map { "'\($0.name)'" }.joined(separator: ", ")
-        throw TroveError(
-            code: .extensionFailed,
-            message:
-                "The relationship '\(name)' has no edge named '\(edge)'; its edges are \(known.isEmpty ? "none" : known).",
-            collection: Source.collection, extensionName: name)
-    }
-
-    private func query(
-        _ sql: String, in transaction: ReadTransaction, bind: (Statement) throws -> Void,
-        row: (Statement) throws -> Void
-    ) throws {
-        let core = transaction.checkedCore
-        transaction.recorder?.recordIndex(name, of: Source.collection)
-        try core.database.checkQueryable(name, fingerprint: implementation.fingerprint)
-        let statement = try core.sqlite.cachedStatement(sql)
-        defer { statement.reset() }
-        try bind(statement)
-        while try statement.step() {
-            try row(statement)
-        }
     }
 }

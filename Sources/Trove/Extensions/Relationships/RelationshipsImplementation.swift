@@ -32,7 +32,7 @@
 /// destination applies the source-side rules and leaves the edges (they mirror the sources'
 /// properties). The removals that rules decide are queued on the connection and run through the
 /// write funnel (``ConnectionCore/runCascade()``), so that each is an ordinary removal.
-struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation {
+struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation, RelationshipStatements {
     let name: String
     let edges: [RelationshipEdge<Source>]
     let table: String
@@ -55,7 +55,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     private let deleteAllSQL: String
     private let selectEdgesOfSourceSQL: String
     private let selectSourcesSQL: String
-    private let countSourcesSQL: String
+    let countSourcesSQL: String
     private let selectLiveDestinationSQL: String
     let selectDestinationKeysSQL: String
     let selectSourceKeysSQL: String

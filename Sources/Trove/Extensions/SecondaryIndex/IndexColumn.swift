@@ -15,7 +15,7 @@ public struct IndexColumn<Item: Persistable>: Sendable {
     public let type: IndexColumnType
     /// Whether two items may not have the same value (`nil` excepted).
     public let isUnique: Bool
-    let value: @Sendable (Item) -> IndexValue
+    package let value: @Sendable (Item) -> IndexValue
 
     /// A column whose value `value` computes from each item.
     ///

@@ -13,7 +13,7 @@ public struct IndexCondition<Item: Persistable>: Sendable, Hashable {
 
     /// The name of the column.
     public let column: String
-    @usableFromInline let predicate: IndexPredicate
+    @usableFromInline package let predicate: IndexPredicate
 
     init(column: String, predicate: Predicate) {
         self.column = column
@@ -72,7 +72,7 @@ public struct IndexCondition<Item: Persistable>: Sendable, Hashable {
 /// What an ``IndexCondition`` asks of its column (not generic: the SQL of a query is built
 /// once for every item type).
 @usableFromInline
-enum IndexPredicate: Sendable, Hashable {
+package enum IndexPredicate: Sendable, Hashable {
     case equals(IndexValue)
     case oneOf([IndexValue])
     case range(lower: IndexValue?, lowerIncluded: Bool, upper: IndexValue?, upperIncluded: Bool)

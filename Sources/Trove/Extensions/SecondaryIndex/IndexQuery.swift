@@ -1,15 +1,15 @@
 import Synchronization
 
 /// The clauses of a query of a ``SecondaryIndex``: conditions (all must hold), orderings, limit
-/// and offset. Not generic: the SQL is built from them once, for every item type, in
-/// ``IndexQueryPlanner``.
+/// and offset. Not generic, and the same for every engine: SQLite builds its SQL from them in
+/// ``IndexQueryPlanner``, TrovePostgres in its own dialect.
 @usableFromInline
-struct IndexQueryClauses: Sendable {
+package struct IndexQueryClauses: Sendable, Hashable {
     /// A condition on a column (an ``IndexCondition`` without its item type).
     @usableFromInline
-    struct Condition: Sendable, Hashable {
-        @usableFromInline let column: String
-        @usableFromInline let predicate: IndexPredicate
+    package struct Condition: Sendable, Hashable {
+        @usableFromInline package let column: String
+        @usableFromInline package let predicate: IndexPredicate
 
         @inlinable
         init(column: String, predicate: IndexPredicate) {
@@ -20,9 +20,9 @@ struct IndexQueryClauses: Sendable {
 
     /// An ordering by a column (an ``IndexOrder`` without its item type).
     @usableFromInline
-    struct Ordering: Sendable, Hashable {
-        @usableFromInline let column: String
-        @usableFromInline let descending: Bool
+    package struct Ordering: Sendable, Hashable {
+        @usableFromInline package let column: String
+        @usableFromInline package let descending: Bool
 
         @inlinable
         init(column: String, descending: Bool) {
@@ -31,10 +31,10 @@ struct IndexQueryClauses: Sendable {
         }
     }
 
-    @usableFromInline var conditions: [Condition]
-    @usableFromInline var orderings: [Ordering]
-    @usableFromInline var limit: Int?
-    @usableFromInline var offset: Int
+    @usableFromInline package var conditions: [Condition]
+    @usableFromInline package var orderings: [Ordering]
+    @usableFromInline package var limit: Int?
+    @usableFromInline package var offset: Int
 
     @inlinable
     init() {
@@ -73,42 +73,36 @@ struct IndexQueryClauses: Sendable {
     }
 }
 
-/// A query of a ``SecondaryIndex`` in a read transaction: which items, in what order, how many,
-/// returned as items, keys, the first item or a count.
+/// A query of a ``SecondaryIndex``, as a value: which items, in what order, how many. Built
+/// without a database, run by its terminals (``ItemQuery``) where you say:
 ///
 /// ```swift
-/// let page = try usersByAge.query(tx)
-///     .filter(.column("age", in: 18..<30), .column("city", equals: "Paris"))
-///     .sorted(by: .column("age", .descending))
-///     .limit(20, offset: 40)
-///     .items()
+/// let adults = User.query.filter(.age(18...)).sorted(by: .age).limit(20)
+/// let page = try adults.items(in: database)            // one read transaction of any place
+/// let same = try await adults.items(in: store)         // any engine, with await
+/// try database.read { tx in try adults.count(tx) }     // inside a transaction
+/// let ada = try await User.byEmail("ada@example.com").first(in: database)
 /// ```
 ///
 /// Conditions combine with AND. Without an ordering, items come in key order; with one, items
 /// with equal values come in key order. Key order is by value for an integer key type (-1
 /// before 9 before 10), and by the stored text, byte by byte, for the others (`String`, `UUID`,
 /// any `LosslessStringConvertible`). Items come through the connection's cache like any other
-/// read.
-///
-/// - Important: A query is valid only inside the closure of its transaction.
-public struct IndexQuery<Item: Persistable> {
-    // The results are `@inlinable`, so that the loop over the rows is specialized for `Item` in
-    // the caller's module (as the typed reads are); the SQL is built and run by the non-generic
-    // `IndexQueryPlanner`.
+/// read. A query is `Sendable`: keep it in a property, pass it to a task.
+public struct IndexQuery<Item: Persistable>: ItemQuery {
     @usableFromInline let index: SecondaryIndex<Item>
-    @usableFromInline let transaction: ReadTransaction
     @usableFromInline var clauses: IndexQueryClauses
 
     @inlinable
-    init(index: SecondaryIndex<Item>, transaction: ReadTransaction, clauses: IndexQueryClauses = IndexQueryClauses()) {
+    init(index: SecondaryIndex<Item>, clauses: IndexQueryClauses = IndexQueryClauses()) {
         self.index = index
-        self.transaction = transaction
         self.clauses = clauses
     }
 
-    /// The query with `conditions` added: every one must hold.
+    /// The query narrowed to the items that meet every condition of `conditions` too.
     ///
-    /// - Parameter conditions: Conditions on columns of the index.
+    /// - Parameter conditions: Conditions on columns of the index (`.column("age", in: 18...)`,
+    ///   or the generated `.age(18...)`).
     /// - Returns: The narrowed query.
     @inlinable
     public func filter(_ conditions: IndexCondition<Item>...) -> Self {
@@ -117,11 +111,11 @@ public struct IndexQuery<Item: Persistable> {
         return copy
     }
 
-    /// The query with its results ordered by `orderings`, the first deciding first, then by key
-    /// (by value for an integer key type, by text for the others).
+    /// The query sorted by `orderings`, after any orderings it has; ties are ordered by key.
     ///
-    /// - Parameter orderings: Orderings by columns of the index.
-    /// - Returns: The ordered query.
+    /// - Parameter orderings: Orderings by columns of the index (`.column("age", .descending)`,
+    ///   or the generated `.age`).
+    /// - Returns: The sorted query.
     @inlinable
     public func sorted(by orderings: IndexOrder<Item>...) -> Self {
         var copy = self
@@ -129,27 +123,22 @@ public struct IndexQuery<Item: Persistable> {
         return copy
     }
 
-    /// The query with its results ordered by `ordering` in `direction`, then by key (by value
-    /// for an integer key type, by text for the others).
-    ///
-    /// ```swift
-    /// User.query(tx).sorted(by: .age, .descending)
-    /// ```
+    /// The query sorted by `ordering`'s column in `direction`.
     ///
     /// - Parameters:
-    ///   - ordering: An ordering by a column of the index.
-    ///   - direction: The direction, which replaces the ordering's own.
-    /// - Returns: The ordered query.
+    ///   - ordering: An ordering by a column of the index (`.age`).
+    ///   - direction: Ascending or descending.
+    /// - Returns: The sorted query.
     @inlinable
     public func sorted(by ordering: IndexOrder<Item>, _ direction: SortDirection) -> Self {
         sorted(by: .column(ordering.column, direction))
     }
 
-    /// The query with at most `limit` results, after skipping `offset`.
+    /// The query limited to `limit` results, after skipping `offset`.
     ///
     /// - Parameters:
-    ///   - limit: The most results (at least 0).
-    ///   - offset: The results to skip first (default 0).
+    ///   - limit: The largest number of results (a negative number counts as 0).
+    ///   - offset: How many results to skip first.
     /// - Returns: The limited query.
     @inlinable
     public func limit(_ limit: Int, offset: Int = 0) -> Self {
@@ -158,14 +147,19 @@ public struct IndexQuery<Item: Persistable> {
         return copy
     }
 
-    /// The matching items, decoded (or taken from the connection's cache).
-    ///
-    /// - Returns: The items, in the query's order.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/extensionFailed`` when the index is
-    ///   not registered, is stale or has no such column, a decoding error, or an SQLite error.
+    /// What the query selects, for the engine that runs it.
     @inlinable
-    public func items() throws -> [Item] {
-        let transaction = transaction
+    public var plan: QueryPlan<Item> {
+        QueryPlan(.index(index, clauses))
+    }
+}
+
+extension ReadTransaction {
+    /// The items of an index query, decoded through the cache: specialized for `Item` where it is
+    /// called (the SQL is built and run by the non-generic ``IndexQueryPlanner``).
+    @inlinable
+    func indexItems<Item: Persistable>(_ index: SecondaryIndex<Item>, _ clauses: IndexQueryClauses) throws -> [Item] {
+        let transaction = self
         var items: [Item] = []
         try index.planner.readItemRows(
             clauses, in: transaction, collection: Item.collection,
@@ -186,156 +180,22 @@ public struct IndexQuery<Item: Persistable> {
         return items
     }
 
-    /// The first matching item, or `nil`.
-    ///
-    /// - Returns: The first item in the query's order.
-    /// - Throws: What ``items()`` throws.
+    /// The keys of the items of an index query.
     @inlinable
-    public func first() throws -> Item? {
-        try IndexQuery(index: index, transaction: transaction, clauses: clauses.first).items().first
-    }
-
-    /// The keys of the matching items, without decoding anything.
-    ///
-    /// - Returns: The keys, in the query's order.
-    /// - Throws: What ``items()`` throws, and ``TroveError/Code/invalidKey`` for a stored key
-    ///   that is not an `Item.ID`.
-    @inlinable
-    public func keys() throws -> [Item.ID] {
+    func indexKeys<Item: Persistable>(_ index: SecondaryIndex<Item>, _ clauses: IndexQueryClauses) throws -> [Item.ID] {
         var keys: [Item.ID] = []
-        try index.planner.readKeys(clauses, in: transaction) { key in
+        try index.planner.readKeys(clauses, in: self) { key in
             guard let id = Item.ID(itemKey: key) else {
                 throw TroveError(
-                    code: .invalidKey, message: "The stored key is not a valid \(Item.ID.self).",
+                    code: .invalidKey, message: "The stored key '\(key)' is not a valid \(Item.ID.self).",
                     collection: Item.collection, key: key)
             }
             keys.append(id)
         }
         return keys
     }
-
-    /// The number of matching items (after limit and offset, when given).
-    ///
-    /// - Returns: The count.
-    /// - Throws: What ``items()`` throws.
-    @inlinable
-    public func count() throws -> Int {
-        try index.planner.count(clauses, in: transaction)
-    }
 }
 
-// Explicit non-conformance to Sendable: a query holds its transaction.
-@available(*, unavailable)
-extension IndexQuery: Sendable {}
-
-/// A query of a ``SecondaryIndex`` bound to a connection: each result runs it in a read
-/// transaction of its own, synchronously or `async`.
-///
-/// ```swift
-/// let count = try await usersByAge.query(connection).filter(.column("age", in: 18...)).count()
-/// ```
-public struct ConnectionIndexQuery<Item: Persistable>: Sendable {
-    @usableFromInline let index: SecondaryIndex<Item>
-    @usableFromInline let connection: Connection
-    @usableFromInline var clauses = IndexQueryClauses()
-
-    init(index: SecondaryIndex<Item>, connection: Connection) {
-        self.index = index
-        self.connection = connection
-    }
-
-    /// The query with `conditions` added (see ``IndexQuery/filter(_:)``).
-    @inlinable
-    public func filter(_ conditions: IndexCondition<Item>...) -> Self {
-        var copy = self
-        copy.clauses.add(conditions)
-        return copy
-    }
-
-    /// The query ordered by `orderings` (see ``IndexQuery/sorted(by:)``).
-    @inlinable
-    public func sorted(by orderings: IndexOrder<Item>...) -> Self {
-        var copy = self
-        copy.clauses.add(orderings)
-        return copy
-    }
-
-    /// The query ordered by `ordering` in `direction` (see ``IndexQuery/sorted(by:_:)``).
-    @inlinable
-    public func sorted(by ordering: IndexOrder<Item>, _ direction: SortDirection) -> Self {
-        sorted(by: .column(ordering.column, direction))
-    }
-
-    /// The query limited (see ``IndexQuery/limit(_:offset:)``).
-    @inlinable
-    public func limit(_ limit: Int, offset: Int = 0) -> Self {
-        var copy = self
-        copy.clauses.setLimit(limit, offset: offset)
-        return copy
-    }
-
-    /// The matching items (see ``IndexQuery/items()``), in a read transaction.
-    @_disfavoredOverload
-    @inlinable
-    public func items() throws -> [Item] {
-        let (index, clauses) = (index, clauses)
-        return try connection.read { try IndexQuery(index: index, transaction: $0, clauses: clauses).items() }
-    }
-
-    /// The matching items, in a read transaction on the connection's queue.
-    @inlinable
-    public func items() async throws -> [Item] {
-        let (index, clauses) = (index, clauses)
-        return try await connection.read { try IndexQuery(index: index, transaction: $0, clauses: clauses).items() }
-    }
-
-    /// The first matching item (see ``IndexQuery/first()``), in a read transaction.
-    @_disfavoredOverload
-    @inlinable
-    public func first() throws -> Item? {
-        let (index, clauses) = (index, clauses.first)
-        return try connection.read { try IndexQuery(index: index, transaction: $0, clauses: clauses).items().first }
-    }
-
-    /// The first matching item, in a read transaction on the connection's queue.
-    @inlinable
-    public func first() async throws -> Item? {
-        let (index, clauses) = (index, clauses.first)
-        return try await connection.read {
-            try IndexQuery(index: index, transaction: $0, clauses: clauses).items().first
-        }
-    }
-
-    /// The keys of the matching items (see ``IndexQuery/keys()``), in a read transaction.
-    @_disfavoredOverload
-    @inlinable
-    public func keys() throws -> [Item.ID] {
-        let (index, clauses) = (index, clauses)
-        return try connection.read { try IndexQuery(index: index, transaction: $0, clauses: clauses).keys() }
-    }
-
-    /// The keys of the matching items, in a read transaction on the connection's queue.
-    @inlinable
-    public func keys() async throws -> [Item.ID] {
-        let (index, clauses) = (index, clauses)
-        return try await connection.read { try IndexQuery(index: index, transaction: $0, clauses: clauses).keys() }
-    }
-
-    /// The number of matching items (see ``IndexQuery/count()``), in a read transaction.
-    @_disfavoredOverload
-    @inlinable
-    public func count() throws -> Int {
-        let (planner, clauses) = (index.planner, clauses)
-        return try connection.read { try planner.count(clauses, in: $0) }
-    }
-
-    /// The number of matching items, in a read transaction on the connection's queue.
-    @inlinable
-    public func count() async throws -> Int {
-        let (planner, clauses) = (index.planner, clauses)
-        return try await connection.read { try planner.count(clauses, in: $0) }
-    }
-}
 
 /// Builds and runs the SQL of the queries of one ``SecondaryIndex``, for every item type: the
 /// non-generic half of ``IndexQuery``, which hands it closures that decode the rows.

@@ -61,42 +61,14 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
         DatabaseExtension(name: name, version: version, implementation: implementation)
     }
 
-    /// A query of the index in `transaction`, which returns every item until it is filtered.
+    /// A query of every item of the index, in key order, to narrow with `filter`, `sorted` and
+    /// `limit`, and to run with its terminals (``ItemQuery``): a value, with no database in it.
     ///
-    /// - Parameter transaction: The transaction to read in.
-    /// - Returns: The query.
-    public func query(_ transaction: ReadTransaction) -> IndexQuery<Item> {
-        IndexQuery(index: self, transaction: transaction)
-    }
-
-    /// A query of the index that runs in a read transaction of `connection` when it is asked
-    /// for its results.
-    ///
-    /// - Parameter connection: The connection to read on.
-    /// - Returns: The query.
-    public func query(_ connection: Connection) -> ConnectionIndexQuery<Item> {
-        ConnectionIndexQuery(index: self, connection: connection)
-    }
-}
-
-extension TransactionReader {
-    /// A query of `index` in the reader's transaction (see ``SecondaryIndex/query(_:)-(ReadTransaction)``).
-    ///
-    /// Generated accessors use it: `User.read(tx).byEmail(_:)` is a query of the model's index.
-    ///
-    /// - Parameter index: An index of `Item`.
-    /// - Returns: The query.
-    public func query(_ index: SecondaryIndex<Item>) -> IndexQuery<Item> {
-        index.query(transaction)
-    }
-}
-
-extension ConnectionReader {
-    /// A query of `index` on the reader's connection (see ``SecondaryIndex/query(_:)-(Connection)``).
-    ///
-    /// - Parameter index: An index of `Item`.
-    /// - Returns: The query.
-    public func query(_ index: SecondaryIndex<Item>) -> ConnectionIndexQuery<Item> {
-        index.query(connection)
+    /// ```swift
+    /// let young = try byAge.query.filter(.column("age", in: 18..<30)).items(in: database)
+    /// ```
+    @inlinable
+    public var query: IndexQuery<Item> {
+        IndexQuery(index: self)
     }
 }

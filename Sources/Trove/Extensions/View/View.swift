@@ -241,13 +241,3 @@ extension View: ViewDefinition {
 
 /// Drawn once per process (see ``View/Storage/rebuiltAtLaunch``): a constant, not mutable state.
 let viewLaunchToken = UUID().uuidString
-
-extension TransactionReader {
-    /// Reads `view` in the reader's transaction (see ``View/read(_:)``).
-    ///
-    /// - Parameter view: A view of `Item`.
-    /// - Returns: The reader.
-    public func view(_ view: View<Item>) -> ViewReader<Item> {
-        view.read(transaction)
-    }
-}

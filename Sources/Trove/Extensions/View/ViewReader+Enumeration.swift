@@ -6,7 +6,7 @@ extension ViewReader {
     /// first, until `body` sets its `stop` argument to `true`.
     ///
     /// ```swift
-    /// try connection.readWrite { tx in
+    /// try connection.write { tx in
     ///     try inbox.read(tx).enumerate(in: conversationID) { index, message, stop in
     ///         if message.isSpam { try tx.remove(Message.self, key: message.id) }
     ///     }

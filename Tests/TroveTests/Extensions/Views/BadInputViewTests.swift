@@ -26,7 +26,7 @@ struct BadInputViewTests {
         let connection = try database.newConnection()
         try connection.write(Self.hundred)
         let inserted = (0..<30).map { Member(id: String(format: "x%02d", $0), age: 50) }
-        let (visited, indexes, pagesBefore, pagesAfter) = try connection.readWrite { tx in
+        let (visited, indexes, pagesBefore, pagesAfter) = try connection.write { tx in
             let pagesBefore = try view.pageSource(in: tx).groupPages("all").count
             var visited: [String] = []
             var indexes: [Int] = []
@@ -52,7 +52,7 @@ struct BadInputViewTests {
         let connection = try database.newConnection()
         try connection.write(Self.hundred)
         let removed = Set(stride(from: 3, to: 100, by: 3).map { String(format: "m%03d", $0) })
-        let visited = try connection.readWrite { tx in
+        let visited = try connection.write { tx in
             var visited: [String] = []
             try view.read(tx).enumerate(in: "all") { _, member, _ in
                 visited.append(member.id)
@@ -153,11 +153,11 @@ struct BadInputViewTests {
         let byValue = keys.sorted()
         try database.newConnection().read { tx throws in
             #expect(try view.read(tx).keys(in: "x") == byValue)
-            #expect(try ItemKeyOrderTests.ticketIndex.query(tx).sorted(by: .column("rank")).keys() == byValue)
-            #expect(try ItemKeyOrderTests.ticketIndex.query(tx).keys() == byValue)
+            #expect(try ItemKeyOrderTests.ticketIndex.query.sorted(by: .column("rank")).keys(tx) == byValue)
+            #expect(try ItemKeyOrderTests.ticketIndex.query.keys(tx) == byValue)
             #expect(
-                try ItemKeyOrderTests.ticketIndex.query(tx).filter(.column("lane", equals: "x")).limit(3, offset: 2)
-                    .keys() == Array(byValue[2..<5]))
+                try ItemKeyOrderTests.ticketIndex.query.filter(.column("lane", equals: "x")).limit(3, offset: 2)
+                    .keys(tx) == Array(byValue[2..<5]))
         }
     }
 }

@@ -161,13 +161,13 @@ struct MultiCollectionViewTests {
         let view = MultiViewTestViews.people(storage: .persistent)
         let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
         let connection = try database.newConnection()
-        try await connection.readWrite { tx in
+        try await connection.write { tx in
             try tx.write(Member(id: "x", age: 1, city: "a", score: 1, active: true))
             try tx.write(Guest(id: "x", city: "a", score: 2))
             try tx.write(Guest(id: "y", city: "b", score: 0))
         }
         var changes = database.changes.makeAsyncIterator()
-        try await connection.readWrite { tx in _ = try tx.removeAll(Guest.self) }
+        try await connection.write { tx in _ = try tx.removeAll(Guest.self) }
         let changeset = try #require(await changes.next())
         let viewChanges = try #require(changeset.viewChanges[view.name])
         #expect(
@@ -195,7 +195,7 @@ struct MultiCollectionViewTests {
         do {
             let database = try Database(path: path)
             let connection = try database.newConnection()
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 try tx.write(Member(id: "m", age: 1, city: "a", score: 3, active: true))
                 try tx.write(Guest(id: "m", city: "a", score: 1))
                 try tx.write(Guest(id: "g", city: "a", score: 3, metadata: MemberStats(visits: 9)))
@@ -246,7 +246,7 @@ struct MultiCollectionViewTests {
         }
         func score() -> Double { Double(Int.random(in: 0..<5, using: &random)) }
         let batch = Int.random(in: 1...10, using: &random)
-        try connection.readWrite { tx in
+        try connection.write { tx in
             for _ in 0..<batch {
                 let key = keys.randomElement(using: &random)!
                 let isMember = Bool.random(using: &random)

@@ -210,7 +210,7 @@ struct ViewEnumerationModel {
             let rollBack = Int.random(in: 0..<4, using: &random) == 0
             var failed = false
             do {
-                try connection.readWrite { tx in
+                try connection.write { tx in
                     let pagesBefore = try pageIDs(view, tx)
                     var position: Member?
                     var visited: Set<String> = []

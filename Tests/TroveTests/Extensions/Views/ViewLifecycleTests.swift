@@ -61,7 +61,7 @@ struct ViewLifecycleTests {
             #expect(counts.reduce(0, +) == 300)
             #expect(counts.dropLast().allSatisfy { $0 == 33 }, "page sizes after a build: \(counts)")
             // One insert into each page of the build: no page splits.
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 for index in stride(from: 0, to: 300, by: 33) {
                     try tx.write(Member(id: "n\(index)", age: 0, city: "a", score: Double(index) + 0.5))
                 }
@@ -111,7 +111,7 @@ struct ViewLifecycleTests {
         let first = await changes.next()
         let update = try #require(first?.viewChanges["members_by_city"])
         #expect(update.rowChanges.map(\.kind) == [.updated])
-        try await connection.readWrite { tx in
+        try await connection.write { tx in
             _ = try tx.setMetadata(MemberStats(visits: 9), for: Member.self, key: "m3")
         }
         let second = await changes.next()

@@ -274,8 +274,8 @@ struct ViewMappingsTests {
         try await connection.write(Member(id: "y", age: 5, city: "b", score: 1))
         try await connection.write(Member(id: "y", age: 5, city: "a", score: 2))  // moves to a
         try await connection.write(Member(id: "z", age: 5, city: "b", score: 2))
-        _ = try await connection.readWrite { tx in try tx.remove(Member.self, key: "z") }
-        _ = try await connection.readWrite { tx in
+        _ = try await connection.write { tx in try tx.remove(Member.self, key: "z") }
+        _ = try await connection.write { tx in
             try tx.setMetadata(MemberStats(visits: 1), for: Member.self, key: "w")
         }
         let after = try await connection.read { tx in try view.read(tx).sections(mappings) }

@@ -55,7 +55,7 @@ struct ViewMemoryTests {
             #expect(first == before)
             // Commits while this transaction is open: moves across groups, removals, inserts.
             for round in 0..<20 {
-                try writer.readWrite { tx in
+                try writer.write { tx in
                     try tx.write(Member(id: "m\(round)", age: 1, city: ["b", "c", "d"][round % 3], score: 50))
                     _ = try tx.remove(Member.self, key: "m\(100 + round)")
                     try tx.write(Member(id: "n\(round)", age: 1, city: "a", score: Double(round % 5)))
@@ -84,7 +84,7 @@ struct ViewMemoryTests {
         try await withThrowingTaskGroup(of: Int.self) { group in
             group.addTask {
                 for round in 0..<commits {
-                    try await writer.readWrite { tx in
+                    try await writer.write { tx in
                         let key = "m\((round * 7) % 200)"
                         try tx.write(
                             Member(id: key, age: round, city: ["a", "b", "c", nil][round % 4], score: Double(round % 13)))
@@ -122,7 +122,7 @@ struct ViewMemoryTests {
         let before = try expected(connection)
         struct Abort: Error {}
         #expect(throws: Abort.self) {
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 try tx.write(Member(id: "m1", age: 1, city: "z", score: 0))
                 _ = try tx.remove(Member.self, key: "m2")
                 #expect(try Self.view.read(tx).keys(in: "z") == ["m1"])
@@ -191,7 +191,7 @@ struct ViewMemoryTests {
         try connection.write((0..<300).map { Member(id: "k\(1000 + $0)", age: 0, city: "a", score: Double(1000 - $0)) })
         #expect(try contents(view, connection) == expected(connection))
         for round in 0..<6 {
-            try connection.readWrite { tx in
+            try connection.write { tx in
                 for index in stride(from: round, to: 300, by: 7) {
                     _ = try tx.remove(Member.self, key: "k\(1000 + index)")
                 }

@@ -143,7 +143,7 @@ struct ViewModelTests {
                 metadata: Bool.random(using: &random) ? MemberStats(visits: Int.random(in: 0..<10, using: &random)) : nil)
         }
         let batch = Int.random(in: 1...maxBatch, using: &random)
-        try connection.readWrite { tx in
+        try connection.write { tx in
             for _ in 0..<batch {
                 let key = keys.randomElement(using: &random)!
                 let choice = Int.random(in: 0..<(bulkRemovals ? 100 : 97), using: &random)

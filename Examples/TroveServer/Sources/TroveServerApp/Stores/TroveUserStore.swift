@@ -18,13 +18,13 @@ public final class TroveUserStore: UserStore {
 
     /// Reads the user on one of the pool's readers: the typed one-call convenience.
     public func user(id: String) async throws -> User? {
-        try await User.read(database).byKey(id)
+        try await database.read(User.self, key: id)
     }
 
     /// Checks and writes in one write transaction, so that a concurrent `DELETE` cannot slip
     /// between the check and the write.
     public func update(_ user: User) async throws -> Bool {
-        try await database.readWrite { tx in
+        try await database.write { tx in
             // Existence only: nothing is decoded.
             guard try tx.hasItem(forKey: user.id, in: User.collection) else { return false }
             try tx.write(user)
@@ -34,17 +34,17 @@ public final class TroveUserStore: UserStore {
 
     /// Removes the user in one write transaction.
     public func delete(id: String) async throws -> Bool {
-        try await database.readWrite { tx in try tx.remove(User.self, key: id) }
+        try await database.write { tx in try tx.remove(User.self, key: id) }
     }
 
     /// The generated index query on `city` (by key without a city), on one of the pool's readers.
     public func users(city: String?, limit: Int) async throws -> [User] {
         try await database.read { tx in
-            let query = User.query(tx)
+            let query = User.query
             if let city {
-                return try query.filter(.city(city)).limit(limit).items()
+                return try query.filter(.city(city)).limit(limit).items(tx)
             }
-            return try query.limit(limit).items()
+            return try query.limit(limit).items(tx)
         }
     }
 
@@ -53,7 +53,7 @@ public final class TroveUserStore: UserStore {
         var written = 0
         for start in stride(from: 0, to: count, by: Seed.batchSize) {
             let range = start..<min(start + Seed.batchSize, count)
-            written += try await database.readWrite { tx in
+            written += try await database.write { tx in
                 let missing = try range.filter { try !tx.hasItem(forKey: Seed.id($0), in: User.collection) }
                 try tx.write(missing.map(Seed.user))
                 return missing.count

@@ -7,7 +7,7 @@ import Trove
 let systemVersion = own_csqlite_version_number()
 
 let database = try Database.temporary()
-try await database.readWrite { tx in
+try await database.write { tx in
     try tx.setData(Data([1, 2, 3]), forKey: "one", in: "things")
 }
 let stored = try await database.read { tx in try tx.data(forKey: "one", in: "things") }

@@ -12,7 +12,7 @@ let alice = Account(
 let bob = Account(id: "bob", owner: "Bob", plan: .free, balanceCents: 0)
 let ledger = Ledger(number: 42, currency: .euro, entries: [100, -25])
 
-try connection.readWrite { tx in
+try connection.write { tx in
     try tx.write([alice, bob])
     try tx.write(ledger)
 }
@@ -25,18 +25,18 @@ let decodedAlice = try Account.read(database.newConnection()).byKey("alice")
 check(decodedAlice == expectedAlice, "alice decoded as \(String(describing: decodedAlice))")
 
 try connection.read { tx in
-    check(try Account.read(tx).byKeys(["bob", "nobody", "alice"]).map(\.id) == ["bob", "alice"], "byKeys order")
-    check(try Account.read(tx).all().count == 2, "all() count")
-    check(try Account.read(tx).metadata(forKey: "alice") == AccountActivity(logins: 7), "metadata alone")
-    let (found, missing) = try Account.read(tx).filterExisting(["alice", "carol"])
+    check(try tx.read(Account.self, keys: ["bob", "nobody", "alice"]).map(\.id) == ["bob", "alice"], "byKeys order")
+    check(try tx.readAll(Account.self).count == 2, "all() count")
+    check(try tx.metadata(for: Account.self, key: "alice") == AccountActivity(logins: 7), "metadata alone")
+    let (found, missing) = try tx.filterExisting(Account.self, keys: ["alice", "carol"])
     check(found.map(\.id) == ["alice"] && missing == ["carol"], "filterExisting")
-    let readLedger = try Ledger.read(tx).byKey(42)
+    let readLedger = try tx.read(Ledger.self, key: 42)
     check(readLedger?.currency == .euro && readLedger?.entries == [100, -25], "ledger round trip")
 }
 
-try connection.readWrite { tx in
+try connection.write { tx in
     check(try tx.remove(Account.self, key: "bob"), "remove by key")
 }
-check(try Account.read(connection).all().map(\.id) == ["alice"], "remove left alice")
+check(try connection.readAll(Account.self).map(\.id) == ["alice"], "remove left alice")
 
 print("BuildModeApp: round trip OK (collections \(Account.collection), \(Ledger.collection))")

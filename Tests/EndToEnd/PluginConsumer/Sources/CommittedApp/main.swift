@@ -6,12 +6,12 @@ let database = try Database.temporary()
 let connection = try database.newConnection()
 let book = Book(id: "sicp", title: "Structure and Interpretation of Computer Programs", pages: 657)
 let note = Note(id: UUID(), text: "Read chapter 3 again", bookID: book.id)
-try connection.readWrite { tx in
+try connection.write { tx in
     try tx.write(book)
     try tx.write(note)
 }
 let (readBook, readNote) = try connection.read { tx in
-    (try Book.read(tx).byKey("sicp"), try Note.read(tx).byKey(note.id))
+    (try tx.read(Book.self, key: "sicp"), try tx.read(Note.self, key: note.id))
 }
 guard readBook == book, readNote == note else {
     print("CommittedApp: FAILED: read back \(String(describing: readBook)), \(String(describing: readNote))")

@@ -56,8 +56,8 @@ extension Dimensions {
         ModelSchema(
             typeName: "Dimensions",
             fields: [
-                .init(number: 313585091, name: "width", type: "Double", swiftType: Double.self),
-                .init(number: 448247656, name: "height", type: "Double", swiftType: Double.self),
+                .init(number: 0x12B0_EDC3, name: "width", type: "Double", swiftType: Double.self),
+                .init(number: 0x1AB7_B768, name: "height", type: "Double", swiftType: Double.self),
             ])
     }
 
@@ -106,15 +106,10 @@ extension Product {
         .column("views") { $0.metadata?.views },
     ])
 
-    /// A query of the index of `Product` in `transaction`, which returns every item until it is filtered.
-    public nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<Product> {
-        index.query(transaction)
-    }
-
-    /// A query of the index of `Product` that runs in a read transaction of `connection`.
-    public nonisolated static func query(_ connection: Connection) -> ConnectionIndexQuery<Product> {
-        index.query(connection)
-    }
+    /// A query of every `Product` through its index, in key order: narrow it with `filter`,
+    /// `sorted` and `limit`, run it with `items(in:)`, `first(in:)`, `keys(in:)` or `count(in:)`
+    /// (or their forms in a transaction).
+    public nonisolated static var query: IndexQuery<Product> { index.query }
 }
 
 extension IndexCondition where Item == Product {
@@ -162,24 +157,11 @@ extension IndexOrder where Item == Product {
     public nonisolated static var views: Self { .column("views") }
 }
 
-extension TransactionReader where Item == Product {
-    /// The `Product` whose `barcode` is `barcode`, or `nil`: a lookup in its unique index.
-    public nonisolated func byBarcode(_ barcode: String) throws -> Product? {
-        try self.query(Product.index).filter(.barcode(barcode)).first()
-    }
-}
-
-extension ConnectionReader where Item == Product {
-    /// The `Product` whose `barcode` is `barcode`, or `nil`, in a read transaction.
-    @_disfavoredOverload
-    public nonisolated func byBarcode(_ barcode: String) throws -> Product? {
-        try self.query(Product.index).filter(.barcode(barcode)).first()
-    }
-
-    /// The `Product` whose `barcode` is `barcode`, or `nil`, in a read transaction on the
-    /// connection's queue.
-    public nonisolated func byBarcode(_ barcode: String) async throws -> Product? {
-        try await self.query(Product.index).filter(.barcode(barcode)).first()
+extension Product {
+    /// A query of the `Product` whose `barcode` is `barcode`: a lookup in its unique
+    /// index. Run it with `first(in:)` (or `first(tx)` in a transaction).
+    public nonisolated static func byBarcode(_ barcode: String) -> IndexQuery<Product> {
+        query.filter(.barcode(barcode)).limit(1)
     }
 }
 
@@ -231,9 +213,9 @@ extension Product {
         ModelSchema(
             typeName: "Product", collection: "products", metadataType: "ProductInfo",
             fields: [
-                .init(number: 455439427, name: "sku", type: "String", swiftType: String.self),
-                .init(number: 23627941, name: "price", type: "Decimal", swiftType: Decimal.self),
-                .init(number: 84033450, name: "barcode", type: "String", swiftType: String.self, isOptional: true, index: "unique"),
+                .init(number: 0x1B25_7443, name: "sku", type: "String", swiftType: String.self),
+                .init(number: 0x0168_88A5, name: "price", type: "Decimal", swiftType: Decimal.self),
+                .init(number: 0x0502_3FAA, name: "barcode", type: "String", swiftType: String.self, isOptional: true, index: "unique"),
             ])
     }
 
@@ -280,7 +262,7 @@ extension ProductInfo {
         ModelSchema(
             typeName: "ProductInfo",
             fields: [
-                .init(number: 167091930, name: "views", type: "Int", swiftType: Int.self),
+                .init(number: 0x09F5_9EDA, name: "views", type: "Int", swiftType: Int.self),
             ])
     }
 

@@ -64,8 +64,8 @@ extension Contact {
         ModelSchema(
             typeName: "Contact", collection: "contacts",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 338827618, name: "name", type: "String", swiftType: String.self),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x1432_1962, name: "name", type: "String", swiftType: String.self),
             ])
     }
 

@@ -39,58 +39,46 @@ extension Album {
         .to("owner", User.self, rules: [.notifyDestinationWhenSourceDeleted], key: { $0.ownerID }),
     ])
 
-    /// The `Photo` items that `photoIDs` points at and that exist, in its order.
-    nonisolated func photos(in transaction: ReadTransaction) throws -> [Photo] {
-        try transaction.read(Photo.self, keys: photoIDs)
+    /// The `Photo` items that `photoIDs` points at, as a query: `items(in:)` returns those that exist, in the order of their keys.
+    nonisolated var photos: RelationshipQuery<Photo> {
+        Self.relationships.destinations(of: id, edge: "photos")
     }
 
-    /// The `Photo` that `coverID` points at, or `nil` when it is `nil` or does not exist.
-    nonisolated func cover(in transaction: ReadTransaction) throws -> Photo? {
-        try coverID.flatMap { try transaction.read(Photo.self, key: $0) }
+    /// The `Photo` that `coverID` points at, as a query: `first(in:)` is `nil` when it is `nil` or does not exist.
+    nonisolated var cover: RelationshipQuery<Photo> {
+        Self.relationships.destinations(of: id, edge: "cover")
     }
 
-    /// The `User` that `ownerID` points at, or `nil` when it is `nil` or does not exist.
-    nonisolated func owner(in transaction: ReadTransaction) throws -> User? {
-        try ownerID.flatMap { try transaction.read(User.self, key: $0) }
+    /// The `User` that `ownerID` points at, as a query: `first(in:)` is `nil` when it is `nil` or does not exist.
+    nonisolated var owner: RelationshipQuery<User> {
+        Self.relationships.destinations(of: id, edge: "owner")
     }
 }
 
 extension Photo {
     /// The `Album` items whose `photoIDs` points at this `Photo`, in the order
-    /// of their keys (the edge `photos` of `Album.relationships`).
-    nonisolated func albums(in transaction: ReadTransaction) throws -> [Album] {
-        try Album.relationships.sources(pointingTo: id, edge: "photos", in: transaction)
-    }
-
-    /// The number of `Album` items whose `photoIDs` points at this `Photo`.
-    nonisolated func albumsCount(in transaction: ReadTransaction) throws -> Int {
-        try Album.relationships.sourceCount(pointingTo: id, edge: "photos", in: transaction)
+    /// of their keys (the edge `photos` of `Album.relationships`), as a query: run it
+    /// with `items(in:)`, `count(in:)`, `keys(in:)`.
+    nonisolated var albums: RelationshipQuery<Album> {
+        Album.relationships.sources(pointingTo: id, edge: "photos")
     }
 }
 
 extension Photo {
     /// The `Album` items whose `coverID` points at this `Photo`, in the order
-    /// of their keys (the edge `cover` of `Album.relationships`).
-    nonisolated func coveredAlbums(in transaction: ReadTransaction) throws -> [Album] {
-        try Album.relationships.sources(pointingTo: id, edge: "cover", in: transaction)
-    }
-
-    /// The number of `Album` items whose `coverID` points at this `Photo`.
-    nonisolated func coveredAlbumsCount(in transaction: ReadTransaction) throws -> Int {
-        try Album.relationships.sourceCount(pointingTo: id, edge: "cover", in: transaction)
+    /// of their keys (the edge `cover` of `Album.relationships`), as a query: run it
+    /// with `items(in:)`, `count(in:)`, `keys(in:)`.
+    nonisolated var coveredAlbums: RelationshipQuery<Album> {
+        Album.relationships.sources(pointingTo: id, edge: "cover")
     }
 }
 
 extension User {
     /// The `Album` items whose `ownerID` points at this `User`, in the order
-    /// of their keys (the edge `owner` of `Album.relationships`).
-    nonisolated func albums(in transaction: ReadTransaction) throws -> [Album] {
-        try Album.relationships.sources(pointingTo: id, edge: "owner", in: transaction)
-    }
-
-    /// The number of `Album` items whose `ownerID` points at this `User`.
-    nonisolated func albumsCount(in transaction: ReadTransaction) throws -> Int {
-        try Album.relationships.sourceCount(pointingTo: id, edge: "owner", in: transaction)
+    /// of their keys (the edge `owner` of `Album.relationships`), as a query: run it
+    /// with `items(in:)`, `count(in:)`, `keys(in:)`.
+    nonisolated var albums: RelationshipQuery<Album> {
+        Album.relationships.sources(pointingTo: id, edge: "owner")
     }
 }
 
@@ -147,10 +135,10 @@ extension Album {
         ModelSchema(
             typeName: "Album", collection: "albums",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 427011980, name: "photoIDs", type: "Set<Photo.ID>", swiftType: Set<Photo.ID>.self),
-                .init(number: 515771455, name: "coverID", type: "String", swiftType: String.self, isOptional: true),
-                .init(number: 10711963, name: "ownerID", type: "User.ID", swiftType: User.ID.self, isOptional: true),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x1973_AF8C, name: "photoIDs", type: "Set<Photo.ID>", swiftType: Set<Photo.ID>.self),
+                .init(number: 0x1EBE_0C3F, name: "coverID", type: "String", swiftType: String.self, isOptional: true),
+                .init(number: 0x00A3_739B, name: "ownerID", type: "User.ID", swiftType: User.ID.self, isOptional: true),
             ])
     }
 
@@ -183,22 +171,18 @@ extension Folder {
         .to("parent", Folder.self, rules: [.deleteSourceWhenDestinationDeleted], key: { $0.parentID }),
     ])
 
-    /// The `Folder` that `parentID` points at, or `nil` when it is `nil` or does not exist.
-    nonisolated func parent(in transaction: ReadTransaction) throws -> Folder? {
-        try parentID.flatMap { try transaction.read(Folder.self, key: $0) }
+    /// The `Folder` that `parentID` points at, as a query: `first(in:)` is `nil` when it is `nil` or does not exist.
+    nonisolated var parent: RelationshipQuery<Folder> {
+        Self.relationships.destinations(of: id, edge: "parent")
     }
 }
 
 extension Folder {
     /// The `Folder` items whose `parentID` points at this `Folder`, in the order
-    /// of their keys (the edge `parent` of `Folder.relationships`).
-    nonisolated func children(in transaction: ReadTransaction) throws -> [Folder] {
-        try Folder.relationships.sources(pointingTo: id, edge: "parent", in: transaction)
-    }
-
-    /// The number of `Folder` items whose `parentID` points at this `Folder`.
-    nonisolated func childrenCount(in transaction: ReadTransaction) throws -> Int {
-        try Folder.relationships.sourceCount(pointingTo: id, edge: "parent", in: transaction)
+    /// of their keys (the edge `parent` of `Folder.relationships`), as a query: run it
+    /// with `items(in:)`, `count(in:)`, `keys(in:)`.
+    nonisolated var children: RelationshipQuery<Folder> {
+        Folder.relationships.sources(pointingTo: id, edge: "parent")
     }
 }
 
@@ -250,9 +234,9 @@ extension Folder {
         ModelSchema(
             typeName: "Folder", collection: "folders",
             fields: [
-                .init(number: 115805532, name: "id", type: "Int", swiftType: Int.self),
-                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
-                .init(number: 483016793, name: "parentID", type: "Int", swiftType: Int.self, isOptional: true),
+                .init(number: 0x06E7_0D5C, name: "id", type: "Int", swiftType: Int.self),
+                .init(number: 0x11A7_37BC, name: "name", type: "String", swiftType: String.self),
+                .init(number: 0x1CCA_4059, name: "parentID", type: "Int", swiftType: Int.self, isOptional: true),
             ])
     }
 
@@ -312,8 +296,8 @@ extension Photo {
         ModelSchema(
             typeName: "Photo", collection: "photos",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 501375884, name: "caption", type: "String", swiftType: String.self),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x1DE2_638C, name: "caption", type: "String", swiftType: String.self),
             ])
     }
 
@@ -346,15 +330,10 @@ extension Post {
         .column("isDraft") { $0.isDraft },
     ])
 
-    /// A query of the index of `Post` in `transaction`, which returns every item until it is filtered.
-    nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<Post> {
-        index.query(transaction)
-    }
-
-    /// A query of the index of `Post` that runs in a read transaction of `connection`.
-    nonisolated static func query(_ connection: Connection) -> ConnectionIndexQuery<Post> {
-        index.query(connection)
-    }
+    /// A query of every `Post` through its index, in key order: narrow it with `filter`,
+    /// `sorted` and `limit`, run it with `items(in:)`, `first(in:)`, `keys(in:)` or `count(in:)`
+    /// (or their forms in a transaction).
+    nonisolated static var query: IndexQuery<Post> { index.query }
 }
 
 extension IndexCondition where Item == Post {
@@ -385,58 +364,46 @@ extension Post {
         .to("topics", Topic.self, rules: [.deleteDestinationWhenAllSourcesDeleted], keys: { $0.topicIDs }),
     ])
 
-    /// The `User` that `authorID` points at, or `nil` when it does not exist.
-    nonisolated func author(in transaction: ReadTransaction) throws -> User? {
-        try transaction.read(User.self, key: authorID)
+    /// The `User` that `authorID` points at, as a query: `first(in:)` is `nil` when it does not exist.
+    nonisolated var author: RelationshipQuery<User> {
+        Self.relationships.destinations(of: id, edge: "author")
     }
 
-    /// The `User` that `editorID` points at, or `nil` when it is `nil` or does not exist.
-    nonisolated func editor(in transaction: ReadTransaction) throws -> User? {
-        try editorID.flatMap { try transaction.read(User.self, key: $0) }
+    /// The `User` that `editorID` points at, as a query: `first(in:)` is `nil` when it is `nil` or does not exist.
+    nonisolated var editor: RelationshipQuery<User> {
+        Self.relationships.destinations(of: id, edge: "editor")
     }
 
-    /// The `Topic` items that `topicIDs` points at and that exist, in its order.
-    nonisolated func topics(in transaction: ReadTransaction) throws -> [Topic] {
-        try transaction.read(Topic.self, keys: topicIDs)
+    /// The `Topic` items that `topicIDs` points at, as a query: `items(in:)` returns those that exist, in the order of their keys.
+    nonisolated var topics: RelationshipQuery<Topic> {
+        Self.relationships.destinations(of: id, edge: "topics")
     }
 }
 
 extension User {
     /// The `Post` items whose `authorID` points at this `User`, in the order
-    /// of their keys (the edge `author` of `Post.relationships`).
-    nonisolated func posts(in transaction: ReadTransaction) throws -> [Post] {
-        try Post.relationships.sources(pointingTo: id, edge: "author", in: transaction)
-    }
-
-    /// The number of `Post` items whose `authorID` points at this `User`.
-    nonisolated func postsCount(in transaction: ReadTransaction) throws -> Int {
-        try Post.relationships.sourceCount(pointingTo: id, edge: "author", in: transaction)
+    /// of their keys (the edge `author` of `Post.relationships`), as a query: run it
+    /// with `items(in:)`, `count(in:)`, `keys(in:)`.
+    nonisolated var posts: RelationshipQuery<Post> {
+        Post.relationships.sources(pointingTo: id, edge: "author")
     }
 }
 
 extension User {
     /// The `Post` items whose `editorID` points at this `User`, in the order
-    /// of their keys (the edge `editor` of `Post.relationships`).
-    nonisolated func editedPosts(in transaction: ReadTransaction) throws -> [Post] {
-        try Post.relationships.sources(pointingTo: id, edge: "editor", in: transaction)
-    }
-
-    /// The number of `Post` items whose `editorID` points at this `User`.
-    nonisolated func editedPostsCount(in transaction: ReadTransaction) throws -> Int {
-        try Post.relationships.sourceCount(pointingTo: id, edge: "editor", in: transaction)
+    /// of their keys (the edge `editor` of `Post.relationships`), as a query: run it
+    /// with `items(in:)`, `count(in:)`, `keys(in:)`.
+    nonisolated var editedPosts: RelationshipQuery<Post> {
+        Post.relationships.sources(pointingTo: id, edge: "editor")
     }
 }
 
 extension Topic {
     /// The `Post` items whose `topicIDs` points at this `Topic`, in the order
-    /// of their keys (the edge `topics` of `Post.relationships`).
-    nonisolated func posts(in transaction: ReadTransaction) throws -> [Post] {
-        try Post.relationships.sources(pointingTo: id, edge: "topics", in: transaction)
-    }
-
-    /// The number of `Post` items whose `topicIDs` points at this `Topic`.
-    nonisolated func postsCount(in transaction: ReadTransaction) throws -> Int {
-        try Post.relationships.sourceCount(pointingTo: id, edge: "topics", in: transaction)
+    /// of their keys (the edge `topics` of `Post.relationships`), as a query: run it
+    /// with `items(in:)`, `count(in:)`, `keys(in:)`.
+    nonisolated var posts: RelationshipQuery<Post> {
+        Post.relationships.sources(pointingTo: id, edge: "topics")
     }
 }
 
@@ -503,12 +470,12 @@ extension Post {
         ModelSchema(
             typeName: "Post", collection: "posts",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 319600289, name: "title", type: "String", swiftType: String.self),
-                .init(number: 470341173, name: "authorID", type: "User.ID", swiftType: User.ID.self),
-                .init(number: 402589028, name: "editorID", type: "UUID", swiftType: UUID.self, isOptional: true),
-                .init(number: 149165305, name: "topicIDs", type: "[Topic.ID]", swiftType: [Topic.ID].self),
-                .init(number: 181445867, name: "isDraft", type: "Bool", swiftType: Bool.self, index: "indexed"),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x130C_B6A1, name: "title", type: "String", swiftType: String.self),
+                .init(number: 0x1C08_D635, name: "authorID", type: "User.ID", swiftType: User.ID.self),
+                .init(number: 0x17FF_0564, name: "editorID", type: "UUID", swiftType: UUID.self, isOptional: true),
+                .init(number: 0x08E4_14F9, name: "topicIDs", type: "[Topic.ID]", swiftType: [Topic.ID].self),
+                .init(number: 0x0AD0_A4EB, name: "isDraft", type: "Bool", swiftType: Bool.self, index: "indexed"),
             ])
     }
 
@@ -568,8 +535,8 @@ extension Topic {
         ModelSchema(
             typeName: "Topic", collection: "topics",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x11A7_37BC, name: "name", type: "String", swiftType: String.self),
             ])
     }
 

@@ -79,11 +79,11 @@ extension NoteV1 {
         ModelSchema(
             typeName: "NoteV1", collection: "notes",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 319600289, name: "title", type: "String", swiftType: String.self),
-                .init(number: 460672814, name: "body", type: "String", swiftType: String.self, isOptional: true),
-                .init(number: 92877534, name: "legacyFlag", type: "Bool", swiftType: Bool.self),
-                .init(number: 36405143, name: "subtitle", type: "String", swiftType: String.self, isOptional: true),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x130C_B6A1, name: "title", type: "String", swiftType: String.self),
+                .init(number: 0x1B75_4F2E, name: "body", type: "String", swiftType: String.self, isOptional: true),
+                .init(number: 0x0589_32DE, name: "legacyFlag", type: "Bool", swiftType: Bool.self),
+                .init(number: 0x022B_7F97, name: "subtitle", type: "String", swiftType: String.self, isOptional: true),
             ])
     }
 
@@ -158,11 +158,11 @@ extension NoteV2 {
         ModelSchema(
             typeName: "NoteV2", collection: "notes",
             fields: [
-                .init(number: 36405143, name: "subtitle", type: "String", swiftType: String.self),
-                .init(number: 174979089, name: "pinned", type: "Bool", swiftType: Bool.self),
-                .init(number: 319600289, name: "title", type: "String", swiftType: String.self),
-                .init(number: 460672814, name: "text", type: "String", swiftType: String.self, isOptional: true),
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x022B_7F97, name: "subtitle", type: "String", swiftType: String.self),
+                .init(number: 0x0A6D_F811, name: "pinned", type: "Bool", swiftType: Bool.self),
+                .init(number: 0x130C_B6A1, name: "title", type: "String", swiftType: String.self),
+                .init(number: 0x1B75_4F2E, name: "text", type: "String", swiftType: String.self, isOptional: true),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
             ])
     }
 

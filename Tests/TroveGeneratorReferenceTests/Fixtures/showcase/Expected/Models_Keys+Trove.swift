@@ -64,8 +64,8 @@ extension Counter {
         ModelSchema(
             typeName: "Counter", collection: "Counter",
             fields: [
-                .init(number: 115805532, name: "id", type: "Int64", swiftType: Int64.self),
-                .init(number: 120994750, name: "count", type: "UInt32", swiftType: UInt32.self),
+                .init(number: 0x06E7_0D5C, name: "id", type: "Int64", swiftType: Int64.self),
+                .init(number: 0x0736_3BBE, name: "count", type: "UInt32", swiftType: UInt32.self),
             ])
     }
 
@@ -134,8 +134,8 @@ extension Order {
         ModelSchema(
             typeName: "Order", collection: "orders", metadataType: "OrderNote",
             fields: [
-                .init(number: 58379796, name: "number", type: "OrderNumber", swiftType: OrderNumber.self),
-                .init(number: 10097247, name: "total", type: "Decimal", swiftType: Decimal.self),
+                .init(number: 0x037A_CE14, name: "number", type: "OrderNumber", swiftType: OrderNumber.self),
+                .init(number: 0x009A_125F, name: "total", type: "Decimal", swiftType: Decimal.self),
             ])
     }
 
@@ -222,11 +222,11 @@ extension Setting {
         ModelSchema(
             typeName: "Setting", collection: "settings",
             cases: [
-                .init(number: 354307838, name: "theme", fields: [
-                    .init(number: 333544927, name: "_0", type: "String", swiftType: String.self),
+                .init(number: 0x151E_4EFE, name: "theme", fields: [
+                    .init(number: 0x13E1_7DDF, name: "_0", type: "String", swiftType: String.self),
                 ]),
-                .init(number: 98307377, name: "volume", fields: [
-                    .init(number: 326319355, name: "level", type: "Int", swiftType: Int.self),
+                .init(number: 0x05DC_0D31, name: "volume", fields: [
+                    .init(number: 0x1373_3CFB, name: "level", type: "Int", swiftType: Int.self),
                 ]),
             ])
     }
@@ -290,8 +290,8 @@ extension Tag {
         ModelSchema(
             typeName: "Tag", collection: "tags",
             fields: [
-                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
-                .init(number: 204409872, name: "uses", type: "Int", swiftType: Int.self),
+                .init(number: 0x11A7_37BC, name: "name", type: "String", swiftType: String.self),
+                .init(number: 0x0C2F_0C10, name: "uses", type: "Int", swiftType: Int.self),
             ])
     }
 

@@ -56,8 +56,8 @@ extension Library.Author {
         ModelSchema(
             typeName: "Library.Author",
             fields: [
-                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
-                .init(number: 412153951, name: "born", type: "Int", swiftType: Int.self, isOptional: true),
+                .init(number: 0x11A7_37BC, name: "name", type: "String", swiftType: String.self),
+                .init(number: 0x1890_F85F, name: "born", type: "Int", swiftType: Int.self, isOptional: true),
             ])
     }
 
@@ -130,10 +130,10 @@ extension Library.Book {
         ModelSchema(
             typeName: "Library.Book", collection: "books",
             fields: [
-                .init(number: 386919580, name: "isbn", type: "String", swiftType: String.self),
-                .init(number: 319600289, name: "title", type: "String", swiftType: String.self),
-                .init(number: 166680394, name: "author", type: "Library.Author", swiftType: Library.Author.self),
-                .init(number: 365947299, name: "publicationYear", type: "Int", swiftType: Int.self, isOptional: true),
+                .init(number: 0x170F_EC9C, name: "isbn", type: "String", swiftType: String.self),
+                .init(number: 0x130C_B6A1, name: "title", type: "String", swiftType: String.self),
+                .init(number: 0x09EF_574A, name: "author", type: "Library.Author", swiftType: Library.Author.self),
+                .init(number: 0x15CF_E9A3, name: "publicationYear", type: "Int", swiftType: Int.self, isOptional: true),
             ])
     }
 

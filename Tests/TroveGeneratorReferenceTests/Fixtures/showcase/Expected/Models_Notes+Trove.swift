@@ -49,15 +49,10 @@ extension Note {
         .column("isArchived") { $0.isArchived },
     ])
 
-    /// A query of the index of `Note` in `transaction`, which returns every item until it is filtered.
-    nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<Note> {
-        index.query(transaction)
-    }
-
-    /// A query of the index of `Note` that runs in a read transaction of `connection`.
-    nonisolated static func query(_ connection: Connection) -> ConnectionIndexQuery<Note> {
-        index.query(connection)
-    }
+    /// A query of every `Note` through its index, in key order: narrow it with `filter`,
+    /// `sorted` and `limit`, run it with `items(in:)`, `first(in:)`, `keys(in:)` or `count(in:)`
+    /// (or their forms in a transaction).
+    nonisolated static var query: IndexQuery<Note> { index.query }
 }
 
 extension IndexCondition where Item == Note {
@@ -94,13 +89,11 @@ extension Note {
             .column("labels") { $0.metadata?.labels ?? [] },
         ])
 
-    /// A search of the items of `Note` for `query` in `transaction`, best first (bm25 with the
-    /// column weights): narrow it with `filter`, `limit`, `offset` and `snippets`, then run it with
-    /// `items()`, `hits()`, `keys()` or `count()`.
-    nonisolated static func search(_ transaction: ReadTransaction, for query: SearchQuery)
-        -> FullTextQuery<Note>
-    {
-        fullTextSearch.query(transaction, for: query)
+    /// A search of the items of `Note` for `query`, best first (bm25 with the column
+    /// weights): narrow it with `filter`, `limit` and `snippets`, run it with `items(in:)`,
+    /// `hits(in:)`, `keys(in:)` or `count(in:)` (or their forms in a transaction).
+    nonisolated static func search(for query: SearchQuery) -> FullTextQuery<Note> {
+        fullTextSearch.query(for: query)
     }
 }
 
@@ -167,12 +160,12 @@ extension Note {
         ModelSchema(
             typeName: "Note", collection: "notes", metadataType: "NoteReview",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 319600289, name: "title", type: "String", swiftType: String.self, index: "searchable"),
-                .init(number: 460672814, name: "body", type: "String", swiftType: String.self, index: "searchable"),
-                .init(number: 511892852, name: "tags", type: "[String]", swiftType: [String].self, index: "searchable"),
-                .init(number: 34900194, name: "summary", type: "String", swiftType: String.self, isOptional: true, index: "searchable"),
-                .init(number: 258204404, name: "isArchived", type: "Bool", swiftType: Bool.self, index: "indexed"),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x130C_B6A1, name: "title", type: "String", swiftType: String.self, index: "searchable"),
+                .init(number: 0x1B75_4F2E, name: "body", type: "String", swiftType: String.self, index: "searchable"),
+                .init(number: 0x1E82_DD74, name: "tags", type: "[String]", swiftType: [String].self, index: "searchable"),
+                .init(number: 0x0214_88E2, name: "summary", type: "String", swiftType: String.self, isOptional: true, index: "searchable"),
+                .init(number: 0x0F63_E2F4, name: "isArchived", type: "Bool", swiftType: Bool.self, index: "indexed"),
             ])
     }
 
@@ -224,8 +217,8 @@ extension NoteReview {
         ModelSchema(
             typeName: "NoteReview",
             fields: [
-                .init(number: 217372811, name: "comment", type: "String", swiftType: String.self),
-                .init(number: 398148241, name: "labels", type: "[String]", swiftType: [String].self),
+                .init(number: 0x0CF4_D88B, name: "comment", type: "String", swiftType: String.self),
+                .init(number: 0x17BB_4291, name: "labels", type: "[String]", swiftType: [String].self),
             ])
     }
 

@@ -51,7 +51,7 @@ extension PersonStatsV1 {
         ModelSchema(
             typeName: "PersonStatsV1",
             fields: [
-                .init(number: 39477831, name: "visits", type: "Int", swiftType: Int.self),
+                .init(number: 0x025A_6247, name: "visits", type: "Int", swiftType: Int.self),
             ])
     }
 
@@ -103,8 +103,8 @@ extension PersonStatsV2 {
         ModelSchema(
             typeName: "PersonStatsV2",
             fields: [
-                .init(number: 39477831, name: "visits", type: "Int", swiftType: Int.self),
-                .init(number: 261932147, name: "lastVisit", type: "String", swiftType: String.self, isOptional: true),
+                .init(number: 0x025A_6247, name: "visits", type: "Int", swiftType: Int.self),
+                .init(number: 0x0F9C_C473, name: "lastVisit", type: "String", swiftType: String.self, isOptional: true),
             ])
     }
 
@@ -186,10 +186,10 @@ extension PersonV1 {
         ModelSchema(
             typeName: "PersonV1", collection: "people", metadataType: "PersonStatsV1",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 338827618, name: "fullName", type: "String", swiftType: String.self),
-                .init(number: 395949227, name: "legacy", type: "String", swiftType: String.self),
-                .init(number: 93144362, name: "address", type: "PostalAddressV1", swiftType: PostalAddressV1.self, isOptional: true),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x1432_1962, name: "fullName", type: "String", swiftType: String.self),
+                .init(number: 0x1799_B4AB, name: "legacy", type: "String", swiftType: String.self),
+                .init(number: 0x058D_452A, name: "address", type: "PostalAddressV1", swiftType: PostalAddressV1.self, isOptional: true),
             ])
     }
 
@@ -271,10 +271,10 @@ extension PersonV2 {
         ModelSchema(
             typeName: "PersonV2", collection: "people", metadataType: "PersonStatsV2",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 338827618, name: "displayName", type: "String", swiftType: String.self),
-                .init(number: 290515576, name: "email", type: "String", swiftType: String.self),
-                .init(number: 93144362, name: "address", type: "PostalAddressV2", swiftType: PostalAddressV2.self, isOptional: true),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x1432_1962, name: "displayName", type: "String", swiftType: String.self),
+                .init(number: 0x1150_EA78, name: "email", type: "String", swiftType: String.self),
+                .init(number: 0x058D_452A, name: "address", type: "PostalAddressV2", swiftType: PostalAddressV2.self, isOptional: true),
             ])
     }
 
@@ -361,11 +361,11 @@ extension PersonV3 {
         ModelSchema(
             typeName: "PersonV3", collection: "people", metadataType: "PersonStatsV2",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 338827618, name: "name", type: "String", swiftType: String.self),
-                .init(number: 290515576, name: "email", type: "String", swiftType: String.self),
-                .init(number: 250004021, name: "phone", type: "String", swiftType: String.self, isOptional: true),
-                .init(number: 93144362, name: "address", type: "PostalAddressV2", swiftType: PostalAddressV2.self, isOptional: true),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x1432_1962, name: "name", type: "String", swiftType: String.self),
+                .init(number: 0x1150_EA78, name: "email", type: "String", swiftType: String.self),
+                .init(number: 0x0EE6_C235, name: "phone", type: "String", swiftType: String.self, isOptional: true),
+                .init(number: 0x058D_452A, name: "address", type: "PostalAddressV2", swiftType: PostalAddressV2.self, isOptional: true),
             ])
     }
 
@@ -412,7 +412,7 @@ extension PostalAddressV1 {
         ModelSchema(
             typeName: "PostalAddressV1",
             fields: [
-                .init(number: 28872744, name: "city", type: "String", swiftType: String.self),
+                .init(number: 0x01B8_9028, name: "city", type: "String", swiftType: String.self),
             ])
     }
 
@@ -464,8 +464,8 @@ extension PostalAddressV2 {
         ModelSchema(
             typeName: "PostalAddressV2",
             fields: [
-                .init(number: 28872744, name: "city", type: "String", swiftType: String.self),
-                .init(number: 359681654, name: "zip", type: "String", swiftType: String.self),
+                .init(number: 0x01B8_9028, name: "city", type: "String", swiftType: String.self),
+                .init(number: 0x1570_4E76, name: "zip", type: "String", swiftType: String.self),
             ])
     }
 

@@ -56,8 +56,8 @@ extension Milestone {
         ModelSchema(
             typeName: "Milestone",
             fields: [
-                .init(number: 319600289, name: "title", type: "String", swiftType: String.self),
-                .init(number: 486941286, name: "due", type: "DueDate", swiftType: DueDate.self),
+                .init(number: 0x130C_B6A1, name: "title", type: "String", swiftType: String.self),
+                .init(number: 0x1D06_2266, name: "due", type: "DueDate", swiftType: DueDate.self),
             ])
     }
 
@@ -132,11 +132,11 @@ extension Project {
         ModelSchema(
             typeName: "Project", collection: "projects",
             fields: [
-                .init(number: 115805532, name: "id", type: "Project.ID", swiftType: Project.ID.self),
-                .init(number: 511892852, name: "tags", type: "Tags", swiftType: Tags.self),
-                .init(number: 175161281, name: "milestones", type: "Milestones", swiftType: Milestones.self),
-                .init(number: 486941286, name: "due", type: "DueDate", swiftType: DueDate.self, isOptional: true),
-                .init(number: 499617607, name: "related", type: "[Project.ID: Int]", swiftType: [Project.ID: Int].self),
+                .init(number: 0x06E7_0D5C, name: "id", type: "Project.ID", swiftType: Project.ID.self),
+                .init(number: 0x1E82_DD74, name: "tags", type: "Tags", swiftType: Tags.self),
+                .init(number: 0x0A70_BFC1, name: "milestones", type: "Milestones", swiftType: Milestones.self),
+                .init(number: 0x1D06_2266, name: "due", type: "DueDate", swiftType: DueDate.self, isOptional: true),
+                .init(number: 0x1DC7_8F47, name: "related", type: "[Project.ID: Int]", swiftType: [Project.ID: Int].self),
             ])
     }
 
@@ -201,9 +201,9 @@ extension ProjectTask {
         ModelSchema(
             typeName: "ProjectTask", collection: "tasks",
             fields: [
-                .init(number: 115805532, name: "id", type: "Int", swiftType: Int.self),
-                .init(number: 513257559, name: "project", type: "Project.ID", swiftType: Project.ID.self),
-                .init(number: 398148241, name: "labels", type: "Tags", swiftType: Tags.self, isOptional: true),
+                .init(number: 0x06E7_0D5C, name: "id", type: "Int", swiftType: Int.self),
+                .init(number: 0x1E97_B057, name: "project", type: "Project.ID", swiftType: Project.ID.self),
+                .init(number: 0x17BB_4291, name: "labels", type: "Tags", swiftType: Tags.self, isOptional: true),
             ])
     }
 

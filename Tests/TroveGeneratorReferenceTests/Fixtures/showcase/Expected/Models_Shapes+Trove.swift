@@ -178,22 +178,22 @@ extension Shape {
         ModelSchema(
             typeName: "Shape",
             cases: [
-                .init(number: 84160017, name: "circle", fields: [
-                    .init(number: 28789142, name: "radius", type: "Double", swiftType: Double.self),
+                .init(number: 0x0504_2E11, name: "circle", fields: [
+                    .init(number: 0x01B7_4996, name: "radius", type: "Double", swiftType: Double.self),
                 ]),
-                .init(number: 508428433, name: "rectangle", fields: [
-                    .init(number: 333544927, name: "_0", type: "Double", swiftType: Double.self),
-                    .init(number: 335642129, name: "_1", type: "Double", swiftType: Double.self),
+                .init(number: 0x1E4E_0091, name: "rectangle", fields: [
+                    .init(number: 0x13E1_7DDF, name: "_0", type: "Double", swiftType: Double.self),
+                    .init(number: 0x1401_7E11, name: "_1", type: "Double", swiftType: Double.self),
                 ]),
-                .init(number: 10721041, name: "polygon", fields: [
-                    .init(number: 395488504, name: "points", type: "[Point]", swiftType: [Point].self),
-                    .init(number: 517137151, name: "label", type: "String", swiftType: String.self, isOptional: true),
+                .init(number: 0x00A3_9711, name: "polygon", fields: [
+                    .init(number: 0x1792_ACF8, name: "points", type: "[Point]", swiftType: [Point].self),
+                    .init(number: 0x1ED2_E2FF, name: "label", type: "String", swiftType: String.self, isOptional: true),
                 ]),
-                .init(number: 398248391, name: "text", fields: [
-                    .init(number: 333544927, name: "_0", type: "String", swiftType: String.self),
-                    .init(number: 74717995, name: "size", type: "Int", swiftType: Int.self),
+                .init(number: 0x17BC_C9C7, name: "text", fields: [
+                    .init(number: 0x13E1_7DDF, name: "_0", type: "String", swiftType: String.self),
+                    .init(number: 0x0474_1B2B, name: "size", type: "Int", swiftType: Int.self),
                 ]),
-                .init(number: 51705821, name: "empty"),
+                .init(number: 0x0314_F7DD, name: "empty"),
             ])
     }
 

@@ -61,9 +61,9 @@ extension Address {
         ModelSchema(
             typeName: "Address",
             fields: [
-                .init(number: 248291463, name: "street", type: "String", swiftType: String.self),
-                .init(number: 28872744, name: "city", type: "String", swiftType: String.self),
-                .init(number: 359681654, name: "zip", type: "String", swiftType: String.self, isOptional: true),
+                .init(number: 0x0ECC_A087, name: "street", type: "String", swiftType: String.self),
+                .init(number: 0x01B8_9028, name: "city", type: "String", swiftType: String.self),
+                .init(number: 0x1570_4E76, name: "zip", type: "String", swiftType: String.self, isOptional: true),
             ])
     }
 
@@ -118,15 +118,10 @@ extension User {
         .column("lastSeen") { $0.metadata?.lastSeen },
     ])
 
-    /// A query of the index of `User` in `transaction`, which returns every item until it is filtered.
-    nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<User> {
-        index.query(transaction)
-    }
-
-    /// A query of the index of `User` that runs in a read transaction of `connection`.
-    nonisolated static func query(_ connection: Connection) -> ConnectionIndexQuery<User> {
-        index.query(connection)
-    }
+    /// A query of every `User` through its index, in key order: narrow it with `filter`,
+    /// `sorted` and `limit`, run it with `items(in:)`, `first(in:)`, `keys(in:)` or `count(in:)`
+    /// (or their forms in a transaction).
+    nonisolated static var query: IndexQuery<User> { index.query }
 }
 
 extension IndexCondition where Item == User {
@@ -277,24 +272,11 @@ extension IndexOrder where Item == User {
     nonisolated static var lastSeen: Self { .column("lastSeen") }
 }
 
-extension TransactionReader where Item == User {
-    /// The `User` whose `email` is `email`, or `nil`: a lookup in its unique index.
-    nonisolated func byEmail(_ email: String) throws -> User? {
-        try self.query(User.index).filter(.email(email)).first()
-    }
-}
-
-extension ConnectionReader where Item == User {
-    /// The `User` whose `email` is `email`, or `nil`, in a read transaction.
-    @_disfavoredOverload
-    nonisolated func byEmail(_ email: String) throws -> User? {
-        try self.query(User.index).filter(.email(email)).first()
-    }
-
-    /// The `User` whose `email` is `email`, or `nil`, in a read transaction on the
-    /// connection's queue.
-    nonisolated func byEmail(_ email: String) async throws -> User? {
-        try await self.query(User.index).filter(.email(email)).first()
+extension User {
+    /// A query of the `User` whose `email` is `email`: a lookup in its unique
+    /// index. Run it with `first(in:)` (or `first(tx)` in a transaction).
+    nonisolated static func byEmail(_ email: String) -> IndexQuery<User> {
+        query.filter(.email(email)).limit(1)
     }
 }
 
@@ -310,13 +292,11 @@ extension User {
             .column("bio") { $0.bio },
         ])
 
-    /// A search of the items of `User` for `query` in `transaction`, best first (bm25 with the
-    /// column weights): narrow it with `filter`, `limit`, `offset` and `snippets`, then run it with
-    /// `items()`, `hits()`, `keys()` or `count()`.
-    nonisolated static func search(_ transaction: ReadTransaction, for query: SearchQuery)
-        -> FullTextQuery<User>
-    {
-        fullTextSearch.query(transaction, for: query)
+    /// A search of the items of `User` for `query`, best first (bm25 with the column
+    /// weights): narrow it with `filter`, `limit` and `snippets`, run it with `items(in:)`,
+    /// `hits(in:)`, `keys(in:)` or `count(in:)` (or their forms in a transaction).
+    nonisolated static func search(for query: SearchQuery) -> FullTextQuery<User> {
+        fullTextSearch.query(for: query)
     }
 }
 
@@ -428,21 +408,21 @@ extension User {
         ModelSchema(
             typeName: "User", collection: "users", metadataType: "UserStats",
             fields: [
-                .init(number: 104805191, name: "userID", type: "UUID", swiftType: UUID.self),
-                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
-                .init(number: 290515576, name: "email", type: "String", swiftType: String.self, index: "unique"),
-                .init(number: 92809523, name: "age", type: "Int", swiftType: Int.self, index: "indexed"),
-                .init(number: 93144362, name: "address", type: "Address", swiftType: Address.self, isOptional: true),
-                .init(number: 511892852, name: "tags", type: "[String]", swiftType: [String].self),
-                .init(number: 320310171, name: "roles", type: "Set<Role>", swiftType: Set<Role>.self),
-                .init(number: 417080130, name: "scores", type: "[String: Int]", swiftType: [String: Int].self),
-                .init(number: 114997029, name: "favoriteShape", type: "Shape", swiftType: Shape.self, isOptional: true),
-                .init(number: 192502602, name: "bio", type: "String", swiftType: String.self, index: "searchable"),
-                .init(number: 308767611, name: "default", type: "Bool", swiftType: Bool.self),
-                .init(number: 44476761, name: "nickname", type: "String", swiftType: String.self, isOptional: true, index: "indexed"),
-                .init(number: 35070683, name: "mainRole", type: "Role", swiftType: Role.self, index: "indexed"),
-                .init(number: 370515686, name: "isVerified", type: "Bool", swiftType: Bool.self, index: "indexed"),
-                .init(number: 508633610, name: "rating", type: "Double", swiftType: Double.self, index: "indexed"),
+                .init(number: 0x063F_3347, name: "userID", type: "UUID", swiftType: UUID.self),
+                .init(number: 0x11A7_37BC, name: "name", type: "String", swiftType: String.self),
+                .init(number: 0x1150_EA78, name: "email", type: "String", swiftType: String.self, index: "unique"),
+                .init(number: 0x0588_2933, name: "age", type: "Int", swiftType: Int.self, index: "indexed"),
+                .init(number: 0x058D_452A, name: "address", type: "Address", swiftType: Address.self, isOptional: true),
+                .init(number: 0x1E82_DD74, name: "tags", type: "[String]", swiftType: [String].self),
+                .init(number: 0x1317_8B9B, name: "roles", type: "Set<Role>", swiftType: Set<Role>.self),
+                .init(number: 0x18DC_2342, name: "scores", type: "[String: Int]", swiftType: [String: Int].self),
+                .init(number: 0x06DA_B725, name: "favoriteShape", type: "Shape", swiftType: Shape.self, isOptional: true),
+                .init(number: 0x0B79_5B4A, name: "bio", type: "String", swiftType: String.self, index: "searchable"),
+                .init(number: 0x1267_6B7B, name: "default", type: "Bool", swiftType: Bool.self),
+                .init(number: 0x02A6_A959, name: "nickname", type: "String", swiftType: String.self, isOptional: true, index: "indexed"),
+                .init(number: 0x0217_22DB, name: "mainRole", type: "Role", swiftType: Role.self, index: "indexed"),
+                .init(number: 0x1615_9EE6, name: "isVerified", type: "Bool", swiftType: Bool.self, index: "indexed"),
+                .init(number: 0x1E51_220A, name: "rating", type: "Double", swiftType: Double.self, index: "indexed"),
             ])
     }
 
@@ -494,8 +474,8 @@ extension UserStats {
         ModelSchema(
             typeName: "UserStats",
             fields: [
-                .init(number: 243723370, name: "logins", type: "Int", swiftType: Int.self),
-                .init(number: 253091220, name: "lastSeen", type: "Date", swiftType: Date.self, isOptional: true),
+                .init(number: 0x0E86_EC6A, name: "logins", type: "Int", swiftType: Int.self),
+                .init(number: 0x0F15_DD94, name: "lastSeen", type: "Date", swiftType: Date.self, isOptional: true),
             ])
     }
 

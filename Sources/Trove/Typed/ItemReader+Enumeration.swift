@@ -5,13 +5,13 @@
 // number of items, and the closures run with no statement in the middle of a scan, so they may
 // read, enumerate again and, in a read-write transaction, write.
 
-extension TransactionReader {
+extension ItemReader {
     /// Calls `body` with every item of the type, with its metadata, in key order (the order of
     /// the stored keys' text: see <doc:Enumeration>), until it sets `stop`. Items are decoded one
     /// at a time, never all at once.
     ///
     /// ```swift
-    /// try User.read(tx).enumerate(where: { $0.hasPrefix("a") }) { user, stop in
+    /// try tx.enumerate(User.self, where: { $0.hasPrefix("a") }) { user, stop in
     ///     print(user.name)
     ///     if user.isAdmin { stop = true }
     /// }
@@ -27,7 +27,7 @@ extension TransactionReader {
     /// - Throws: The error of `keyFilter` or `body`; ``TroveError`` when stored bytes cannot be
     ///   decoded, a stored key is not a valid `Item.ID`, or SQLite fails.
     @inlinable
-    public func enumerate(
+    func enumerate(
         where keyFilter: ((Item.ID) throws -> Bool)? = nil, _ body: (Item, inout Bool) throws -> Void
     ) throws {
         let useCache = transaction.hasCachedItems
@@ -48,7 +48,7 @@ extension TransactionReader {
     ///     argument to `true` to stop.
     /// - Throws: As ``enumerate(where:_:)``.
     @inlinable
-    public func enumerateWithMetadata(
+    func enumerateWithMetadata(
         where keyFilter: ((Item.ID) throws -> Bool)? = nil, _ body: (Item, Item.Metadata?, inout Bool) throws -> Void
     ) throws {
         try enumerate(where: keyFilter) { item, stop in try body(item, item.metadata, &stop) }
@@ -65,7 +65,7 @@ extension TransactionReader {
     /// - Throws: The error of `keyFilter` or `body`; ``TroveError`` when stored metadata cannot
     ///   be decoded, a stored key is not a valid `Item.ID`, or SQLite fails.
     @inlinable
-    public func enumerateMetadata(
+    func enumerateMetadata(
         where keyFilter: ((Item.ID) throws -> Bool)? = nil, _ body: (Item.ID, Item.Metadata?, inout Bool) throws -> Void
     ) throws {
         let transaction = transaction
@@ -92,7 +92,7 @@ extension TransactionReader {
     /// - Throws: The error of `body`; ``TroveError`` when a stored key is not a valid `Item.ID`
     ///   or SQLite fails.
     @inlinable
-    public func enumerateKeys(_ body: (Item.ID, inout Bool) throws -> Void) throws {
+    func enumerateKeys(_ body: (Item.ID, inout Bool) throws -> Void) throws {
         try transaction.enumerateKeys(in: Item.collection) { key, stop in try body(try itemID(key), &stop) }
     }
 
@@ -104,7 +104,7 @@ extension TransactionReader {
     /// keys' text, which reads the file in order.
     ///
     /// ```swift
-    /// try User.read(tx).enumerate(keys: ids, unordered: true) { id, user, stop in
+    /// try tx.enumerate(User.self, keys: ids, unordered: true) { id, user, stop in
     ///     print(id, user?.name ?? "missing")
     /// }
     /// ```
@@ -116,7 +116,7 @@ extension TransactionReader {
     /// - Throws: The error of `body`; ``TroveError`` when stored bytes cannot be decoded or
     ///   SQLite fails.
     @inlinable
-    public func enumerate(
+    func enumerate(
         keys: some Sequence<Item.ID>, unordered: Bool = false, _ body: (Item.ID, Item?, inout Bool) throws -> Void
     ) throws {
         var stop = false
@@ -150,7 +150,7 @@ extension TransactionReader {
     /// number of items.
     ///
     /// ```swift
-    /// let cursor = User.read(tx).cursor()
+    /// let cursor = tx.cursor(User.self)
     /// while let user = try cursor.next() {
     ///     print(user.name)
     /// }
@@ -160,7 +160,7 @@ extension TransactionReader {
     ///   rejects are skipped and never decoded.
     /// - Returns: A cursor valid as long as the transaction: using it afterwards throws.
     @inlinable
-    public func cursor(where keyFilter: ((Item.ID) throws -> Bool)? = nil) -> ItemCursor<Item> {
+    func cursor(where keyFilter: ((Item.ID) throws -> Bool)? = nil) -> ItemCursor<Item> {
         ItemCursor(
             reader: self,
             pager: transaction.makePager(
@@ -224,11 +224,11 @@ extension TransactionReader {
 }
 
 /// Walks the items of one ``Persistable`` type in key order, decoding one item per call of
-/// ``next()``; get one with ``TransactionReader/cursor(where:)``.
+/// ``next()``; get one with ``ReadTransaction/cursor(_:where:)``.
 ///
 /// ```swift
 /// try connection.read { tx in
-///     let cursor = User.read(tx).cursor()
+///     let cursor = tx.cursor(User.self)
 ///     while let user = try cursor.next() { print(user.name) }
 /// }
 /// ```
@@ -240,12 +240,12 @@ extension TransactionReader {
 /// A cursor is valid as long as its transaction: ``next()`` throws a ``TroveError`` with code
 /// ``TroveError/Code/misuse`` once the transaction's closure has returned.
 public final class ItemCursor<Item: Persistable> {
-    @usableFromInline let reader: TransactionReader<Item>
+    @usableFromInline let reader: ItemReader<Item>
     @usableFromInline let pager: RowPager
     @usableFromInline let useCache: Bool
 
     @usableFromInline
-    init(reader: TransactionReader<Item>, pager: RowPager) {
+    init(reader: ItemReader<Item>, pager: RowPager) {
         self.reader = reader
         self.pager = pager
         self.useCache = reader.transaction.isValid && reader.transaction.hasCachedItems

@@ -1,0 +1,129 @@
+/// The transactions of a ``Database``, on its own pool of connections: readers in parallel, up to
+/// ``Configuration/maximumReaderCount`` at a time, each at its own snapshot with its own caches,
+/// and one writer. More wait, first come, first served; an `async` transaction waits without
+/// holding a thread (10,000 waiting tasks run on a handful of threads), and a task cancelled while
+/// it waits leaves the queue with `CancellationError`. A transaction that runs longer than
+/// ``Configuration/longTransactionThreshold`` is reported, with the label and the place in the code
+/// that started it (``transactionsInProgress``).
+///
+/// The conveniences of ``DatabaseReader`` and ``DatabaseWriter`` (``DatabaseReader/read(_:key:)``,
+/// ``DatabaseWriter/write(_:)-(Item)``…) and the terminals of queries run on these.
+extension Database: DatabaseWriter {
+    /// Runs `body` in a read transaction on one of the database's readers, on the caller's thread.
+    ///
+    /// When every reader is busy, the thread waits for one, in turn with the `async` callers.
+    /// Nested in another transaction of the database on the same thread, it throws
+    /// ``TroveError/Code/misuse`` instead of waiting for itself.
+    ///
+    /// - Parameters:
+    ///   - origin: Where in the code the transaction was started, and its label.
+    ///   - body: The reads to run.
+    /// - Returns: The result of `body`.
+    /// - Throws: The error of `body`, or ``TroveError`` when SQLite fails or the call is nested.
+    public func read<T>(from origin: TransactionOrigin, _ body: (ReadTransaction) throws -> T) throws -> T {
+        try checkNotNested("read", origin)
+        pool.startMonitoringIfNeeded()
+        return try pool.readers.runSynchronously(label: origin.label, fileID: origin.fileID, line: origin.line) {
+            connection in
+            try connection.core(self).runRead(body)
+        }
+    }
+
+    /// Runs `body` in a read-write transaction on the database's writer, on the caller's thread,
+    /// and commits it, or rolls it back if `body` throws.
+    ///
+    /// - Parameters:
+    ///   - origin: Where in the code the transaction was started, and its label.
+    ///   - body: The reads and writes to run.
+    /// - Returns: The result of `body`.
+    /// - Throws: The error of `body` (nothing is then written), or ``TroveError`` when SQLite fails
+    ///   or the call is nested in a transaction of the database on the same thread.
+    public func write<T>(from origin: TransactionOrigin, _ body: (ReadWriteTransaction) throws -> T) throws -> T {
+        try checkNotNested("write", origin)
+        if writerLock.isHeldByCurrentThread {
+            throw TroveError(
+                code: .misuse,
+                message:
+                    "database.write was called at \(origin.fileID):\(origin.line) from inside a write transaction of a connection of the same database on the same thread: one writer at a time, it would wait for itself. Use the transaction you already have.",
+                path: path)
+        }
+        pool.startMonitoringIfNeeded()
+        return try pool.writer.runSynchronously(label: origin.label, fileID: origin.fileID, line: origin.line) {
+            connection in
+            let core = try connection.core(self)
+            return try writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                try core.runReadWrite(body)
+            }
+        }
+    }
+
+    /// Runs `body` in a read transaction on one of the database's readers, in the caller's task.
+    ///
+    /// The task waits for a reader without holding a thread; `body` then runs between the
+    /// beginning and the end of the read transaction, off the caller's actor.
+    ///
+    /// - Parameters:
+    ///   - origin: Where in the code the transaction was started, and its label.
+    ///   - body: The reads to run.
+    /// - Returns: The result of `body`.
+    /// - Throws: The error of `body`; ``TroveError`` when SQLite fails, or with code
+    ///   ``TroveError/Code/misuse`` when the task already runs a transaction of this database;
+    ///   `CancellationError` when the task is cancelled while it waits for a reader.
+    public func read<T: Sendable>(
+        from origin: TransactionOrigin, _ body: sending (ReadTransaction) async throws -> T
+    ) async throws -> T {
+        try checkNotNested("read", origin)
+        pool.startMonitoringIfNeeded()
+        let connection = try await pool.readers.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
+        defer { pool.readers.release(connection) }
+        let core = try connection.core(self)
+        return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+            try await core.runRead(body)
+        }
+    }
+
+    /// Runs `body` in a read-write transaction on the database's writer, in the caller's task, and
+    /// commits it, or rolls it back if `body` throws.
+    ///
+    /// The task waits for the writer without holding a thread; `body` then runs between the
+    /// beginning and the commit, off the caller's actor, while every other writer of the
+    /// database waits: keep it short, and do not wait in it for work that writes.
+    ///
+    /// - Parameters:
+    ///   - origin: Where in the code the transaction was started, and its label.
+    ///   - body: The reads and writes to run.
+    /// - Returns: The result of `body`.
+    /// - Throws: The error of `body` (nothing is then written); ``TroveError`` when SQLite fails, or
+    ///   with code ``TroveError/Code/misuse`` when the task already runs a transaction of this
+    ///   database; `CancellationError` when the task is cancelled while it waits.
+    public func write<T: Sendable>(
+        from origin: TransactionOrigin, _ body: sending (ReadWriteTransaction) async throws -> T
+    ) async throws -> T {
+        try checkNotNested("write", origin)
+        pool.startMonitoringIfNeeded()
+        let connection = try await pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
+        defer { pool.writer.release(connection) }
+        let core = try connection.core(self)
+        return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+            try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                try await core.runReadWrite(body)
+            }
+        }
+    }
+
+    /// The databases whose transactions the current task runs (and a task it is a child of): a
+    /// transaction of one of them started from its body would wait for itself.
+    @TaskLocal static var transactionsOfTask: Set<ObjectIdentifier> = []
+
+    private var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// Throws when the current thread or task runs a transaction of this database already.
+    private func checkNotNested(_ method: String, _ origin: TransactionOrigin) throws {
+        guard pool.isRunningOnCurrentThread || Database.transactionsOfTask.contains(id) else { return }
+        throw TroveError(
+            code: .misuse,
+            message:
+                "database.\(method) was called at \(origin.fileID):\(origin.line) from inside the body of another transaction of the same database: nested transactions are not supported (it could wait for itself). Use the transaction you already have.",
+            path: path)
+    }
+}
