@@ -60,7 +60,8 @@ extension Database: DatabaseWriter {
     /// Runs `body` in a read transaction on one of the database's readers, in the caller's task.
     ///
     /// The task waits for a reader without holding a thread; `body` then runs between the
-    /// beginning and the end of the read transaction, off the caller's actor.
+    /// beginning and the end of the read transaction, on the reader's own dispatch queue (not on
+    /// Swift's cooperative threads, which SQLite's blocking work would hold), off the caller's actor.
     ///
     /// - Parameters:
     ///   - origin: Where in the code the transaction was started, and its label.
@@ -77,8 +78,10 @@ extension Database: DatabaseWriter {
         let connection = try await pool.readers.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
         defer { pool.readers.release(connection) }
         let core = try connection.core(self)
-        return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-            try await core.runRead(body)
+        return try await withTaskExecutorPreference(connection.executor) {
+            try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                try await core.runRead(body)
+            }
         }
     }
 
@@ -86,7 +89,7 @@ extension Database: DatabaseWriter {
     /// commits it, or rolls it back if `body` throws.
     ///
     /// The task waits for the writer without holding a thread; `body` then runs between the
-    /// beginning and the commit, off the caller's actor, while every other writer of the
+    /// beginning and the commit, on the writer's dispatch queue, while every other writer of the
     /// database waits: keep it short, and do not wait in it for work that writes.
     ///
     /// - Parameters:
@@ -104,9 +107,11 @@ extension Database: DatabaseWriter {
         let connection = try await pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
         defer { pool.writer.release(connection) }
         let core = try connection.core(self)
-        return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-            try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-                try await core.runReadWrite(body)
+        return try await withTaskExecutorPreference(connection.executor) {
+            try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                    try await core.runReadWrite(body)
+                }
             }
         }
     }

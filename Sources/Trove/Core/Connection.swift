@@ -31,6 +31,9 @@ public final class Connection: @unchecked Sendable {
 
     let lock = TransactionLock()
     let core: ConnectionCore
+    /// The executor that the bodies of this connection's `async` transactions prefer: a serial
+    /// queue of its own, off Swift's cooperative threads (see ``QueueExecutor``).
+    let executor = QueueExecutor(queue: DispatchQueue(label: "Trove.Connection"))
 
     init(database: Database) throws {
         self.database = database
