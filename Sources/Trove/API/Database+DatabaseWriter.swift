@@ -75,12 +75,17 @@ extension Database: DatabaseWriter {
     ) async throws -> T {
         try checkNotNested("read", origin)
         pool.startMonitoringIfNeeded()
-        let connection = try await pool.readers.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
-        defer { pool.readers.release(connection) }
-        let core = try connection.core(self)
-        return try await withTaskExecutorPreference(connection.executor) {
-            try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-                try await core.runRead(body)
+        // The wait and the release run on the pool's executor, the body on the reader's queue:
+        // none of it needs Swift's cooperative threads, which synchronous callers may all hold
+        // while they wait for this very connection.
+        return try await withTaskExecutorPreference(pool.waitExecutor) {
+            let connection = try await pool.readers.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
+            defer { pool.readers.release(connection) }
+            return try await withTaskExecutorPreference(connection.executor) {
+                let core = try connection.core(self)
+                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                    try await core.runRead(body)
+                }
             }
         }
     }
@@ -104,13 +109,16 @@ extension Database: DatabaseWriter {
     ) async throws -> T {
         try checkNotNested("write", origin)
         pool.startMonitoringIfNeeded()
-        let connection = try await pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
-        defer { pool.writer.release(connection) }
-        let core = try connection.core(self)
-        return try await withTaskExecutorPreference(connection.executor) {
-            try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-                try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-                    try await core.runReadWrite(body)
+        // As in `read(from:_:)`: nothing here runs on Swift's cooperative threads.
+        return try await withTaskExecutorPreference(pool.waitExecutor) {
+            let connection = try await pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
+            defer { pool.writer.release(connection) }
+            return try await withTaskExecutorPreference(connection.executor) {
+                let core = try connection.core(self)
+                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                    try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                        try await core.runReadWrite(body)
+                    }
                 }
             }
         }

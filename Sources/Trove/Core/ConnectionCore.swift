@@ -295,7 +295,7 @@ final class ConnectionCore {
         if ownToken == 0 || fileWriterToken != ownToken {
             let token = UInt64.random(in: 1...UInt64.max)
             do {
-                let statement = try sqlite.cachedStatement(Schema.writeWriterToken)
+                let statement = try sqlite.cachedStatement(FileLayout.writeWriterToken)
                 defer { statement.reset() }
                 try statement.bind(Int64(bitPattern: token), at: 1)
                 try statement.stepToEnd()
@@ -366,7 +366,7 @@ final class ConnectionCore {
     }
 
     private func readFileWriterToken() throws -> UInt64 {
-        let statement = try sqlite.cachedStatement(Schema.readWriterToken)
+        let statement = try sqlite.cachedStatement(FileLayout.readWriterToken)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return UInt64(bitPattern: statement.int64(at: 0))

@@ -1,4 +1,3 @@
-internal import TroveCSQLite
 import Dispatch
 import Synchronization
 

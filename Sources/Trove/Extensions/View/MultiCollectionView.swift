@@ -195,7 +195,7 @@ extension MultiCollectionView: ViewDefinition {
     func forEachStored(
         in context: ExtensionContext, progress: (Int) -> Void, _ body: (Int64, String, ViewRow) throws -> Void
     ) throws {
-        let statement = try context.sqlite.cachedStatement(Schema.selectRowsInCollection)
+        let statement = try context.sqlite.cachedStatement(FileLayout.selectRowsInCollection)
         var done = 0
         for collection in collections {
             defer { statement.reset() }

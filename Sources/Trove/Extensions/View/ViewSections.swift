@@ -219,7 +219,7 @@ extension ViewReader {
     /// The fingerprint of the stored item and metadata at `key`, read from SQLite.
     func fingerprint(ofKey key: String) throws -> ViewRowFingerprint {
         let sqlite = transaction.checkedCore.sqlite
-        let statement = try sqlite.cachedStatement(Schema.selectItem)
+        let statement = try sqlite.cachedStatement(FileLayout.selectItem)
         defer { statement.reset() }
         try statement.bind(Item.collection, at: 1)
         try statement.bind(key, at: 2)
