@@ -54,8 +54,10 @@ public final class Database: Sendable {
     /// (see ``ConnectionCore/beginWrite()``), so that writes reach extensions that another process
     /// registered after this instance opened.
     let extensionsMayHaveChanged = Atomic<Bool>(false)
-    /// The committed versions of the in-memory views (see ``View/Storage-swift.enum/inMemory``).
-    let viewVersions = ViewMemoryVersions()
+    /// The snapshots that read transactions hold while state kept by commit number is in use.
+    let snapshotPins = SnapshotPins()
+    /// What kinds of extensions keep for the whole database, by type.
+    let locals = DatabaseLocals()
     /// The collections whose stored items held fields that this instance's coders did not know:
     /// typed writes to them keep those fields.
     let unknownFields = UnknownFieldRegistry()

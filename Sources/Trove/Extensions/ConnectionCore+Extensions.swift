@@ -39,7 +39,7 @@ extension ConnectionCore {
     /// ``ExtensionRegistry/stale``), at the start of a write transaction.
     func rebuildStaleExtensions() throws {
         guard database.extensionGeneration.load(ordering: .relaxed) != 0 else { return }
-        if database.viewVersions.isInUse {
+        if database.snapshotPins.isInUse {
             // In-memory views that another writer's commit left behind are rebuilt too.
             let behind = database.viewVersions.namesBehind(fileWriterToken: fileWriterToken)
             if !behind.isEmpty {
