@@ -44,7 +44,7 @@ extension BinaryReader {
     }
 
     /// Reads the value of a field of a type that is `Decodable` but not ``BinaryCodable``,
-    /// written as length-delimited JSON by ``BinaryWriter/encode(_:field:)-(Encodable,_)``.
+    /// written as length-delimited JSON by the `Encodable` overload of `BinaryWriter.encode(_:field:)`.
     ///
     /// - Parameters:
     ///   - type: The type of the field.

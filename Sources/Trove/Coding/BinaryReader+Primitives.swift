@@ -198,7 +198,7 @@ extension BinaryReader {
         return Int(truncatingIfNeeded: count)
     }
 
-    /// Reads a varint element count of a collection (see ``readLength(bytesPerUnit:)``).
+    /// Reads a varint element count of a collection, bounded by the bytes that remain.
     ///
     /// - Parameter bytesPerElement: The minimum size of one element (see
     ///   ``WireType/minimumSize``); values below 1 count as 1.

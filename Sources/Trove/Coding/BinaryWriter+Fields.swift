@@ -56,7 +56,7 @@ extension BinaryWriter {
         json.withUnsafeBytes { writeLengthDelimited($0) }
     }
 
-    /// Writes a JSON fallback field (see ``encode(_:field:)-(Encodable,_)``) if `value` is not
+    /// Writes a JSON fallback field (see the `Encodable` overload of `encode(_:field:)`) if `value` is not
     /// `nil`, and nothing otherwise.
     ///
     /// - Parameters:

@@ -1,7 +1,7 @@
 /// A growable buffer that encodes values in Trove's tagged binary format.
 ///
-/// Generated coders call the field-level methods (``encode(_:field:)-(_,UInt32)``,
-/// ``encodeIfPresent(_:field:)-(_,UInt32)``, ``encodeMessage(field:_:)``); the low-level methods
+/// Generated coders call the field-level methods (`encode(_:field:)`, `encodeIfPresent(_:field:)`,
+/// ``encodeMessage(field:_:)``); the low-level methods
 /// write the value forms that ``BinaryCodable`` conformances are made of:
 ///
 /// - varint: base-128, least significant group first, at most 10 bytes;
