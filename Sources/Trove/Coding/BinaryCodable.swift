@@ -24,6 +24,11 @@ public enum WireType: UInt8, Sendable, Hashable {
 ///
 /// The value form written by ``encodeValue(_:to:)`` must be self-delimiting for its
 /// ``wireType``: a reader that knows only the wire type can skip it.
+///
+/// The requirements are called by generated coders, not by user code: the standard types'
+/// implementations, and the methods of ``BinaryWriter`` and ``BinaryReader`` that write and read
+/// the value forms, are SPI (`@_spi(TroveGenerated) import Trove`). A raw-value enumeration
+/// conforms without it.
 public protocol BinaryCodable {
     /// How the value form is delimited.
     static var wireType: WireType { get }
@@ -52,6 +57,10 @@ public protocol BinaryCodable {
 /// trove-gen writes the conformance of every `// @persistable` and `// @coded` type. As a field,
 /// a message is length-delimited; as a top-level item or metadata value, it is the whole blob
 /// (see ``MessageCoder``).
+///
+/// A conformance written by hand needs `@_spi(TroveGenerated) import Trove`, as generated code
+/// does: the field-level methods of ``BinaryWriter`` and ``BinaryReader`` that write and read the
+/// fields, and the implementations of ``BinaryCodable`` that every message shares, are SPI.
 public protocol BinaryMessage: BinaryCodable {
     /// Writes every field of `value`.
     ///
