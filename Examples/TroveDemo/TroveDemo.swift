@@ -39,7 +39,7 @@ struct TroveDemo {
         if !previous.isEmpty {
             print("Found \(previous.count) user(s) from an earlier run: \(names(previous))")
             // The emails are unique in the index: this run writes the same people anew.
-            _ = try connection.write { tx in try tx.removeAll(User.self) }
+            try connection.removeAll(User.self)
         }
 
         let launch = Date(timeIntervalSince1970: 1_700_000_000)
@@ -147,9 +147,9 @@ struct TroveDemo {
             ])
         }
         try await connection.read { tx in
-            let rows = usersByRole.read(tx)
-            for group in try rows.groups() {
-                print("View \(usersByRole.name), group \(group): \(try rows.items(in: group).map(\.name))")
+            for group in try usersByRole.read(tx).groups() {
+                let members = try usersByRole.rows(in: group).items(tx).map(\.name)
+                print("View \(usersByRole.name), group \(group): \(members)")
             }
         }
         // Subscribe, commit, and read the commit's changes to the view: row indexes before the commit for removals

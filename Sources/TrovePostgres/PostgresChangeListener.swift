@@ -93,13 +93,13 @@ final class PostgresChangeListener: Sendable {
             store.hub.publish(.flush)
             return
         }
-        var change = PostgresChange(number: number, items: [], clearedCollections: [], isFlush: false)
+        var change = CommittedChange(number: number, keys: [], clearedCollections: [], isFlush: false)
         struct Body: Decodable {
             var k: [[String]]
             var c: [String]
         }
         if parts.count == 2, parts[1] != "*", let body = try? JSONDecoder().decode(Body.self, from: Data(parts[1].utf8)) {
-            change.items = Set(body.k.compactMap { $0.count == 2 ? PostgresItemAddress(collection: $0[0], key: $0[1]) : nil })
+            change.keys = body.k.compactMap { $0.count == 2 ? CacheKey(collection: $0[0], key: $0[1]) : nil }
             change.clearedCollections = Set(body.c)
         } else if let logged = try? await readLog(number, store: store) {
             change = logged
@@ -113,16 +113,16 @@ final class PostgresChangeListener: Sendable {
     }
 
     /// The change of `number`, from the log.
-    private func readLog(_ number: Int64, store: PostgresStore) async throws -> PostgresChange {
+    private func readLog(_ number: Int64, store: PostgresStore) async throws -> CommittedChange {
         var bindings = PostgresBindings()
         bindings.append(number)
-        var change = PostgresChange(number: number, items: [], clearedCollections: [], isFlush: false)
+        var change = CommittedChange(number: number, keys: [], clearedCollections: [], isFlush: false)
         let rows = try await store.client.query(
             PostgresQuery(unsafeSQL: "SELECT collection, key FROM \(store.names.changes) WHERE seq = $1", binds: bindings))
         for try await (collection, key) in rows.decode((String?, String?).self) {
             guard let collection else { continue }
             if let key {
-                change.items.insert(PostgresItemAddress(collection: collection, key: key))
+                change.keys.append(CacheKey(collection: collection, key: key))
             } else {
                 change.clearedCollections.insert(collection)
             }

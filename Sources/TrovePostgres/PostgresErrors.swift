@@ -63,7 +63,7 @@ enum PostgresErrors {
             return TroveError(
                 code: .server,
                 message:
-                    "The connection to PostgreSQL was lost during COMMIT: whether the transaction committed is unknown.",
+                    "The connection to PostgreSQL was lost while the transaction was committing: whether it committed is unknown.",
                 sql: "COMMIT", underlyingError: error)
         }
         return TroveError(
@@ -83,6 +83,16 @@ enum PostgresErrors {
         }
         return TroveError(
             code: .server, message: "PostgreSQL failed during \(what): \(describe(error)).", underlyingError: error)
+    }
+
+    /// The error a transaction's body threw, as the caller sees it: the body's own errors as they
+    /// are, postgres-nio's (a statement whose rows failed to arrive or decode) as ``map(_:store:during:)``
+    /// words them.
+    static func map(bodyError error: any Error, store: PostgresStore, during what: String) -> any Error {
+        guard error is PSQLError || error is PostgresDecodingError || error is PostgresConnectionClosed else {
+            return error
+        }
+        return map(error, store: store, during: what)
     }
 
     /// The error of a statement: the server's message and SQLSTATE, the SQL, and the item.

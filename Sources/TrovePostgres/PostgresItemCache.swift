@@ -1,50 +1,5 @@
 import Synchronization
-
-/// The address of an item: its collection and key.
-public struct PostgresItemAddress: Sendable, Hashable {
-    /// The collection of the item.
-    public var collection: String
-    /// The key of the item.
-    public var key: String
-
-    /// An address from its parts.
-    ///
-    /// - Parameters:
-    ///   - collection: The collection of the item.
-    ///   - key: The key of the item.
-    public init(collection: String, key: String) {
-        self.collection = collection
-        self.key = key
-    }
-}
-
-/// One commit to a ``PostgresStore``, as every instance on the same schema sees it: what it
-/// changed. Or a flush: this instance missed notifications, and anything may have changed.
-public struct PostgresChange: Sendable, Hashable {
-    /// The commit's number in the store's change log (commit order); 0 for a flush.
-    public var number: Int64
-    /// The items written or removed.
-    public var items: Set<PostgresItemAddress>
-    /// The collections emptied by `removeAll`.
-    public var clearedCollections: Set<String>
-    /// Whether this is a flush: this instance's listener connection dropped, so notifications
-    /// may have been missed; its cache was emptied.
-    public var isFlush: Bool
-
-    /// Whether this change may have changed the item at `key` of `collection`.
-    ///
-    /// - Parameters:
-    ///   - collection: The collection of the item.
-    ///   - key: The key of the item.
-    /// - Returns: `true` when the item was written or removed, its collection emptied, or this is a flush.
-    public func touches(collection: String, key: String) -> Bool {
-        isFlush || clearedCollections.contains(collection)
-            || items.contains(PostgresItemAddress(collection: collection, key: key))
-    }
-
-    /// A flush.
-    static let flush = PostgresChange(number: 0, items: [], clearedCollections: [], isFlush: true)
-}
+import Trove
 
 /// The decoded items of one store, valid at one number of the change log.
 ///
@@ -55,11 +10,14 @@ public struct PostgresChange: Sendable, Hashable {
 /// bypasses the cache. Notifications advance the cache the same way, one number at a time. An
 /// empty cache has no number and takes the number of the next transaction that uses it.
 ///
-/// Eviction when full is arbitrary (the first entry of the dictionary): cheap, and never wrong.
+/// Items are keyed as a Trove file's caches key them (`CacheKey`: by the bytes of the collection
+/// and key, hashed once). The cache is shared by every transaction of the store, as a file's
+/// `SharedItemCache` is by its connections, and evicts as it does: an arbitrary entry when full
+/// (the first of the dictionary), cheap under the lock every transaction takes, and never wrong.
 final class PostgresItemCache: Sendable {
     struct State {
         var number: Int64?
-        var entries: [PostgresItemAddress: any Sendable] = [:]
+        var entries: [CacheKey: any Sendable] = [:]
     }
 
     /// What a transaction with a snapshot at some number may do with the cache.
@@ -98,7 +56,7 @@ final class PostgresItemCache: Sendable {
 
     /// Moves the cache from `from` to `to`, evicting what changed in between; does nothing when
     /// the cache is no longer at `from` (the caller asks ``access(at:)`` again).
-    func catchUp(from: Int64, to: Int64, evicting keys: [PostgresItemAddress], clearing collections: Set<String>) {
+    func catchUp(from: Int64, to: Int64, evicting keys: [CacheKey], clearing collections: Set<String>) {
         state.withLock { state in
             guard state.number == from else { return }
             Self.evict(keys, clearing: collections, in: &state)
@@ -108,14 +66,14 @@ final class PostgresItemCache: Sendable {
 
     /// Applies one commit of the log: the next number advances the cache; a later one (a gap)
     /// evicts its keys and leaves the number for a transaction to catch up from the log.
-    func apply(_ change: PostgresChange) {
+    func apply(_ change: CommittedChange) {
         state.withLock { state in
             guard let current = state.number else { return }
             if change.number == current + 1 {
-                Self.evict(Array(change.items), clearing: change.clearedCollections, in: &state)
+                Self.evict(change.keys, clearing: change.clearedCollections, in: &state)
                 state.number = change.number
             } else if change.number > current + 1 {
-                Self.evict(Array(change.items), clearing: change.clearedCollections, in: &state)
+                Self.evict(change.keys, clearing: change.clearedCollections, in: &state)
             }
         }
     }
@@ -129,14 +87,14 @@ final class PostgresItemCache: Sendable {
     }
 
     /// The item at `address`, when the cache is at `number`.
-    func value(at address: PostgresItemAddress, number: Int64) -> (any Sendable)? {
+    func value(at address: CacheKey, number: Int64) -> (any Sendable)? {
         state.withLock { state in
             state.number == number ? state.entries[address] : nil
         }
     }
 
     /// Caches `value` at `address` when the cache is at `number`.
-    func insert(_ value: any Sendable, at address: PostgresItemAddress, number: Int64) {
+    func insert(_ value: any Sendable, at address: CacheKey, number: Int64) {
         guard limit > 0 else { return }
         state.withLock { state in
             guard state.number == number else { return }
@@ -147,7 +105,7 @@ final class PostgresItemCache: Sendable {
         }
     }
 
-    private static func evict(_ keys: [PostgresItemAddress], clearing collections: Set<String>, in state: inout State) {
+    private static func evict(_ keys: [CacheKey], clearing collections: Set<String>, in state: inout State) {
         for key in keys { state.entries.removeValue(forKey: key) }
         if !collections.isEmpty {
             state.entries = state.entries.filter { !collections.contains($0.key.collection) }
@@ -184,8 +142,10 @@ final class PostgresChangeHub: Sendable {
         return stream
     }
 
-    func publish(_ change: PostgresChange) {
+    func publish(_ change: CommittedChange) {
         let subscribers = state.withLock { Array($0.subscribers.values) }
+        guard !subscribers.isEmpty else { return }
+        let change = change.publicChange
         for subscriber in subscribers { subscriber.yield(change) }
     }
 

@@ -8,14 +8,20 @@ import Trove
 /// A Trove store on a PostgreSQL server: the same ``Trove/Persistable`` models and generated code as
 /// a Trove file, for apps that run on several machines against one database.
 ///
+/// It is a place of Trove's async API (``Trove/AsyncDatabaseWriter``): its transactions are
+/// ``Trove/TransactionReading`` and ``Trove/TransactionWriting``, so the conveniences
+/// (`store.write(user)`, `store.read(User.self, key:)`, `store.count(of:)`…) and the terminals of
+/// queries (`query.items(in: store)`, `try await query.items(tx)`) are Trove's, and code written
+/// for `some AsyncDatabaseWriter` runs on a Trove file and on PostgreSQL alike.
+///
 /// ```swift
-/// let store = try await PostgresStore.open(
-///     url: "postgres://app:secret@db.internal:5432/app", indexes: [PostgresIndex(User.index)])
+/// let store = try await PostgresStore.open(url: "postgres://app:secret@db.internal:5432/app", models: [User.self])
 /// try await store.write { tx in try await tx.write(user) }
-/// let same = try await store.read { tx in try await tx.read(User.self, key: user.userID) }
+/// let same = try await store.read(User.self, key: user.userID)
+/// let adults = try await User.query.filter(.age(18...)).sorted(by: .age).items(in: store)
 /// ```
 ///
-/// - Reads run at `REPEATABLE READ`: every statement of a ``read(_:)`` body sees one snapshot.
+/// - Reads run at `REPEATABLE READ`: every statement of a ``read(from:_:)`` body sees one snapshot.
 /// - Read-write transactions run at `SERIALIZABLE`: PostgreSQL aborts one of two transactions
 ///   whose outcome no serial order would give (a read-modify-write of the same item from two
 ///   instances among them), and the store runs an aborted body again, up to
@@ -28,10 +34,19 @@ import Trove
 ///   transaction also checks the log's newest number in its snapshot and catches up from the log
 ///   before it first consults the cache, so a cached item is never older than the snapshot, even
 ///   before the notification arrives. A dropped listener connection flushes the cache.
+/// - Secondary indexes run their queries (``Trove/IndexQuery``). Full-text search, views and
+///   relationships do not run on PostgreSQL yet: a model or an extension that needs them is
+///   refused when the store opens, and such a query is refused when it runs, each with a
+///   ``Trove/TroveError`` that names it.
 ///
 /// Call ``close()`` when done (on shutdown): it ends the loops over ``changes`` and stops the
 /// listener and the connection pool.
-public final class PostgresStore: Sendable {
+public final class PostgresStore: AsyncDatabaseWriter {
+    /// The transaction that read bodies receive.
+    public typealias ReadingTransaction = PostgresReadTransaction
+    /// The transaction that write bodies receive.
+    public typealias WritingTransaction = PostgresReadWriteTransaction
+
     /// How to reach the server and how the store behaves.
     public struct Configuration: Sendable {
         /// The server's host name or address.
@@ -125,7 +140,10 @@ public final class PostgresStore: Sendable {
     public let configuration: Configuration
     let client: PostgresClient
     let names: PostgresNames
+    /// The secondary indexes the store keeps, by collection.
     let indexes: [String: [PostgresIndex]]
+    /// The secondary indexes the store keeps, by name.
+    let indexesByName: [String: PostgresIndex]
     let cache: PostgresItemCache
     let hub: PostgresChangeHub
     let logger: Logger
@@ -148,23 +166,38 @@ public final class PostgresStore: Sendable {
         self.client = client
         names = PostgresNames(schema: configuration.schema)
         self.indexes = Dictionary(grouping: indexes, by: \.collection)
+        indexesByName = Dictionary(indexes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         cache = PostgresItemCache(limit: configuration.itemCacheLimit)
         hub = PostgresChangeHub()
         self.logger = logger
         tasks = Mutex(BackgroundTasks())
     }
 
-    /// Connects to the server, creates or upgrades Trove's schema, builds the indexes whose
-    /// version changed, and starts listening for other instances' changes.
+    /// Connects to the server, creates or upgrades Trove's schema, builds the secondary indexes of
+    /// `models` and `extensions` whose definition changed, and starts listening for other
+    /// instances' changes: the PostgreSQL twin of `Database(path:models:extensions:)`.
+    ///
+    /// A model whose generated code declares extensions (``Trove/DatabaseExtensionProviding``)
+    /// brings them; `extensions` adds extensions defined by hand. PostgreSQL keeps secondary
+    /// indexes. A model or an extension that needs what it does not keep yet (a full-text search, a
+    /// view, relationships with delete or notify rules, whose cascades would be lost) is refused
+    /// before anything is sent to the server; relationships without rules are accepted (their
+    /// traversals are refused when they run).
     ///
     /// - Parameters:
     ///   - configuration: Where the server is and how the store behaves.
-    ///   - indexes: The secondary indexes to keep, such as `PostgresIndex(User.index)`.
+    ///   - models: The models whose secondary indexes to keep, such as `[User.self, Note.self]`.
+    ///   - extensions: Secondary indexes defined by hand (`byAge.databaseExtension`).
     /// - Returns: An open store.
-    /// - Throws: ``Trove/TroveError/Code/server`` when the server cannot be reached or refuses
-    ///   the credentials (the message says which); ``Trove/TroveError/Code/unsupportedSchemaVersion``
+    /// - Throws: ``Trove/TroveError/Code/misuse`` naming the model and the extension that
+    ///   PostgreSQL does not keep, or two extensions with the same name;
+    ///   ``Trove/TroveError/Code/server`` when the server cannot be reached or refuses the
+    ///   credentials (the message says which); ``Trove/TroveError/Code/unsupportedSchemaVersion``
     ///   when a newer Trove wrote the schema.
-    public static func open(configuration: Configuration, indexes: [PostgresIndex] = []) async throws -> PostgresStore {
+    public static func open(
+        configuration: Configuration, models: [any Persistable.Type] = [], extensions: [DatabaseExtension] = []
+    ) async throws -> PostgresStore {
+        let indexes = try PostgresIndex.indexes(of: models, extensions: extensions)
         var logger = Logger(label: "trove.postgres")
         // postgres-nio warns of a lease before `run()` starts, which the pool then serves: not news.
         logger.logLevel = .error
@@ -197,19 +230,25 @@ public final class PostgresStore: Sendable {
 
     /// Opens a store from a URL such as `postgres://user:password@host:5432/database`.
     ///
+    /// ```swift
+    /// let store = try await PostgresStore.open(url: url, models: [User.self, Note.self])
+    /// ```
+    ///
     /// - Parameters:
     ///   - url: The URL of the database.
     ///   - schema: The PostgreSQL schema that holds Trove's tables.
-    ///   - indexes: The secondary indexes to keep.
+    ///   - models: The models whose secondary indexes to keep.
+    ///   - extensions: Secondary indexes defined by hand.
     /// - Returns: An open store.
-    /// - Throws: As ``open(configuration:indexes:)``, and ``Trove/TroveError/Code/misuse`` for a
-    ///   malformed URL.
-    public static func open(url: String, schema: String = "trove", indexes: [PostgresIndex] = []) async throws
-        -> PostgresStore
-    {
+    /// - Throws: As ``open(configuration:models:extensions:)``, and ``Trove/TroveError/Code/misuse``
+    ///   for a malformed URL.
+    public static func open(
+        url: String, schema: String = "trove", models: [any Persistable.Type] = [],
+        extensions: [DatabaseExtension] = []
+    ) async throws -> PostgresStore {
         var configuration = try Configuration(url: url)
         configuration.schema = schema
-        return try await open(configuration: configuration, indexes: indexes)
+        return try await open(configuration: configuration, models: models, extensions: extensions)
     }
 
     /// Closes the store: ends every loop over ``changes``, stops listening for the commits of
@@ -266,45 +305,59 @@ public final class PostgresStore: Sendable {
 
     /// Runs `body` in a read-only transaction at `REPEATABLE READ`: every read sees one snapshot.
     ///
-    /// - Parameter body: The reads. The transaction is valid only inside it.
+    /// Call it as `store.read { tx in … }` (Trove's ``Trove/AsyncDatabaseReader/read(label:fileID:line:_:)``).
+    /// `BEGIN` goes with the body's first statement, so a body that sends none costs nothing.
+    ///
+    /// - Parameters:
+    ///   - origin: Where in the code the transaction was started, and its label.
+    ///   - body: The reads. The transaction is valid only inside it.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws; ``Trove/TroveError/Code/server`` when the server fails or the
     ///   connection is lost; ``Trove/TroveError/Code/misuse`` when the store was closed.
-    public func read<T: Sendable>(_ body: (PostgresReadTransaction) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(
+        from origin: TransactionOrigin, _ body: sending (PostgresReadTransaction) async throws -> T
+    ) async throws -> T {
         try Task.checkCancellation()
         try checkOpen()
         do {
             return try await client.withConnection { connection in
-                // `BEGIN` goes with the first statement (a body that sends none costs nothing).
                 // The snapshot's change number is read when the cache is first needed
                 // (`takeSnapshot`), folded into the first point read when that comes first.
                 let transaction = PostgresReadTransaction(
                     store: self, connection: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                let value: T
                 do {
-                    let value = try await body(transaction)
-                    if transaction.isOpen { try await commit(on: connection) }
-                    return value
+                    value = try await body(transaction)
                 } catch {
                     if transaction.isOpen { await rollBack(on: connection) }
-                    throw error
+                    throw BodyFailure(error: error)
                 }
+                if transaction.isOpen { try await commit(on: connection) }
+                return value
             }
+        } catch let failure as BodyFailure {
+            throw PostgresErrors.map(bodyError: failure.error, store: self, during: "a read transaction")
         } catch {
             throw PostgresErrors.map(error, store: self, during: "a read transaction")
         }
     }
 
     /// Reads the item of type `Item` at `key` in one statement, which is its own snapshot: one
-    /// round trip where ``read(_:)`` takes three (`BEGIN`, the read, `COMMIT`). Like a read in a
-    /// transaction, it serves the item from the store's cache's number and fills the cache.
+    /// round trip where a read transaction takes three (`BEGIN`, the read, `COMMIT`). Like a read in
+    /// a transaction, it serves the item from the store's cache and fills it.
+    ///
+    /// This is Trove's convenience ``Trove/AsyncDatabaseReader/read(_:key:)``, which reads in a
+    /// transaction of its own, done in fewer round trips: Swift calls it wherever the store is
+    /// known as a `PostgresStore`; code generic over `some AsyncDatabaseReader` calls the
+    /// protocol's, which returns the same item in a transaction of three round trips.
     ///
     /// - Parameters:
     ///   - type: The type of the item.
     ///   - key: The key of the item.
     /// - Returns: The item, or `nil` when there is none at `key`.
-    /// - Throws: ``Trove/TroveError`` with code `corruptData` when the stored bytes cannot be
-    ///   decoded; `server` when the server fails or the connection is lost; `misuse` when the store
-    ///   was closed.
+    /// - Throws: ``Trove/TroveError`` with code `corruptData` naming the collection and key when
+    ///   the stored bytes cannot be decoded; `server` when the server fails or the connection is
+    ///   lost; `misuse` when the store was closed.
     public func read<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Item? {
         try Task.checkCancellation()
         try checkOpen()
@@ -321,18 +374,23 @@ public final class PostgresStore: Sendable {
 
     /// Runs `body` in a read-write transaction at `SERIALIZABLE`, and commits it.
     ///
+    /// Call it as `store.write { tx in … }` (Trove's ``Trove/AsyncDatabaseWriter/write(label:fileID:line:_:)``).
     /// When the server aborts the transaction because it conflicts with a concurrent one
     /// (SQLSTATE 40001 or 40P01), `body` runs again in a new transaction, up to
     /// ``Configuration-swift.struct/maximumWriteAttempts`` times in all.
     ///
-    /// - Parameter body: The reads and writes. It may run more than once.
+    /// - Parameters:
+    ///   - origin: Where in the code the transaction was started, and its label.
+    ///   - body: The reads and writes. It may run more than once.
     /// - Returns: What `body` returns in the attempt that committed.
     /// - Throws: What `body` throws (nothing is committed then);
     ///   ``Trove/TroveError/Code/writeConflict`` after the last attempt conflicted;
     ///   ``Trove/TroveError/Code/server`` when the server fails or the connection is lost (when
     ///   lost during the commit, whether it committed is unknown: the message says so);
     ///   ``Trove/TroveError/Code/misuse`` when the store was closed.
-    public func write<T: Sendable>(_ body: (PostgresReadWriteTransaction) async throws -> T) async throws -> T {
+    public func write<T: Sendable>(
+        from origin: TransactionOrigin, _ body: sending (PostgresReadWriteTransaction) async throws -> T
+    ) async throws -> T {
         var attempt = 1
         while true {
             try Task.checkCancellation()
@@ -342,23 +400,29 @@ public final class PostgresStore: Sendable {
                     // `BEGIN` goes with the first statement; a transaction of blind writes alone
                     // is sent as one statement without `BEGIN` and `COMMIT` (see `announce()`).
                     let transaction = PostgresReadWriteTransaction(store: self, connection: connection)
+                    let value: T
                     do {
-                        let value = try await body(transaction)
+                        value = try await body(transaction)
+                    } catch {
+                        if transaction.isOpen { await rollBack(on: connection) }
+                        throw BodyFailure(error: error)
+                    }
+                    do {
                         try await transaction.announce()
                         if transaction.isOpen { try await commit(on: connection) }
-                        return (value, transaction.committedChange)
                     } catch {
                         if transaction.isOpen { await rollBack(on: connection) }
                         throw error
                     }
+                    return (value, transaction.committedChange)
                 }
                 if let (change, written) = committed {
                     // Own commits advance the cache now; the notification, when it comes, finds
                     // it applied. Subscribers of `changes` hear of it from the notification, in
                     // commit order with everyone else's.
                     cache.apply(change)
-                    for (address, item) in written {
-                        cache.insert(item, at: address, number: change.number)
+                    for (key, item) in written {
+                        cache.insert(item, at: key, number: change.number)
                     }
                     if change.number % PostgresSchema.pruneInterval == 0 {
                         await pruneChangeLog(through: change.number - PostgresSchema.retainedChanges)
@@ -366,18 +430,22 @@ public final class PostgresStore: Sendable {
                 }
                 return value
             } catch {
-                if PostgresErrors.isRetryable(error) {
+                let failure = (error as? BodyFailure)?.error ?? error
+                if PostgresErrors.isRetryable(failure) {
                     if attempt >= configuration.maximumWriteAttempts {
                         throw TroveError(
                             code: .writeConflict,
                             message:
                                 "The read-write transaction conflicted with concurrent transactions \(attempt) times in a row (serialization failure or deadlock) and was given up; nothing of it was committed.",
-                            underlyingError: error)
+                            underlyingError: failure)
                     }
                     attempt += 1
                     // Exponential backoff with jitter, at most 50 ms: contenders spread out.
                     try await Task.sleep(for: .microseconds(Int.random(in: 0...min(50_000, 200 << min(attempt, 10)))))
                     continue
+                }
+                if error is BodyFailure {
+                    throw PostgresErrors.map(bodyError: failure, store: self, during: "a read-write transaction")
                 }
                 throw PostgresErrors.map(error, store: self, during: "a read-write transaction")
             }
@@ -423,6 +491,12 @@ public final class PostgresStore: Sendable {
     /// Each call returns a new stream that starts with the next change.
     public var changes: AsyncStream<PostgresChange> {
         hub.subscribe()
+    }
+
+    /// The error of a transaction's body, told apart from the store's own failures: it is
+    /// thrown as the body threw it.
+    private struct BodyFailure: Error {
+        var error: any Error
     }
 
     /// The number of items in the store's cache (for tests and monitoring).

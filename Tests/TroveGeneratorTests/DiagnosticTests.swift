@@ -678,7 +678,7 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                     var editorID: User.ID?
                 }
                 """, line: 8, column: 8,
-            message: "'User' would get two queries 'posts(in:)': one for the inverse of the relationship 'authorID' "
+            message: "'User' would get two relationship queries named 'posts': one for the inverse of the relationship 'authorID' "
                 + "of 'Post', one for the inverse of the relationship 'editorID' of 'Post'; name one of them with "
                 + "'inverse:'"),
         BadInput(

@@ -306,14 +306,14 @@ struct IncrementalTests {
         }
         let first = run(users[0], nil)
         #expect(!first.hasErrors)
-        // `User` made public: the inverse query `User.posts(in:)` that Post's output declares becomes public.
+        // `User` made public: the inverse query `User.posts` that Post's output declares becomes public.
         let published = run(users[1], first.cache)
         #expect(published.regenerated == 2, "User changed, and Post whose edge points to it")
-        #expect(first.files[0].generatedFile?.contents.contains("public nonisolated func posts(") == false)
-        #expect(published.files[0].generatedFile?.contents.contains("public nonisolated func posts(") == true)
+        #expect(first.files[0].generatedFile?.contents.contains("public nonisolated var posts:") == false)
+        #expect(published.files[0].generatedFile?.contents.contains("public nonisolated var posts:") == true)
         // `User` gains an edge named `posts`: Post's inverse on `User` has that name too.
         let clash = run(users[2], published.cache)
-        #expect(clash.diagnostics.map(\.message).contains { $0.contains("would get two queries 'posts(in:)'") })
+        #expect(clash.diagnostics.map(\.message).contains { $0.contains("would get two relationship queries named 'posts'") })
         // Post comes first, so its inverse keeps the name and User's edge is the one reported.
         #expect(clash.diagnostics.map(\.location.path) == ["User.swift"])
     }

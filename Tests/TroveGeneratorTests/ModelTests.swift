@@ -161,7 +161,7 @@ struct ModelTests {
         #expect(index.columns.map(\.isMetadata) == [false, false, false, false, true])
         #expect(index.columns.map(\.isComparable) == [true, true, false, false, true])
         let output = try #require(result.files.first?.contents)
-        #expect(output.contains("nonisolated func byEmail(_ email: String) throws -> A?"))
+        #expect(output.contains("nonisolated static func byEmail(_ email: String) -> IndexQuery<A>"))
         #expect(!output.contains("func byNickname"))
         #expect(output.contains(".column(\"visits\") { $0.metadata?.visits }"))
         #expect(!output.contains("notIndexed\")"))

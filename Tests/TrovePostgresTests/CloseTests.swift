@@ -29,7 +29,7 @@ struct CloseTests {
         let calls: [(String, @Sendable () async throws -> Void)] = [
             ("read", { _ = try await store.read { tx in try await tx.read(Tally.self, key: "a") } }),
             ("point read", { _ = try await store.read(Tally.self, key: "a") }),
-            ("readWrite", { try await store.write { tx in try await tx.write(Tally(id: "b", value: 2)) } }),
+            ("write", { try await store.write { tx in try await tx.write(Tally(id: "b", value: 2)) } }),
         ]
         for (name, call) in calls {
             do {

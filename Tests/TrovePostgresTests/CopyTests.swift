@@ -14,7 +14,7 @@ struct CopyTests {
             try tx.write(users)
             try tx.write(counters)
         }
-        let store = try await TestServer.openStore(indexes: [PostgresIndex(User.index)])
+        let store = try await TestServer.openStore(extensions: [User.index.databaseExtension])
         var reports: [PostgresCopyProgress] = []
         let copied = try await store.copy(from: database, batchSize: 10) { reports.append($0) }
         #expect(copied == 52)
@@ -23,17 +23,17 @@ struct CopyTests {
         #expect(reports.map(\.copiedItems) == reports.map(\.copiedItems).sorted())
 
         let sorted = users.sorted { $0.userID.itemKey < $1.userID.itemKey }
-        #expect(try await store.read { tx in try await tx.readAll(User.self) } == sorted)
-        #expect(try await store.read { tx in try await tx.readAll(Tally.self) } == counters)
+        #expect(try await store.readAll(User.self) == sorted)
+        #expect(try await store.readAll(Tally.self) == counters)
         // The index rows came along.
-        let verified = try await store.read { tx in try await User.index.query.filter(.isVerified(true)).count(tx) }
+        let verified = try await User.query.filter(.isVerified(true)).count(in: store)
         #expect(verified == users.filter(\.isVerified).count)
 
         // Again, after a change on the PostgreSQL side: the file's items win, nothing doubles.
-        try await store.write { tx in try await tx.write(Tally(id: "c0", value: 1000)) }
+        try await store.write(Tally(id: "c0", value: 1000))
         #expect(try await store.copy(from: database) == 52)
-        #expect(try await store.read { tx in try await tx.count(of: User.self) } == 45)
-        #expect(try await store.read { tx in try await tx.read(Tally.self, key: "c0") } == counters[0])
+        #expect(try await store.count(of: User.self) == 45)
+        #expect(try await store.read(Tally.self, key: "c0") == counters[0])
         await TestServer.dispose(store)
     }
 }

@@ -82,8 +82,8 @@ struct HeldBackWriteTests {
         var abandoned = user
         abandoned.name = "never committed"
         let written = abandoned
-        // (The store reports the body's error wrapped in a TroveError, as it does today.)
-        await #expect(throws: (any Error).self) {
+        // The body's own error is what the store throws.
+        await #expect(throws: Abandon.self) {
             try await first.write { tx in
                 try await tx.write(written)
                 throw Abandon()

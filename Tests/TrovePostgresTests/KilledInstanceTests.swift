@@ -14,7 +14,7 @@ import TroveTestSupport
 
 /// Instances that die without a goodbye: two `trove-postgres-writer` processes commit to one
 /// schema, racing for a shared total, and are killed with SIGKILL at a random moment. Every
-/// commit a writer acknowledged (printed after `readWrite` returned) is in the store afterwards,
+/// commit a writer acknowledged (printed after `write` returned) is in the store afterwards,
 /// and the total counts every commit that is there: no update lost between processes.
 ///
 /// A writer may have committed one more transaction than it printed (killed between the commit

@@ -38,14 +38,16 @@ enum TestServer {
         "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
     }
 
-    /// Opens a store on a fresh schema (or `schema`), with `indexes`.
+    /// Opens a store on a fresh schema (or `schema`), with the secondary indexes of `models` and
+    /// `extensions`.
     static func openStore(
-        schema: String? = nil, indexes: [PostgresIndex] = [], _ configure: (inout PostgresStore.Configuration) -> Void = { _ in }
+        schema: String? = nil, models: [any Persistable.Type] = [], extensions: [DatabaseExtension] = [],
+        _ configure: (inout PostgresStore.Configuration) -> Void = { _ in }
     ) async throws -> PostgresStore {
         var configuration = try PostgresStore.Configuration(url: try #require(url))
         configuration.schema = schema ?? freshSchema()
         configure(&configuration)
-        return try await PostgresStore.open(configuration: configuration, indexes: indexes)
+        return try await PostgresStore.open(configuration: configuration, models: models, extensions: extensions)
     }
 
     /// Drops the schema of `store` and closes it.

@@ -13,8 +13,8 @@ struct TwoInstanceTests {
         _ body: (PostgresStore, PostgresStore) async throws -> Void
     ) async throws {
         let schema = TestServer.freshSchema()
-        let first = try await TestServer.openStore(schema: schema, indexes: [PostgresIndex(User.index)], configure)
-        let second = try await TestServer.openStore(schema: schema, indexes: [PostgresIndex(User.index)], configure)
+        let first = try await TestServer.openStore(schema: schema, extensions: [User.index.databaseExtension], configure)
+        let second = try await TestServer.openStore(schema: schema, extensions: [User.index.databaseExtension], configure)
         defer { second.close() }
         do {
             try await body(first, second)
@@ -31,7 +31,7 @@ struct TwoInstanceTests {
             try await first.write { tx in try await tx.write(users) }
             let read = try await second.read { tx in try await tx.readAll(User.self) }
             #expect(read == users.sorted { $0.userID.itemKey < $1.userID.itemKey })
-            let adults = try await second.read { tx in try await User.index.query.filter(.age(18...)).count(tx) }
+            let adults = try await User.query.filter(.age(18...)).count(in: second)
             #expect(adults == users.filter { $0.age >= 18 }.count)
         }
     }
@@ -62,7 +62,7 @@ struct TwoInstanceTests {
                 #expect(try await second.read { tx in try await tx.read(User.self, key: user.userID) } == user)
                 #expect(second.cachedItemCount > 0, "the item should be cached, else this test proves nothing")
                 if round % 10 == 9 {
-                    try await first.write { tx in _ = try await tx.remove(user) }
+                    try await first.remove(user)
                     #expect(try await second.read(User.self, key: user.userID) == nil, "round \(round), one statement")
                     #expect(try await second.read { tx in try await tx.read(User.self, key: user.userID) } == nil)
                     #expect(try await second.read { tx in try await tx.contains(User.self, key: user.userID) } == false)
@@ -153,8 +153,9 @@ struct TwoInstanceTests {
             try await first.write { tx in _ = try await tx.removeAll(User.self) }
             var iterator = changes.makeAsyncIterator()
             let written = try #require(await iterator.next())
-            #expect(written.items == [PostgresItemAddress(collection: "users", key: user.userID.itemKey)])
-            #expect(written.touches(collection: "users", key: user.userID.itemKey))
+            #expect(written.items == [ItemAddress(User.self, key: user.userID)])
+            #expect(written.containsChange(forKey: user.userID.itemKey, in: "users"))
+            #expect(!written.containsChange(forKey: "another", in: "users"))
             let cleared = try #require(await iterator.next())
             #expect(cleared.clearedCollections == ["users"])
             #expect(cleared.number == written.number + 1)

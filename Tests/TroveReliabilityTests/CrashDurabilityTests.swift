@@ -13,7 +13,7 @@ import TroveTestSupport
 /// file is sound and holds exactly what the acknowledged transactions wrote: every commit that
 /// returned is there, nothing of a transaction that did not commit is.
 ///
-/// The child (`trove-crash-writer`) prints a line only after `readWrite` returned, so a printed
+/// The child (`trove-crash-writer`) prints a line only after `write` returned, so a printed
 /// group is a promise. It may also have committed one more group that it had no time to print:
 /// the stored counter is the acknowledged group or the next one, never more, never less.
 ///

@@ -8,7 +8,7 @@ import TroveTestSupport
 /// compiling the files in `CompileChecks/`). What only shows at run time stops the program
 /// with a message that names the misuse, instead of corrupting memory or deadlocking: a
 /// transaction used after its closure, a nested transaction on the same connection. The exit
-/// tests of `ConnectionTests` cover a nested read, a nested `readWrite` on another connection
+/// tests of `ConnectionTests` cover a nested read, a nested `write` on another connection
 /// and a read transaction used after its closure; these add the other shapes and check the
 /// messages. The entry points meant only for generated code are refused too, to code that does
 /// not import them with `@_spi(TroveGenerated)`.

@@ -10,7 +10,7 @@ import TrovePostgres
 ///
 /// Commits, again and again until it is killed, one transaction that writes the item
 /// `<name>-<n>` and increments the shared total (a read-modify-write that other writers race),
-/// then prints `committed <n>`. It prints a line only after `readWrite` returned: every line is a
+/// then prints `committed <n>`. It prints a line only after `write` returned: every line is a
 /// promise that the test holds the store to after it kills this process with SIGKILL.
 @main
 struct PostgresWriter {

@@ -10,14 +10,14 @@ struct User: Sendable, Equatable {
     // @key
     var userID: UUID
     /// A column of the generated full-text search, whose matches weigh five times those of the bio:
-    /// `User.search(tx, for: .prefixes(of: input))`.
+    /// `User.search(for: .prefixes(of: input)).hits(tx)`.
     // @searchable(weight: 5)
     var name: String
     /// A column of the generated secondary index, unique: `User.byEmail(_:).first(tx)` finds a user by it, and a
     /// second user with the same email is refused.
     // @indexed(unique: true)
     var email: String
-    /// A column of the generated secondary index: `User.query(tx).filter(.age(40...))`.
+    /// A column of the generated secondary index: `User.query.filter(.age(40...)).items(tx)`.
     // @indexed
     var age: Int
     /// A `@coded` enum with raw values, with a default that old data without the field decodes to.

@@ -53,8 +53,10 @@ extension Connection: DatabaseWriter {
     public func read<T: Sendable>(
         from origin: TransactionOrigin, _ body: sending (ReadTransaction) async throws -> T
     ) async throws -> T {
-        try await lock.withLock(misuse: Connection.nestedMessage) {
-            try await core.runRead(body)
+        try await withTaskExecutorPreference(executor) {
+            try await lock.withLock(misuse: Connection.nestedMessage) {
+                try await core.runRead(body)
+            }
         }
     }
 
@@ -74,9 +76,11 @@ extension Connection: DatabaseWriter {
         from origin: TransactionOrigin, _ body: sending (ReadWriteTransaction) async throws -> T
     ) async throws -> T {
         try Task.checkCancellation()
-        return try await lock.withLock(misuse: Connection.nestedMessage) {
-            try await database.writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-                try await core.runReadWrite(body)
+        return try await withTaskExecutorPreference(executor) {
+            try await lock.withLock(misuse: Connection.nestedMessage) {
+                try await database.writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                    try await core.runReadWrite(body)
+                }
             }
         }
     }

@@ -60,7 +60,8 @@ extension Database: DatabaseWriter {
     /// Runs `body` in a read transaction on one of the database's readers, in the caller's task.
     ///
     /// The task waits for a reader without holding a thread; `body` then runs between the
-    /// beginning and the end of the read transaction, off the caller's actor.
+    /// beginning and the end of the read transaction, on the reader's own dispatch queue (not on
+    /// Swift's cooperative threads, which SQLite's blocking work would hold), off the caller's actor.
     ///
     /// - Parameters:
     ///   - origin: Where in the code the transaction was started, and its label.
@@ -74,11 +75,18 @@ extension Database: DatabaseWriter {
     ) async throws -> T {
         try checkNotNested("read", origin)
         pool.startMonitoringIfNeeded()
-        let connection = try await pool.readers.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
-        defer { pool.readers.release(connection) }
-        let core = try connection.core(self)
-        return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-            try await core.runRead(body)
+        // The wait and the release run on the pool's executor, the body on the reader's queue:
+        // none of it needs Swift's cooperative threads, which synchronous callers may all hold
+        // while they wait for this very connection.
+        return try await withTaskExecutorPreference(pool.waitExecutor) {
+            let connection = try await pool.readers.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
+            defer { pool.readers.release(connection) }
+            return try await withTaskExecutorPreference(connection.executor) {
+                let core = try connection.core(self)
+                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                    try await core.runRead(body)
+                }
+            }
         }
     }
 
@@ -86,7 +94,7 @@ extension Database: DatabaseWriter {
     /// commits it, or rolls it back if `body` throws.
     ///
     /// The task waits for the writer without holding a thread; `body` then runs between the
-    /// beginning and the commit, off the caller's actor, while every other writer of the
+    /// beginning and the commit, on the writer's dispatch queue, while every other writer of the
     /// database waits: keep it short, and do not wait in it for work that writes.
     ///
     /// - Parameters:
@@ -101,12 +109,17 @@ extension Database: DatabaseWriter {
     ) async throws -> T {
         try checkNotNested("write", origin)
         pool.startMonitoringIfNeeded()
-        let connection = try await pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
-        defer { pool.writer.release(connection) }
-        let core = try connection.core(self)
-        return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-            try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-                try await core.runReadWrite(body)
+        // As in `read(from:_:)`: nothing here runs on Swift's cooperative threads.
+        return try await withTaskExecutorPreference(pool.waitExecutor) {
+            let connection = try await pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
+            defer { pool.writer.release(connection) }
+            return try await withTaskExecutorPreference(connection.executor) {
+                let core = try connection.core(self)
+                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                    try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                        try await core.runReadWrite(body)
+                    }
+                }
             }
         }
     }

@@ -6,15 +6,17 @@ import Foundation
 /// hashes keys several times (the lookup, the insertion, the eviction of another entry; a write
 /// caches the item and its metadata under the same key), and hashing one integer costs far less
 /// than hashing two strings again.
+///
+/// Package access: TrovePostgres's cache keys its items the same way.
 @usableFromInline
-struct CacheKey: Hashable, Sendable {
-    let collection: String
-    let key: String
+package struct CacheKey: Hashable, Sendable {
+    package let collection: String
+    package let key: String
     /// The hash of the collection and the key, computed once.
     let hash: Int
 
     @usableFromInline
-    init(collection: String, key: String) {
+    package init(collection: String, key: String) {
         self.collection = collection
         self.key = key
         var hasher = Hasher()
@@ -27,7 +29,7 @@ struct CacheKey: Hashable, Sendable {
     /// holds for canonically equivalent strings ("caf\u{E9}" and "cafe\u{301}"), which are two
     /// keys, two items, in the file. (Equal bytes make equal strings, so the hash still agrees.)
     @usableFromInline
-    static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
+    package static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
         lhs.hash == rhs.hash && sameBytes(lhs.key, rhs.key) && sameBytes(lhs.collection, rhs.collection)
     }
 
@@ -44,7 +46,7 @@ struct CacheKey: Hashable, Sendable {
     }
 
     @usableFromInline
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
     }
 }

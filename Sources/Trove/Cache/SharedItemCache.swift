@@ -102,7 +102,7 @@ extension ReadTransaction {
     ) throws -> (any Sendable)? {
         recorder?.recordKey(cacheKey.key, in: cacheKey.collection)
         let shared = checkedCore.database.sharedItems
-        let statement = try checkedCore.sqlite.cachedStatement(withMetadata ? Schema.selectItem : Schema.selectData)
+        let statement = try checkedCore.sqlite.cachedStatement(withMetadata ? FileLayout.selectItem : FileLayout.selectData)
         defer { statement.reset() }
         try statement.bind(cacheKey.collection, at: 1)
         try statement.bind(cacheKey.key, at: 2)

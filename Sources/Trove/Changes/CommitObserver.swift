@@ -32,7 +32,7 @@ extension Database {
     ///
     /// - It must not start a read-write transaction of this database, nor any transaction on the
     ///   connection that committed: those would wait for the commit it is part of, and Trove
-    ///   throws ``TroveError/Code/misuse`` (the database's own `readWrite`) or stops the
+    ///   throws ``TroveError/Code/misuse`` (the database's own `write`) or stops the
     ///   program (a connection's transactions) instead, as for a nested transaction. A read on
     ///   another connection works and sees the commit. Hand longer work to a task or a queue,
     ///   which then runs after the commit.

@@ -1,4 +1,3 @@
-internal import TroveCSQLite
 import Foundation
 import Synchronization
 
@@ -95,7 +94,7 @@ final class ExternalChangePoller: Sendable {
     /// tests).
     var isConnectionReadOnly: Bool? {
         queue.sync {
-            state.withLock { state in state.sqlite.map { sqlite3_db_readonly($0.handle, "main") == 1 } }
+            state.withLock { state in state.sqlite.map(\.isReadOnly) }
         }
     }
 
@@ -134,9 +133,8 @@ final class ExternalChangePoller: Sendable {
             // Read-only when the database is: a read-write connection could be the last of the
             // file to close, and SQLite then checkpoints the log into the file and removes it.
             let sqlite = try SQLiteConnection(
-                path: database.path,
-                flags: database.configuration.isReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
-            sqlite3_busy_timeout(sqlite.handle, Int32(clamping: database.configuration.busyTimeoutMilliseconds))
+                path: database.path, access: database.configuration.isReadOnly ? .readOnly : .readWrite,
+                busyTimeoutMilliseconds: database.configuration.busyTimeoutMilliseconds)
             let commitState = database.commitState.load(ordering: .sequentiallyConsistent)
             state.dataVersion = try dataVersion(sqlite)
             state.fileToken = try fileToken(sqlite)
@@ -187,7 +185,7 @@ final class ExternalChangePoller: Sendable {
     }
 
     private static func fileToken(_ sqlite: SQLiteConnection) throws -> UInt64 {
-        let statement = try sqlite.cachedStatement(Schema.readWriterToken)
+        let statement = try sqlite.cachedStatement(FileLayout.readWriterToken)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return UInt64(bitPattern: statement.int64(at: 0))

@@ -1,4 +1,3 @@
-internal import TroveCSQLite
 import Dispatch
 
 /// A connection to a ``Database``: its own SQLite handle, its own caches of decoded items and
@@ -31,6 +30,9 @@ public final class Connection: @unchecked Sendable {
 
     let lock = TransactionLock()
     let core: ConnectionCore
+    /// The executor that the bodies of this connection's `async` transactions prefer: a serial
+    /// queue of its own, off Swift's cooperative threads (see ``QueueExecutor``).
+    let executor = QueueExecutor(queue: DispatchQueue(label: "Trove.Connection"))
 
     init(database: Database) throws {
         self.database = database
@@ -77,8 +79,8 @@ extension Database {
     /// pool, opens through here.
     func openConnectionHandle() throws -> SQLiteConnection {
         let sqlite = try SQLiteConnection(
-            path: path, flags: configuration.isReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
-        sqlite3_busy_timeout(sqlite.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
+            path: path, access: configuration.isReadOnly ? .readOnly : .readWrite,
+            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         try sqlite.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         if let maximumPageCount = configuration.maximumPageCount {
             try sqlite.execute("PRAGMA max_page_count = \(max(1, maximumPageCount))")

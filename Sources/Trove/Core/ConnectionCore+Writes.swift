@@ -43,7 +43,7 @@ extension ConnectionCore {
         // the changeset's inserted and updated keys) and its row id; an update's row id is looked
         // up.
         sqlite.lastInsertRowID = 0
-        let statement = try sqlite.cachedStatement(Schema.upsertItem)
+        let statement = try sqlite.cachedStatement(FileLayout.upsertItem)
         do {
             defer { statement.reset() }
             try bindRow(statement, key: key, collection: collection, data: data, metadata: metadata)
@@ -67,7 +67,7 @@ extension ConnectionCore {
     ///
     /// - Returns: `true` when there was such a row.
     func replaceData(key: String, collection: String, data: UnsafeRawBufferPointer) throws -> Bool {
-        try changeRow(.dataUpdated, key: key, collection: collection, data: data, metadata: nil, sql: Schema.replaceData) {
+        try changeRow(.dataUpdated, key: key, collection: collection, data: data, metadata: nil, sql: FileLayout.replaceData) {
             try $0.bind(data, at: 3)
         }
     }
@@ -79,7 +79,7 @@ extension ConnectionCore {
     func replaceMetadata(key: String, collection: String, metadata: UnsafeRawBufferPointer?) throws -> Bool {
         try changeRow(
             .metadataUpdated, key: key, collection: collection, data: nil, metadata: metadata,
-            sql: Schema.replaceMetadata
+            sql: FileLayout.replaceMetadata
         ) { statement in
             if let metadata {
                 try statement.bind(metadata, at: 3)
@@ -100,7 +100,7 @@ extension ConnectionCore {
     ///
     /// - Returns: `true` when there was such a row.
     func removeRow(key: String, collection: String) throws -> Bool {
-        try changeRow(.removed, key: key, collection: collection, data: nil, metadata: nil, sql: Schema.deleteItem)
+        try changeRow(.removed, key: key, collection: collection, data: nil, metadata: nil, sql: FileLayout.deleteItem)
     }
 
     /// Changes the row at `key` in `collection` with `sql`, whose first two parameters are the
@@ -149,7 +149,7 @@ extension ConnectionCore {
 
     /// The row id of the row at `key` in `collection`, if any.
     private func selectRowID(key: String, collection: String) throws -> Int64? {
-        let statement = try sqlite.cachedStatement(Schema.selectRowID)
+        let statement = try sqlite.cachedStatement(FileLayout.selectRowID)
         defer { statement.reset() }
         try statement.bind(collection, at: 1)
         try statement.bind(key, at: 2)
@@ -164,9 +164,9 @@ extension ConnectionCore {
         let watchers = watchers(of: collection)
         var rows: [RemovedRow]?
         if let watchers, watchers.extensions.contains(where: { $0.implementation.needsRemovedRows }) {
-            rows = try selectRows(Schema.selectRowIDsInCollection, collection: collection)[collection] ?? []
+            rows = try selectRows(FileLayout.selectRowIDsInCollection, collection: collection)[collection] ?? []
         }
-        let statement = try sqlite.cachedStatement(Schema.deleteCollection)
+        let statement = try sqlite.cachedStatement(FileLayout.deleteCollection)
         do {
             defer { statement.reset() }
             try statement.bind(collection, at: 1)
@@ -193,9 +193,9 @@ extension ConnectionCore {
         let (extensions, orphans) = database.allWatchers()
         var rows: [String: [RemovedRow]]?
         if extensions.contains(where: { $0.implementation.needsRemovedRows }) {
-            rows = try selectRows(Schema.selectRowIDs, collection: nil)
+            rows = try selectRows(FileLayout.selectRowIDs, collection: nil)
         }
-        try sqlite.executeCached(Schema.deleteAll)
+        try sqlite.executeCached(FileLayout.deleteAll)
         let removed = sqlite.changes
         guard removed > 0 else { return 0 }
         changes.recordRemovalOfEverything()
@@ -245,7 +245,7 @@ extension ConnectionCore {
     /// one may rebuild it, and this instance's next writes must mark it again.
     private func markStale(_ orphans: [String]) throws {
         for name in orphans where !orphansMarkedStale.contains(name) {
-            let statement = try sqlite.cachedStatement(Schema.markExtensionStale)
+            let statement = try sqlite.cachedStatement(FileLayout.markExtensionStale)
             defer { statement.reset() }
             try statement.bind(name, at: 1)
             try statement.stepToEnd()

@@ -53,9 +53,9 @@ final class ConnectionCore {
     private(set) var fileWriterToken: UInt64 = 0
     /// The exact number of the latest commit of this process in the current transaction's
     /// snapshot, when it is known: always in a write transaction, and in a read transaction once
-    /// an in-memory view is registered (see ``ViewMemoryVersions``); `nil` otherwise.
+    /// state is kept by commit number (see ``SnapshotPins``); `nil` otherwise.
     private(set) var exactSnapshot: UInt64?
-    /// Whether the current read transaction pinned ``exactSnapshot`` in ``Database/viewVersions``.
+    /// Whether the current read transaction pinned ``exactSnapshot`` in ``Database/snapshotPins``.
     private var pinnedSnapshot = false
     /// The database's ``Database/cacheGeneration`` when the caches were last emptied for it.
     private var cacheGeneration: UInt64 = 0
@@ -69,9 +69,10 @@ final class ConnectionCore {
     /// The registered extensions the current read-write transaction rebuilt after another
     /// process left them stale.
     var extensionsRebuilt: [String] = []
-    /// The removals and notices of relationships' delete rules still to run in the current
-    /// read-write transaction (see ``RelationshipCascade``).
-    var cascade = RelationshipCascade()
+    /// What a kind of extension keeps during the current read-write transaction, shared by all
+    /// the extensions of that kind, by type (see ``transactionLocal(_:)``); dropped when the
+    /// transaction ends.
+    private var transactionLocals: [ObjectIdentifier: AnyObject] = [:]
     /// The per-transaction parts of extensions that keep state during the current read-write
     /// transaction (a view's original pages), by extension name; see ``ExtensionTransactionState``.
     var extensionStates: [String: any ExtensionTransactionState] = [:]
@@ -101,7 +102,7 @@ final class ConnectionCore {
 
     func beginRead() throws {
         exactSnapshot = nil
-        if database.viewVersions.isInUse {
+        if database.snapshotPins.isInUse {
             try beginExactRead()
             return
         }
@@ -117,11 +118,11 @@ final class ConnectionCore {
     }
 
     /// Begins a read transaction whose snapshot includes exactly the commits of this process up
-    /// to a known number, pinned in ``Database/viewVersions`` until ``endRead()``: it begins when
+    /// to a known number, pinned in ``Database/snapshotPins`` until ``endRead()``: it begins when
     /// no commit is under way, and begins again when one completed meanwhile (a commit is under
     /// way only while SQLite commits, so the wait is short).
     ///
-    /// The number is pinned before SQLite takes the snapshot: a version of an in-memory view that
+    /// The number is pinned before SQLite takes the snapshot: a version (of an in-memory view) that
     /// a commit publishes after the pin is taken keeps the pinned one alive.
     private func beginExactRead() throws {
         while true {
@@ -131,16 +132,16 @@ final class ConnectionCore {
                 continue
             }
             let number = before >> 1
-            database.viewVersions.pin(number)
+            database.snapshotPins.pin(number)
             do {
                 try sqlite.beginGuardedRead()
             } catch {
-                database.viewVersions.unpin(number)
+                database.snapshotPins.unpin(number)
                 throw error
             }
             guard database.commitState.load(ordering: .sequentiallyConsistent) == before else {
                 sqlite.endGuardedRead()
-                database.viewVersions.unpin(number)
+                database.snapshotPins.unpin(number)
                 sched_yield()
                 continue
             }
@@ -148,7 +149,7 @@ final class ConnectionCore {
                 try catchUp(lower: number, upper: number)
             } catch {
                 sqlite.endGuardedRead()
-                database.viewVersions.unpin(number)
+                database.snapshotPins.unpin(number)
                 throw error
             }
             exactSnapshot = number
@@ -160,7 +161,7 @@ final class ConnectionCore {
     func endRead() {
         sqlite.endGuardedRead()
         if pinnedSnapshot, let exactSnapshot {
-            database.viewVersions.unpin(exactSnapshot)
+            database.snapshotPins.unpin(exactSnapshot)
         }
         pinnedSnapshot = false
         exactSnapshot = nil
@@ -254,11 +255,33 @@ final class ConnectionCore {
         }
     }
 
+    /// The object of type `T` that the current read-write transaction keeps for a kind of
+    /// extension, made by `make` on first use; the next transaction starts without it.
+    func transactionLocal<T: AnyObject>(_ make: () -> T) -> T {
+        let key = ObjectIdentifier(T.self)
+        if let local = transactionLocals[key] {
+            return unsafeDowncast(local, to: T.self)
+        }
+        let local = make()
+        transactionLocals[key] = local
+        return local
+    }
+
+    /// The object of type `T` that the current read-write transaction keeps, if it made one.
+    func existingTransactionLocal<T: AnyObject>(_ type: T.Type) -> T? {
+        transactionLocals[ObjectIdentifier(type)].map { unsafeDowncast($0, to: T.self) }
+    }
+
+    /// Drops the object of type `T` that the current read-write transaction keeps.
+    func removeTransactionLocal<T: AnyObject>(_ type: T.Type) {
+        transactionLocals[ObjectIdentifier(type)] = nil
+    }
+
     private func resetExtensionState() {
         transactionFailure = nil
         orphansMarkedStale.removeAll()
         extensionsRebuilt.removeAll()
-        cascade = RelationshipCascade()
+        if !transactionLocals.isEmpty { transactionLocals.removeAll() }
         extensionStates.removeAll()
     }
 
@@ -295,7 +318,7 @@ final class ConnectionCore {
         if ownToken == 0 || fileWriterToken != ownToken {
             let token = UInt64.random(in: 1...UInt64.max)
             do {
-                let statement = try sqlite.cachedStatement(Schema.writeWriterToken)
+                let statement = try sqlite.cachedStatement(FileLayout.writeWriterToken)
                 defer { statement.reset() }
                 try statement.bind(Int64(bitPattern: token), at: 1)
                 try statement.stepToEnd()
@@ -366,7 +389,7 @@ final class ConnectionCore {
     }
 
     private func readFileWriterToken() throws -> UInt64 {
-        let statement = try sqlite.cachedStatement(Schema.readWriterToken)
+        let statement = try sqlite.cachedStatement(FileLayout.readWriterToken)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return UInt64(bitPattern: statement.int64(at: 0))

@@ -1,4 +1,3 @@
-internal import TroveCSQLite
 import Foundation
 
 // Maintenance of a database file: online backup, vacuum, checkpoints, sizes and statistics. Each
@@ -56,33 +55,11 @@ extension Database {
         try source.execute("BEGIN")
         defer { try? source.execute("COMMIT") }
         _ = try Self.integer(source, "SELECT count(*) FROM sqlite_master")
-        let destination = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        guard let backup = sqlite3_backup_init(destination.handle, "main", source.handle, "main") else {
-            throw destination.error(code: sqlite3_errcode(destination.handle), sql: nil)
-        }
-        var result: Int32 = SQLITE_OK
-        repeat {
-            result = sqlite3_backup_step(backup, Int32(clamping: pagesPerStep))
-            switch result {
-            case SQLITE_OK, SQLITE_DONE:
-                let total = Int(sqlite3_backup_pagecount(backup))
-                progress?(BackupProgress(copiedPageCount: total - Int(sqlite3_backup_remaining(backup)), totalPageCount: total))
-            case SQLITE_BUSY, SQLITE_LOCKED:
-                // Only the new file can be locked (by a process that opened it meanwhile): wait.
-                sqlite3_sleep(10)
-            default:
-                sqlite3_backup_finish(backup)
-                // Damage is the source's; anything else (a full disk) the copy's.
-                let isDamage = result & 0xFF == SQLITE_CORRUPT || result & 0xFF == SQLITE_NOTADB
-                var error = (isDamage ? source : destination).error(code: result, sql: nil)
-                error.message = "The backup of '\(self.path)' into '\(path)' failed. \(error.message)"
-                throw error
-            }
-        } while result != SQLITE_DONE
-        let finish = sqlite3_backup_finish(backup)
-        guard finish == SQLITE_OK else {
-            throw destination.error(code: finish, sql: nil)
-        }
+        let destination = try SQLiteConnection(path: path, access: .readWriteCreate)
+        try source.backup(
+            into: destination, pagesPerStep: pagesPerStep,
+            progress: progress.map { report in { report(BackupProgress(copiedPageCount: $0, totalPageCount: $1)) } },
+            describe: "The backup of '\(self.path)' into '\(path)' failed.")
     }
 
     /// Rebuilds the database file so that it holds no free pages, giving the space of removed
@@ -139,22 +116,10 @@ extension Database {
     }
 
     private static func checkpoint(_ sqlite: SQLiteConnection, mode: CheckpointMode) throws -> CheckpointResult {
-        let sqliteMode: Int32
-        switch mode {
-        case .passive: sqliteMode = SQLITE_CHECKPOINT_PASSIVE
-        case .full: sqliteMode = SQLITE_CHECKPOINT_FULL
-        case .restart: sqliteMode = SQLITE_CHECKPOINT_RESTART
-        case .truncate: sqliteMode = SQLITE_CHECKPOINT_TRUNCATE
-        }
-        var logFrames: Int32 = 0
-        var checkpointed: Int32 = 0
-        let code = sqlite3_wal_checkpoint_v2(sqlite.handle, nil, sqliteMode, &logFrames, &checkpointed)
-        guard code == SQLITE_OK || code == SQLITE_BUSY else {
-            throw sqlite.error(code: code, sql: "PRAGMA wal_checkpoint(\(mode.rawValue.uppercased()))")
-        }
+        let (logFrames, checkpointed, wasBusy) = try sqlite.checkpoint(mode)
         return CheckpointResult(
-            logFrameCount: Int(max(0, logFrames)), checkpointedFrameCount: Int(max(0, checkpointed)),
-            isComplete: code == SQLITE_OK && (mode == .passive || logFrames == checkpointed))
+            logFrameCount: logFrames, checkpointedFrameCount: checkpointed,
+            isComplete: !wasBusy && (mode == .passive || logFrames == checkpointed))
     }
 
     /// The sizes of the database's files and pages.

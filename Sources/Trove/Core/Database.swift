@@ -1,4 +1,3 @@
-internal import TroveCSQLite
 import Foundation
 import Synchronization
 
@@ -55,8 +54,10 @@ public final class Database: Sendable {
     /// (see ``ConnectionCore/beginWrite()``), so that writes reach extensions that another process
     /// registered after this instance opened.
     let extensionsMayHaveChanged = Atomic<Bool>(false)
-    /// The committed versions of the in-memory views (see ``View/Storage-swift.enum/inMemory``).
-    let viewVersions = ViewMemoryVersions()
+    /// The snapshots that read transactions hold while state kept by commit number is in use.
+    let snapshotPins = SnapshotPins()
+    /// What kinds of extensions keep for the whole database, by type.
+    let locals = DatabaseLocals()
     /// The collections whose stored items held fields that this instance's coders did not know:
     /// typed writes to them keep those fields.
     let unknownFields = UnknownFieldRegistry()
@@ -122,7 +123,7 @@ public final class Database: Sendable {
         self.sharedItems = SharedItemCache(limit: configuration.sharedItemCacheLimit)
         try Database.checkPath(path)
         let connection = try SQLiteConnection(
-            path: path, flags: configuration.isReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            path: path, access: configuration.isReadOnly ? .readOnly : .readWriteCreate)
         if configuration.isReadOnly {
             try Database.checkReadOnlyFile(connection, configuration: configuration)
         } else {
@@ -239,7 +240,7 @@ public final class Database: Sendable {
     }
 
     private static func prepareFile(_ connection: SQLiteConnection, configuration: Configuration) throws {
-        sqlite3_busy_timeout(connection.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
+        connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
         // Reading the header first: a file that is not a database fails here, before any write.
         let (applicationID, version, objectCount) = try readHeader(connection)
         if applicationID == 0 && version == 0 {
@@ -252,7 +253,7 @@ public final class Database: Sendable {
             }
             // SQLite opens a file it may not write read-only without a word; creating the schema
             // in it would fail on the write-ahead log's files.
-            guard sqlite3_db_readonly(connection.handle, "main") != 1 else {
+            guard !connection.isReadOnly else {
                 let cause = PathDiagnosis.readOnlyCause(connection.path) ?? "SQLite could only open it for reading"
                 throw TroveError(
                     code: .readOnly,
@@ -267,7 +268,7 @@ public final class Database: Sendable {
                 // Another process may have created the schema since the header was read.
                 let (_, versionNow, _) = try readHeader(connection)
                 if versionNow == 0 {
-                    try connection.execute(Schema.create)
+                    try connection.execute(FileLayout.create)
                 }
                 try connection.execute("COMMIT")
             } catch {
@@ -276,22 +277,22 @@ public final class Database: Sendable {
             }
             return
         }
-        guard applicationID == Schema.applicationID else {
+        guard applicationID == FileLayout.applicationID else {
             throw TroveError(
                 code: .notADatabase,
                 message:
                     "The file '\(connection.path)' is a SQLite database of another application (its application number is \(applicationID), not Trove's).",
                 path: connection.path)
         }
-        guard version <= Schema.version else {
+        guard version <= FileLayout.version else {
             throw TroveError(
                 code: .unsupportedSchemaVersion,
                 message:
-                    "The file '\(connection.path)' was written by a newer version of Trove (schema \(version)); this version reads schema \(Schema.version) and older.",
+                    "The file '\(connection.path)' was written by a newer version of Trove (schema \(version)); this version reads schema \(FileLayout.version) and older.",
                 path: connection.path)
         }
         try connection.execute("PRAGMA journal_mode = WAL")
-        if version < Schema.version {
+        if version < FileLayout.version {
             try migrate(connection)
         }
     }
@@ -299,9 +300,9 @@ public final class Database: Sendable {
     /// Checks, without writing anything, that a file opened read-only is a Trove file this
     /// runtime reads as it is (see ``Configuration/isReadOnly``).
     private static func checkReadOnlyFile(_ connection: SQLiteConnection, configuration: Configuration) throws {
-        sqlite3_busy_timeout(connection.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
+        connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
         let (applicationID, version, objectCount) = try readHeader(connection)
-        guard applicationID == Schema.applicationID else {
+        guard applicationID == FileLayout.applicationID else {
             let what =
                 applicationID == 0 && version == 0 && objectCount == 0
                 ? "is empty: it holds no Trove database, and a database opened read-only is never created"
@@ -309,27 +310,27 @@ public final class Database: Sendable {
             throw TroveError(
                 code: .notADatabase, message: "The file '\(connection.path)' \(what).", path: connection.path)
         }
-        guard version == Schema.version else {
+        guard version == FileLayout.version else {
             throw TroveError(
                 code: .unsupportedSchemaVersion,
                 message:
-                    "The file '\(connection.path)' has schema version \(version) and this version of Trove reads schema \(Schema.version) read-only: open it read-write once to upgrade it, or use the Trove that wrote it.",
+                    "The file '\(connection.path)' has schema version \(version) and this version of Trove reads schema \(FileLayout.version) read-only: open it read-write once to upgrade it, or use the Trove that wrote it.",
                 path: connection.path)
         }
     }
 
-    /// Brings the file to the current schema version, one step of ``Schema/migrations`` after
+    /// Brings the file to the current schema version, one step of ``FileLayout/migrations`` after
     /// the other, in one transaction: a process killed meanwhile leaves the file as it was.
     private static func migrate(_ connection: SQLiteConnection) throws {
         try connection.execute("BEGIN IMMEDIATE")
         do {
             // Another process may have upgraded the file since the header was read.
             let (_, current, _) = try readHeader(connection)
-            if current < Schema.version {
-                for step in Int(current)..<Int(Schema.version) {
-                    try connection.execute(Schema.migrations[step - 1])
+            if current < FileLayout.version {
+                for step in Int(current)..<Int(FileLayout.version) {
+                    try connection.execute(FileLayout.migrations[step - 1])
                 }
-                try connection.execute("PRAGMA user_version = \(Schema.version)")
+                try connection.execute("PRAGMA user_version = \(FileLayout.version)")
             }
             try connection.execute("COMMIT")
         } catch {
@@ -349,7 +350,7 @@ public final class Database: Sendable {
             let version = Int32(truncatingIfNeeded: try integer("PRAGMA user_version"))
             let objects = try integer("SELECT count(*) FROM sqlite_master")
             return (applicationID, version, objects)
-        } catch var error as TroveError where error.sqliteResultCode.map({ $0 & 0xFF }) == SQLITE_NOTADB {
+        } catch var error as TroveError where error.isNotADatabase {
             // Read first when the file opens: SQLITE_NOTADB here is a file that never was a
             // database, where later it is a database file damaged since (`corruptDatabase`).
             error.code = .notADatabase

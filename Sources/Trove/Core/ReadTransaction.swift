@@ -1,14 +1,14 @@
 import Foundation
 
 /// A read transaction: one consistent snapshot of the database, valid only inside the closure
-/// of ``Connection/read(_:)-(_)`` that received it.
+/// of the `read` of a ``DatabaseReader`` that received it.
 ///
 /// The untyped layer reads stored bytes by collection and key; the typed layer
-/// (``read(_:key:)``, ``Persistable/read(_:)-(ReadTransaction)``) decodes ``Persistable`` items
-/// and keeps them in the connection's cache.
+/// (``read(_:key:)``, ``readAll(_:)``) decodes ``Persistable`` items and keeps them in the
+/// connection's cache.
 ///
 /// A read transaction has no method that writes: writing takes the ``ReadWriteTransaction`` of
-/// ``Connection/readWrite(_:)-(_)``, so a write inside a read does not compile.
+/// the `write` of a ``DatabaseWriter``, so a write inside a read does not compile.
 ///
 /// ```swift
 /// try connection.read { tx in
@@ -41,7 +41,7 @@ public class ReadTransaction {
     var checkedCore: ConnectionCore {
         precondition(
             isValid,
-            "Trove: a transaction was used after its closure returned. Transactions must not escape the closure of read or readWrite."
+            "Trove: a transaction was used after its closure returned. Transactions must not escape the closure of read or write."
         )
         return core
     }
@@ -56,7 +56,7 @@ public class ReadTransaction {
     /// - Returns: The stored bytes, or `nil` when there is no such item.
     /// - Throws: ``TroveError`` when SQLite fails.
     public func data(forKey key: String, in collection: String) throws -> Data? {
-        try withRow(Schema.selectData, key: key, collection: collection) { $0.data(at: 0) }
+        try withRow(FileLayout.selectData, key: key, collection: collection) { $0.data(at: 0) }
     }
 
     /// The stored metadata of the item at `key` in `collection`.
@@ -68,7 +68,7 @@ public class ReadTransaction {
     ///   metadata.
     /// - Throws: ``TroveError`` when SQLite fails.
     public func metadata(forKey key: String, in collection: String) throws -> Data? {
-        try withRow(Schema.selectMetadata, key: key, collection: collection) { row in
+        try withRow(FileLayout.selectMetadata, key: key, collection: collection) { row in
             row.isNull(at: 0) ? nil : row.data(at: 0)
         } ?? nil
     }
@@ -81,7 +81,7 @@ public class ReadTransaction {
     /// - Returns: The stored bytes and metadata bytes, or `nil` when there is no such item.
     /// - Throws: ``TroveError`` when SQLite fails.
     public func dataAndMetadata(forKey key: String, in collection: String) throws -> (data: Data, metadata: Data?)? {
-        try withRow(Schema.selectItem, key: key, collection: collection) { row in
+        try withRow(FileLayout.selectItem, key: key, collection: collection) { row in
             (row.data(at: 0), row.isNull(at: 1) ? nil : row.data(at: 1))
         }
     }
@@ -94,7 +94,7 @@ public class ReadTransaction {
     /// - Returns: `true` when the item exists.
     /// - Throws: ``TroveError`` when SQLite fails.
     public func hasItem(forKey key: String, in collection: String) throws -> Bool {
-        try withRow(Schema.selectExists, key: key, collection: collection) { _ in true } ?? false
+        try withRow(FileLayout.selectExists, key: key, collection: collection) { _ in true } ?? false
     }
 
     /// The names of every collection that holds at least one item, sorted.
@@ -104,7 +104,7 @@ public class ReadTransaction {
     /// - Complexity: O(n) in the number of items.
     public func collections() throws -> [String] {
         recorder?.recordEverything()
-        let statement = try checkedCore.sqlite.cachedStatement(Schema.selectCollections)
+        let statement = try checkedCore.sqlite.cachedStatement(FileLayout.selectCollections)
         defer { statement.reset() }
         var result: [String] = []
         while try statement.step() {
@@ -150,7 +150,7 @@ public class ReadTransaction {
     /// - Throws: ``TroveError`` when SQLite fails.
     public func count(in collection: String) throws -> Int {
         recorder?.recordCollection(collection)
-        let statement = try checkedCore.sqlite.cachedStatement(Schema.countInCollection)
+        let statement = try checkedCore.sqlite.cachedStatement(FileLayout.countInCollection)
         defer { statement.reset() }
         try statement.bind(collection, at: 1)
         _ = try statement.step()
@@ -163,7 +163,7 @@ public class ReadTransaction {
     /// - Throws: ``TroveError`` when SQLite fails.
     public func count() throws -> Int {
         recorder?.recordEverything()
-        let statement = try checkedCore.sqlite.cachedStatement(Schema.countAll)
+        let statement = try checkedCore.sqlite.cachedStatement(FileLayout.countAll)
         defer { statement.reset() }
         _ = try statement.step()
         return Int(statement.int64(at: 0))

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A read-write transaction, valid only inside the closure of
-/// ``Connection/readWrite(_:)-(_)`` that received it.
+/// A read-write transaction, valid only inside the closure of the `write` of a
+/// ``DatabaseWriter`` that received it.
 ///
 /// Everything a ``ReadTransaction`` reads, it reads too, including its own uncommitted writes.
 /// Its writes are committed together when the closure returns, or rolled back together when it

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +17,7 @@ import Darwin
 /// program with `misuse` (a programming error, as nested synchronous transactions always were), a
 /// task that holds it, or a child task of one, gets ``TroveError/Code/misuse`` thrown.
 final class TransactionLock: Sendable {
-    fileprivate struct State {
+    fileprivate struct State: Sendable {
         var holder: Holder?
         var waiters: [UInt64: Waiter] = [:]
         /// The waiters' ids in arrival order, from `head` on (ids of removed waiters stay until passed).
@@ -32,7 +31,7 @@ final class TransactionLock: Sendable {
         case task
     }
 
-    fileprivate enum Waiter {
+    fileprivate enum Waiter: Sendable {
         case thread(ThreadParker)
         case task(CheckedContinuation<Void, any Error>)
 
@@ -44,7 +43,10 @@ final class TransactionLock: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    /// Guarded by an `NSLock` rather than a `Mutex`: ThreadSanitizer sees the ordering a pthread
+    /// mutex gives (it cannot see a `Mutex` on Linux), which is what orders the accesses of one
+    /// holder of the lock and the next to the state the lock protects.
+    private let state = Protected(State())
 
     /// The locks that the current task holds, so that a nested asynchronous transaction of the
     /// same connection or database is refused instead of waiting for itself. Child tasks inherit

@@ -268,8 +268,8 @@ extension TroveError {
     /// `field` (`"metadata"`) prefixes the path of the field that failed inside the value, so
     /// that `metadata.history` is not mistaken for a field `history` of the item. An error that is
     /// not a ``TroveError`` becomes ``Code/corruptData`` when decoding, ``Code/encodingFailed``
-    /// when encoding.
-    static func coderFailure(
+    /// when encoding. (Package access: TrovePostgres's coders fail with the same errors.)
+    package static func coderFailure(
         _ error: any Error, decoding: Bool, collection: String, key: String, field: String?
     ) -> TroveError {
         if var troveError = error as? TroveError {

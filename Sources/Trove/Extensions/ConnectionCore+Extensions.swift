@@ -27,7 +27,7 @@ extension ConnectionCore {
         guard let stored = try storedExtension(named: name) else { return false }
         try dropTables(stored.tables)
         try UnreadableItems.forget(extensionName: name, in: sqlite)
-        let statement = try sqlite.cachedStatement(Schema.deleteExtension)
+        let statement = try sqlite.cachedStatement(FileLayout.deleteExtension)
         defer { statement.reset() }
         try statement.bind(name, at: 1)
         try statement.stepToEnd()
@@ -39,7 +39,7 @@ extension ConnectionCore {
     /// ``ExtensionRegistry/stale``), at the start of a write transaction.
     func rebuildStaleExtensions() throws {
         guard database.extensionGeneration.load(ordering: .relaxed) != 0 else { return }
-        if database.viewVersions.isInUse {
+        if database.snapshotPins.isInUse {
             // In-memory views that another writer's commit left behind are rebuilt too.
             let behind = database.viewVersions.namesBehind(fileWriterToken: fileWriterToken)
             if !behind.isEmpty {
@@ -83,7 +83,7 @@ extension ConnectionCore {
             if error.extensionName == nil { error.extensionName = definition.name }
             throw error
         }
-        let statement = try sqlite.cachedStatement(Schema.upsertExtension)
+        let statement = try sqlite.cachedStatement(FileLayout.upsertExtension)
         defer { statement.reset() }
         try statement.bind(definition.name, at: 1)
         try statement.bind(implementation.kind, at: 2)
@@ -109,7 +109,7 @@ extension ConnectionCore {
     }
 
     private func storedExtension(named name: String) throws -> StoredExtension? {
-        let statement = try sqlite.cachedStatement(Schema.selectExtension)
+        let statement = try sqlite.cachedStatement(FileLayout.selectExtension)
         defer { statement.reset() }
         try statement.bind(name, at: 1)
         guard try statement.step() else { return nil }

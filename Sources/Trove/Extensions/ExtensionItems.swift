@@ -10,7 +10,7 @@ enum ExtensionItems<Item: Persistable> {
         if let data = event.data, event.carriesMetadata {
             return try decode(key: event.key, data: data, metadata: event.metadata)
         }
-        let statement = try context.sqlite.cachedStatement(Schema.selectRowByID)
+        let statement = try context.sqlite.cachedStatement(FileLayout.selectRowByID)
         defer { statement.reset() }
         try statement.bind(event.rowID, at: 1)
         guard try statement.step() else {
@@ -41,7 +41,7 @@ enum ExtensionItems<Item: Persistable> {
         name: String, in context: ExtensionContext, progress: (Int) -> Void,
         _ body: (Int64, String, Item) throws -> Void
     ) throws {
-        let statement = try context.sqlite.cachedStatement(Schema.selectRowsInCollection)
+        let statement = try context.sqlite.cachedStatement(FileLayout.selectRowsInCollection)
         defer { statement.reset() }
         try statement.bind(Item.collection, at: 1)
         var done = 0

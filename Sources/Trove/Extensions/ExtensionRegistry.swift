@@ -52,7 +52,7 @@ extension Database {
 
     /// Reads the extensions of the file at open: all are orphans until registered.
     static func loadOrphans(_ connection: SQLiteConnection) throws -> [String: String] {
-        let statement = try connection.makeStatement(Schema.selectExtensions)
+        let statement = try connection.makeStatement(FileLayout.selectExtensions)
         var orphans: [String: String] = [:]
         while try statement.step() {
             orphans[statement.string(at: 0)] = statement.string(at: 1)
@@ -66,7 +66,7 @@ extension Database {
     /// If the transaction fails before it commits, nothing is lost: the orphans are what the
     /// file held.
     func reloadOrphans(_ sqlite: SQLiteConnection) throws {
-        let statement = try sqlite.cachedStatement(Schema.selectExtensions)
+        let statement = try sqlite.cachedStatement(FileLayout.selectExtensions)
         defer { statement.reset() }
         var inFile: [String: String] = [:]
         while try statement.step() {
@@ -87,7 +87,7 @@ extension Database {
     func checkExtensionStates(_ sqlite: SQLiteConnection) throws {
         let registered = extensions.withLock { $0.registered }
         guard !registered.isEmpty else { return }
-        let statement = try sqlite.cachedStatement(Schema.selectExtensionStates)
+        let statement = try sqlite.cachedStatement(FileLayout.selectExtensionStates)
         defer { statement.reset() }
         var inStep: Set<String> = []
         while try statement.step() {

@@ -13,7 +13,7 @@ extension ReadTransaction {
     public func unreadableItems() throws -> [UnreadableItem] {
         let core = checkedCore
         guard try UnreadableItems.tableExists(in: core.sqlite) else { return [] }
-        let statement = try core.sqlite.cachedStatement(Schema.selectUnreadable)
+        let statement = try core.sqlite.cachedStatement(FileLayout.selectUnreadable)
         defer { statement.reset() }
         var items: [UnreadableItem] = []
         while try statement.step() {

@@ -5,13 +5,13 @@ enum UnreadableItems {
     /// digest of the stored bytes, so that it lapses when they change.
     static func record(rowID: Int64, extensionName: String, error: TroveError, in context: ExtensionContext) throws {
         let sqlite = context.sqlite
-        let row = try sqlite.cachedStatement(Schema.selectStoredRow)
+        let row = try sqlite.cachedStatement(FileLayout.selectStoredRow)
         defer { row.reset() }
         try row.bind(rowID, at: 1)
         guard try row.step() else { return }
         let digest = digest(data: row.bytes(at: 2), metadata: row.isNull(at: 3) ? nil : row.bytes(at: 3))
-        try sqlite.executeCached(Schema.createUnreadable)
-        let statement = try sqlite.cachedStatement(Schema.upsertUnreadable)
+        try sqlite.executeCached(FileLayout.createUnreadable)
+        let statement = try sqlite.cachedStatement(FileLayout.upsertUnreadable)
         defer { statement.reset() }
         try statement.bind(row.string(at: 0), at: 1)
         try statement.bind(row.string(at: 1), at: 2)
@@ -30,7 +30,7 @@ enum UnreadableItems {
     /// dropped.
     static func forget(extensionName name: String, in sqlite: SQLiteConnection) throws {
         guard try tableExists(in: sqlite) else { return }
-        let statement = try sqlite.cachedStatement(Schema.deleteUnreadableOfExtension)
+        let statement = try sqlite.cachedStatement(FileLayout.deleteUnreadableOfExtension)
         defer { statement.reset() }
         try statement.bind(name, at: 1)
         try statement.stepToEnd()
@@ -53,9 +53,9 @@ enum UnreadableItems {
 
     /// Whether the file has the table of unreadable items (the first item left out creates it).
     static func tableExists(in sqlite: SQLiteConnection) throws -> Bool {
-        let statement = try sqlite.cachedStatement(Schema.selectTableExists)
+        let statement = try sqlite.cachedStatement(FileLayout.selectTableExists)
         defer { statement.reset() }
-        try statement.bind(Schema.unreadableTable, at: 1)
+        try statement.bind(FileLayout.unreadableTable, at: 1)
         return try statement.step()
     }
 }

@@ -9,7 +9,7 @@ extension Database {
     ///
     /// ```swift
     /// for activity in database.transactionsInProgress {
-    ///     print(activity)  // readWrite running "import" (App/Importer.swift:42) for 12.5 seconds
+    ///     print(activity)  // write running "import" (App/Importer.swift:42) for 12.5 seconds
     /// }
     /// ```
     ///

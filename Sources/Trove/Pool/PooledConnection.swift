@@ -1,4 +1,3 @@
-internal import TroveCSQLite
 import Dispatch
 import Synchronization
 
@@ -17,6 +16,8 @@ final class PooledConnection: @unchecked Sendable {
     let index: Int
     /// The queue the `async` transactions of this connection run on.
     let queue: DispatchQueue
+    /// The executor of `queue`, which the bodies of `async` transactions prefer.
+    let executor: QueueExecutor
     /// The thread that runs a transaction on this connection now, 0 when none: a synchronous
     /// transaction started on that thread from inside this one would wait for itself.
     let ownerThread = Atomic<UInt>(0)
@@ -25,6 +26,7 @@ final class PooledConnection: @unchecked Sendable {
     init(index: Int, label: String) {
         self.index = index
         self.queue = DispatchQueue(label: label)
+        self.executor = QueueExecutor(queue: queue)
     }
 
     /// The connection's state, opening the SQLite handle on first use. Only for the holder.

@@ -12,7 +12,7 @@
 /// The order of a collection itself (``TransactionReader/all()``, the enumerations) stays the
 /// order of the stored text: it is the order of the file's index on (collection, key), which
 /// every page of an enumeration follows without sorting.
-enum ItemKeyOrder: Sendable, Hashable {
+package enum ItemKeyOrder: Sendable, Hashable {
     /// By the stored text, as Swift's `<` compares strings (SQLite: byte by byte, which agrees
     /// for every string in Unicode's composed form).
     case text
@@ -20,7 +20,7 @@ enum ItemKeyOrder: Sendable, Hashable {
     case integer
 
     /// The order of the keys of type `Key`.
-    init<Key: ItemKey>(of type: Key.Type) {
+    package init<Key: ItemKey>(of type: Key.Type) {
         if let integer = type as? any FixedWidthInteger.Type, integer.bitWidth <= 64 {
             self = .integer
         } else {

@@ -80,7 +80,7 @@ extension ReadTransaction {
         decodeMetadata: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         recorder?.recordKey(cacheKey.key, in: cacheKey.collection)
-        let statement = try checkedCore.sqlite.cachedStatement(withMetadata ? Schema.selectItem : Schema.selectData)
+        let statement = try checkedCore.sqlite.cachedStatement(withMetadata ? FileLayout.selectItem : FileLayout.selectData)
         defer { statement.reset() }
         try statement.bind(cacheKey.collection, at: 1)
         try statement.bind(cacheKey.key, at: 2)
@@ -98,7 +98,7 @@ extension ReadTransaction {
         decodeMetadata: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         recorder?.recordCollection(collection)
-        let statement = try checkedCore.sqlite.cachedStatement(Schema.selectAllInCollection)
+        let statement = try checkedCore.sqlite.cachedStatement(FileLayout.selectAllInCollection)
         defer { statement.reset() }
         try statement.bind(collection, at: 1)
         while try statement.step(collection: collection, key: nil) {
@@ -116,7 +116,7 @@ extension ReadTransaction {
     @usableFromInline
     func readMetadataRow(at cacheKey: CacheKey, decode: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         recorder?.recordKey(cacheKey.key, in: cacheKey.collection)
-        let statement = try checkedCore.sqlite.cachedStatement(Schema.selectMetadata)
+        let statement = try checkedCore.sqlite.cachedStatement(FileLayout.selectMetadata)
         defer { statement.reset() }
         try statement.bind(cacheKey.collection, at: 1)
         try statement.bind(cacheKey.key, at: 2)

@@ -75,7 +75,7 @@ extension ReadWriteTransaction {
         _ core: ConnectionCore, at cacheKey: CacheKey, withMetadata: Bool,
         probeData: (inout BinaryReader) throws -> Void, probeMetadata: (inout BinaryReader) throws -> Void
     ) throws {
-        let statement = try core.sqlite.cachedStatement(withMetadata ? Schema.selectItem : Schema.selectData)
+        let statement = try core.sqlite.cachedStatement(withMetadata ? FileLayout.selectItem : FileLayout.selectData)
         defer { statement.reset() }
         try statement.bind(cacheKey.collection, at: 1)
         try statement.bind(cacheKey.key, at: 2)
@@ -161,7 +161,7 @@ extension ReadWriteTransaction {
     private func keepUnknownMetadataFields(
         _ core: ConnectionCore, at cacheKey: CacheKey, probe: (inout BinaryReader) throws -> Void
     ) throws {
-        let statement = try core.sqlite.cachedStatement(Schema.selectMetadata)
+        let statement = try core.sqlite.cachedStatement(FileLayout.selectMetadata)
         defer { statement.reset() }
         try statement.bind(cacheKey.collection, at: 1)
         try statement.bind(cacheKey.key, at: 2)

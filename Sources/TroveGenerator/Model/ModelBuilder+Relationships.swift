@@ -43,7 +43,7 @@ extension ModelBuilder {
     ) {
         let claimants = relationshipQueryClaimants(on: owner, named: name)
         if let first = claimants.first, first != claimant {
-            error("'\(owner)' would get two queries '\(name)(in:)': one for \(first), one for \(claimant); "
+            error("'\(owner)' would get two relationship queries named '\(name)': one for \(first), one for \(claimant); "
                 + "name one of them with '\(argument):'", at: location)
         }
     }

@@ -82,7 +82,7 @@ struct CacheControlTests {
         let gadget = Gadget(id: UUID(), label: "lamp")
         try a.write(gadget)
         try a.write(notes(3))
-        let fromC = try #require(try try database.newConnection().read(Gadget.self, key: gadget.id))
+        let fromC = try #require(try database.newConnection().read(Gadget.self, key: gadget.id))
         let fromB = try #require(try b.read(Gadget.self, key: gadget.id))
         #expect(fromB === fromC)
         #expect(fromB == gadget)
@@ -97,8 +97,8 @@ struct CacheControlTests {
         let database = try makeTemporaryDatabase()
         let gadget = Gadget(id: UUID(), label: "lamp")
         try database.newConnection().write(gadget)
-        let first = try try database.newConnection().read(Gadget.self, key: gadget.id)
-        let second = try try database.newConnection().read(Gadget.self, key: gadget.id)
+        let first = try database.newConnection().read(Gadget.self, key: gadget.id)
+        let second = try database.newConnection().read(Gadget.self, key: gadget.id)
         #expect(first !== second)
         #expect(database.sharedItemCount == 0)
     }
@@ -147,7 +147,7 @@ struct CacheControlTests {
         #expect(try old.read(Gadget.self, key: gadgetID)?.label == "v2")
         // Removed: no shared value answers for a missing row.
         _ = try writer.write { tx in try tx.remove(Gadget.self, key: gadgetID) }
-        #expect(try try database.newConnection().read(Gadget.self, key: gadgetID) == nil)
+        #expect(try database.newConnection().read(Gadget.self, key: gadgetID) == nil)
     }
 
     /// Readers on several threads, each on its own connection, while a writer keeps changing the

@@ -47,7 +47,7 @@ private func setCounter(_ tx: ReadWriteTransaction, _ value: Int) throws {
     try tx.setData(Data(String(value).utf8), forKey: "counter", in: "counters")
 }
 
-/// A commit from the caller's thread, through the pool's synchronous `readWrite`.
+/// A commit from the caller's thread, through the pool's synchronous `write`.
 private func writeSynchronously(_ database: Database, _ value: Int) throws {
     try database.write { (tx: ReadWriteTransaction) in try setCounter(tx, value) }
 }

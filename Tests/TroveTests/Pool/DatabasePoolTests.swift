@@ -384,7 +384,7 @@ struct DatabasePoolTests {
         #expect(activities.map(\.label) == ["import", "second"])
         #expect(activities.map(\.state) == [.running, .waiting])
         #expect(activities.allSatisfy { $0.kind == .write && $0.fileID.hasSuffix("DatabasePoolTests.swift") })
-        #expect(activities[0].description.contains("readWrite running \"import\""))
+        #expect(activities[0].description.contains("write running \"import\""))
         gate.open()
         #expect(try await blocker.value)
         try await waiter.value

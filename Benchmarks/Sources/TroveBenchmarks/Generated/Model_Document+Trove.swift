@@ -41,13 +41,11 @@ extension Document {
             .column("body") { $0.body },
         ])
 
-    /// A search of the items of `Document` for `query` in `transaction`, best first (bm25 with the
-    /// column weights): narrow it with `filter`, `limit`, `offset` and `snippets`, then run it with
-    /// `items()`, `hits()`, `keys()` or `count()`.
-    nonisolated static func search(_ transaction: ReadTransaction, for query: SearchQuery)
-        -> FullTextQuery<Document>
-    {
-        fullTextSearch.query(transaction, for: query)
+    /// A search of the items of `Document` for `query`, best first (bm25 with the column
+    /// weights): narrow it with `filter`, `limit` and `snippets`, run it with `items(in:)`,
+    /// `hits(in:)`, `keys(in:)` or `count(in:)` (or their forms in a transaction).
+    nonisolated static func search(for query: SearchQuery) -> FullTextQuery<Document> {
+        fullTextSearch.query(for: query)
     }
 }
 
@@ -99,9 +97,9 @@ extension Document {
         ModelSchema(
             typeName: "Document", collection: "documents",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 319600289, name: "title", type: "String", swiftType: String.self, index: "searchable"),
-                .init(number: 460672814, name: "body", type: "String", swiftType: String.self, index: "searchable"),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x130C_B6A1, name: "title", type: "String", swiftType: String.self, index: "searchable"),
+                .init(number: 0x1B75_4F2E, name: "body", type: "String", swiftType: String.self, index: "searchable"),
             ])
     }
 

@@ -74,10 +74,10 @@ extension Message {
         ModelSchema(
             typeName: "Message", collection: "messages",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 117233984, name: "conversation", type: "String", swiftType: String.self),
-                .init(number: 374373028, name: "timestamp", type: "Int", swiftType: Int.self),
-                .init(number: 398248391, name: "text", type: "String", swiftType: String.self),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x06FC_D940, name: "conversation", type: "String", swiftType: String.self),
+                .init(number: 0x1650_7AA4, name: "timestamp", type: "Int", swiftType: Int.self),
+                .init(number: 0x17BC_C9C7, name: "text", type: "String", swiftType: String.self),
             ])
     }
 

@@ -64,8 +64,8 @@ extension Author {
         ModelSchema(
             typeName: "Author", collection: "authors",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x11A7_37BC, name: "name", type: "String", swiftType: String.self),
             ])
     }
 
@@ -135,10 +135,10 @@ extension Post {
         ModelSchema(
             typeName: "Post", collection: "posts",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 470341173, name: "authorID", type: "String", swiftType: String.self),
-                .init(number: 319600289, name: "title", type: "String", swiftType: String.self),
-                .init(number: 460672814, name: "body", type: "String", swiftType: String.self),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x1C08_D635, name: "authorID", type: "String", swiftType: String.self),
+                .init(number: 0x130C_B6A1, name: "title", type: "String", swiftType: String.self),
+                .init(number: 0x1B75_4F2E, name: "body", type: "String", swiftType: String.self),
             ])
     }
 

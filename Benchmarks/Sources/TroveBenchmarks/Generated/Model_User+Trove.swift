@@ -95,13 +95,13 @@ extension User {
         ModelSchema(
             typeName: "User", collection: "users", metadataType: "UserStats",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
-                .init(number: 290515576, name: "email", type: "String", swiftType: String.self),
-                .init(number: 92809523, name: "age", type: "Int", swiftType: Int.self),
-                .init(number: 440791570, name: "score", type: "Double", swiftType: Double.self),
-                .init(number: 511892852, name: "tags", type: "[String]", swiftType: [String].self),
-                .init(number: 104705687, name: "created", type: "Date", swiftType: Date.self),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x11A7_37BC, name: "name", type: "String", swiftType: String.self),
+                .init(number: 0x1150_EA78, name: "email", type: "String", swiftType: String.self),
+                .init(number: 0x0588_2933, name: "age", type: "Int", swiftType: Int.self),
+                .init(number: 0x1A45_F212, name: "score", type: "Double", swiftType: Double.self),
+                .init(number: 0x1E82_DD74, name: "tags", type: "[String]", swiftType: [String].self),
+                .init(number: 0x063D_AE97, name: "created", type: "Date", swiftType: Date.self),
             ])
     }
 
@@ -153,8 +153,8 @@ extension UserStats {
         ModelSchema(
             typeName: "UserStats",
             fields: [
-                .init(number: 39477831, name: "visits", type: "Int", swiftType: Int.self),
-                .init(number: 253091220, name: "lastSeen", type: "Date", swiftType: Date.self),
+                .init(number: 0x025A_6247, name: "visits", type: "Int", swiftType: Int.self),
+                .init(number: 0x0F15_DD94, name: "lastSeen", type: "Date", swiftType: Date.self),
             ])
     }
 

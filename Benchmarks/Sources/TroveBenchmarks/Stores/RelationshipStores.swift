@@ -54,13 +54,13 @@ final class TroveRelationshipStore: RelationshipBenchmarkStore {
     func postCount(of author: String, storedAmong keys: [String]) throws -> (byAuthor: Int, stored: Int) {
         try reader.read { tx in
             let byAuthor =
-                hasRelationship ? try Self.edges.sourceCount(pointingTo: author, edge: "author", in: tx) : -1
+                hasRelationship ? try Self.edges.sources(pointingTo: author, edge: "author").count(tx) : -1
             return (byAuthor, try tx.read(Post.self, keys: keys).count)
         }
     }
 
     func counts() throws -> (posts: Int, authors: Int) {
-        try reader.read { tx in (try tx.count(in: Post.collection), try tx.count(in: Author.collection)) }
+        try reader.read { tx in (try tx.count(of: Post.self), try tx.count(of: Author.self)) }
     }
 }
 

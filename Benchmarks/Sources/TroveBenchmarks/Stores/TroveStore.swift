@@ -110,9 +110,8 @@ final class TroveStore: BenchmarkStore {
     private static func readBatch(_ keys: [String], on connection: Connection) throws -> Checksum {
         try connection.read { tx in
             var checksum = Checksum()
-            let users = User.read(tx)
             for key in keys {
-                if let user = try users.byKey(key) { checksum.add(user) }
+                if let user = try tx.read(User.self, key: key) { checksum.add(user) }
             }
             return checksum
         }

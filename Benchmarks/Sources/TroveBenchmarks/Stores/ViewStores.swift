@@ -79,12 +79,12 @@ final class TroveViewStore: ViewBenchmarkStore {
 
     func keys(in group: String) throws -> [String]? {
         guard let view else { return nil }
-        return try reader.read { tx in try view.read(tx).keys(in: group) }
+        return try reader.read { tx in try view.rows(in: group).keys(tx) }
     }
 
     func top(_ limit: Int, in group: String) throws -> [Message]? {
         guard let view else { return nil }
-        return try reader.read { tx in try view.read(tx).items(in: group, range: 0..<limit) }
+        return try reader.read { tx in try view.rows(in: group, range: 0..<limit).items(tx) }
     }
 
     func message(_ key: String) throws -> Message? {

@@ -5,7 +5,10 @@
 /// (``ConnectionCore/runCascade()``), and removals that the queued ones fire in turn join it.
 /// So a cascade runs as a loop at a bounded depth of calls, however long its chain, and no
 /// extension is in the middle of a statement while another write runs.
-struct RelationshipCascade {
+///
+/// The queue is the transaction's, shared by every relationship extension (a removal one fires
+/// can fire another's rules): ``ConnectionCore/cascade`` keeps it as a transaction local.
+final class RelationshipCascade {
     /// Items to remove, in order; those before ``nextRemoval`` are done.
     var removals: [ItemAddress] = []
     var nextRemoval = 0
@@ -17,15 +20,21 @@ struct RelationshipCascade {
 }
 
 extension ConnectionCore {
+    /// The current read-write transaction's queue of removals and notices.
+    var cascade: RelationshipCascade {
+        transactionLocal(RelationshipCascade.init)
+    }
+
     /// Runs the queued removals through the write funnel, each an ordinary removal that reaches
     /// every extension and the changeset, then delivers the queued notices, until both queues are
     /// empty. Does nothing when called from inside the loop: the loop picks up what was queued.
     ///
     /// An item already gone is skipped: that is how a cycle ends.
     func runCascade() throws {
-        guard !cascade.isRunning else { return }
+        // Nothing queued in this transaction yet: no queue to run.
+        guard let cascade = existingTransactionLocal(RelationshipCascade.self), !cascade.isRunning else { return }
         cascade.isRunning = true
-        defer { cascade = RelationshipCascade() }
+        defer { removeTransactionLocal(RelationshipCascade.self) }
         while true {
             if cascade.nextRemoval < cascade.removals.count {
                 let address = cascade.removals[cascade.nextRemoval]

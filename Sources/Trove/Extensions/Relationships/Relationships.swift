@@ -139,7 +139,7 @@ public struct Relationships<Source: Persistable>: Sendable {
                     "The relationship '\(name)' has no manual edge named '\(edge)': declare it with .manual(\"\(edge)\", to:) to add or remove edges of it by hand.",
                 collection: Source.collection, key: source.itemKey, extensionName: name)
         }
-        let statement = try core.sqlite.cachedStatement(Schema.selectRowID)
+        let statement = try core.sqlite.cachedStatement(FileLayout.selectRowID)
         defer { statement.reset() }
         try statement.bind(Source.collection, at: 1)
         try statement.bind(source.itemKey, at: 2)

@@ -33,11 +33,3 @@ public struct IndexColumn<Item: Persistable>: Sendable {
         IndexColumn(name: name, type: Value.indexColumnType, isUnique: unique, value: { value($0).indexValue })
     }
 }
-
-/// The direction of an ordering.
-public enum SortDirection: Sendable, Hashable {
-    /// Smallest first.
-    case ascending
-    /// Largest first.
-    case descending
-}

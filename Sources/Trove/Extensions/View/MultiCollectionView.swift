@@ -110,77 +110,6 @@ public struct MultiCollectionView: Sendable {
     static let selectRowByID = "SELECT key, data, metadata, collection FROM trove_items WHERE rowid = ?1"
 }
 
-/// One stored row, as the closures of a ``MultiCollectionView`` see it: its collection, its key,
-/// and the bytes of its item and metadata, which ``item(as:)`` decodes.
-public struct ViewRow: Sendable {
-    /// The collection of the row.
-    public let collection: String
-    /// The key of the row.
-    public let key: String
-    /// The stored bytes of the item, as its type's coder wrote them.
-    public let data: [UInt8]
-    /// The stored bytes of the metadata, or `nil` when the item has none.
-    public let metadata: [UInt8]?
-
-    /// Creates a row (for tests of a view's closures).
-    ///
-    /// - Parameters:
-    ///   - collection: The collection of the row.
-    ///   - key: The key of the row.
-    ///   - data: The stored bytes of the item.
-    ///   - metadata: The stored bytes of the metadata.
-    public init(collection: String, key: String, data: [UInt8], metadata: [UInt8]?) {
-        self.collection = collection
-        self.key = key
-        self.data = data
-        self.metadata = metadata
-    }
-
-    /// The item of the row, decoded with `type`'s coders (its metadata too), when the row is in
-    /// `type`'s collection; `nil` otherwise.
-    ///
-    /// - Parameter type: The type of the items of one of the view's collections.
-    /// - Returns: The item, or `nil` when the row is in another collection.
-    /// - Throws: ``TroveError`` when the bytes cannot be decoded.
-    public func item<T: Persistable>(as type: T.Type) throws -> T? {
-        guard collection == T.collection else { return nil }
-        return try data.withUnsafeBytes { data in
-            guard let metadata else { return try ExtensionItems<T>.decode(key: key, data: data, metadata: nil) }
-            return try metadata.withUnsafeBytes { metadata in
-                try ExtensionItems<T>.decode(key: key, data: data, metadata: metadata)
-            }
-        }
-    }
-}
-
-/// The collection and key of a row of a ``MultiCollectionView``.
-public struct ViewRowKey: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The collection of the row.
-    public var collection: String
-    /// The key of the row.
-    public var key: String
-
-    /// Creates the name of a row.
-    ///
-    /// - Parameters:
-    ///   - collection: The collection of the row.
-    ///   - key: The key of the row.
-    public init(collection: String, key: String) {
-        self.collection = collection
-        self.key = key
-    }
-
-    /// Orders rows by collection, then key.
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        (lhs.collection, lhs.key) < (rhs.collection, rhs.key)
-    }
-
-    /// `collection/key`.
-    public var description: String {
-        "\(collection)/\(key)"
-    }
-}
-
 extension MultiCollectionView: ViewDefinition {
     typealias Row = ViewRow
 
@@ -195,7 +124,7 @@ extension MultiCollectionView: ViewDefinition {
     func forEachStored(
         in context: ExtensionContext, progress: (Int) -> Void, _ body: (Int64, String, ViewRow) throws -> Void
     ) throws {
-        let statement = try context.sqlite.cachedStatement(Schema.selectRowsInCollection)
+        let statement = try context.sqlite.cachedStatement(FileLayout.selectRowsInCollection)
         var done = 0
         for collection in collections {
             defer { statement.reset() }

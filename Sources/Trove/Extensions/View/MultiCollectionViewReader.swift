@@ -94,7 +94,7 @@ public struct MultiCollectionViewReader {
     public func indexPath(ofKey key: String, in collection: String) throws -> ViewIndexPath? {
         let source = try view.pageSource(in: transaction)
         guard view.follows(collection) else { return nil }
-        let statement = try transaction.checkedCore.sqlite.cachedStatement(Schema.selectRowID)
+        let statement = try transaction.checkedCore.sqlite.cachedStatement(FileLayout.selectRowID)
         let rowID: Int64
         do {
             defer { statement.reset() }

@@ -226,7 +226,7 @@ extension View: ViewDefinition {
     }
 
     func row(_ rowID: Int64, in context: ExtensionContext) throws -> (key: String, row: Item) {
-        let statement = try context.sqlite.cachedStatement(Schema.selectRowByID)
+        let statement = try context.sqlite.cachedStatement(FileLayout.selectRowByID)
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
         guard try statement.step() else {

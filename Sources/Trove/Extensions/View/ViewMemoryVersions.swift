@@ -13,12 +13,12 @@ import Synchronization
 ///
 /// ## Exact, pinned snapshots
 ///
-/// Once an in-memory view is registered (``isInUse``), a read transaction learns the exact number
-/// of its snapshot: it begins only when no commit is under way and none completed while it began
-/// (see ``ConnectionCore/beginRead()``), and pins that number here before SQLite takes the
-/// snapshot, until the transaction ends. A published version is dropped as soon as a newer one
-/// exists and no pinned snapshot reads it, so that versions do not pile up while connections
+/// Once an in-memory view is registered (``activate()``), read transactions take exact snapshots
+/// pinned in the database's ``SnapshotPins``. A published version is dropped as soon as a newer
+/// one exists and no pinned snapshot reads it, so that versions do not pile up while connections
 /// sit idle.
+///
+/// The database keeps one instance in its ``Database/locals``: ``Database/viewVersions``.
 ///
 /// ## Other processes
 ///
@@ -40,38 +40,25 @@ final class ViewMemoryVersions: Sendable {
     private struct State {
         /// The versions of each view, oldest first.
         var views: [String: [Version]] = [:]
-        /// The snapshots of the read transactions under way, with how many read at each.
-        var pins: [UInt64: Int] = [:]
     }
 
     private let state = Mutex(State())
-    private let inUse = Atomic<Bool>(false)
+    /// The snapshots of the database's read transactions.
+    private let pins: SnapshotPins
+
+    init(pins: SnapshotPins) {
+        self.pins = pins
+    }
 
     /// Whether an in-memory view was registered on this database: read transactions then take
     /// exact, pinned snapshots. Once set, it stays set.
     var isInUse: Bool {
-        inUse.load(ordering: .sequentiallyConsistent)
+        pins.isInUse
     }
 
     /// Called when an in-memory view is built, before the commit that publishes it.
     func activate() {
-        inUse.store(true, ordering: .sequentiallyConsistent)
-    }
-
-    /// Notes that a read transaction reads at `snapshot`, until ``unpin(_:)``.
-    func pin(_ snapshot: UInt64) {
-        state.withLock { $0.pins[snapshot, default: 0] += 1 }
-    }
-
-    /// Ends a ``pin(_:)``.
-    func unpin(_ snapshot: UInt64) {
-        state.withLock { state in
-            if let count = state.pins[snapshot], count > 1 {
-                state.pins[snapshot] = count - 1
-            } else {
-                state.pins[snapshot] = nil
-            }
-        }
+        pins.activate()
     }
 
     /// The newest version of `name` made by a commit up to `snapshot`.
@@ -111,7 +98,7 @@ final class ViewMemoryVersions: Sendable {
             for (offset, candidate) in versions.enumerated() {
                 let next = offset + 1 < versions.count ? versions[offset + 1].commit : UInt64.max
                 // A pinned snapshot in [candidate.commit, next) reads this version.
-                if next == .max || state.pins.keys.contains(where: { $0 >= candidate.commit && $0 < next }) {
+                if next == .max || pins.isPinned(in: candidate.commit..<next) {
                     kept.append(candidate)
                 }
             }
@@ -127,5 +114,13 @@ final class ViewMemoryVersions: Sendable {
     /// The number of versions kept of `name` (for tests).
     func versionCount(of name: String) -> Int {
         state.withLock { $0.views[name]?.count ?? 0 }
+    }
+}
+
+extension Database {
+    /// The committed versions of this database's in-memory views (see
+    /// ``View/Storage-swift.enum/inMemory``).
+    var viewVersions: ViewMemoryVersions {
+        locals.object { ViewMemoryVersions(pins: snapshotPins) }
     }
 }

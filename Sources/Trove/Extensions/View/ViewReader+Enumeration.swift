@@ -228,7 +228,7 @@ final class ViewEnumerator<Item: Persistable> {
 
     /// The stored key and the item of the row `rowID`, as the transaction has them now.
     private func row(_ rowID: Int64) throws -> (key: String, item: Item) {
-        let statement = try reader.transaction.checkedCore.sqlite.cachedStatement(Schema.selectRowByID)
+        let statement = try reader.transaction.checkedCore.sqlite.cachedStatement(FileLayout.selectRowByID)
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
         guard try statement.step() else {

@@ -149,7 +149,7 @@ public struct ViewReader<Item: Persistable> {
     public func indexPath(ofKey key: Item.ID) throws -> ViewIndexPath? {
         let source = try pages()
         let sqlite = transaction.checkedCore.sqlite
-        let statement = try sqlite.cachedStatement(Schema.selectRowID)
+        let statement = try sqlite.cachedStatement(FileLayout.selectRowID)
         let rowID: Int64
         do {
             defer { statement.reset() }
@@ -188,7 +188,7 @@ public struct ViewReader<Item: Persistable> {
     ///   have no such row: the pages and the items are written in the same transactions, so
     ///   between two writes they always agree.
     func key(ofRow rowID: Int64, group: String, index: Int) throws -> String {
-        let statement = try transaction.checkedCore.sqlite.cachedStatement(Schema.selectRowByID)
+        let statement = try transaction.checkedCore.sqlite.cachedStatement(FileLayout.selectRowByID)
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
         guard try statement.step() else {

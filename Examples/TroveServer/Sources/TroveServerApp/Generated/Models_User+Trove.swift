@@ -37,15 +37,10 @@ extension User {
         .column("city") { $0.city },
     ])
 
-    /// A query of the index of `User` in `transaction`, which returns every item until it is filtered.
-    public nonisolated static func query(_ transaction: ReadTransaction) -> IndexQuery<User> {
-        index.query(transaction)
-    }
-
-    /// A query of the index of `User` that runs in a read transaction of `connection`.
-    public nonisolated static func query(_ connection: Connection) -> ConnectionIndexQuery<User> {
-        index.query(connection)
-    }
+    /// A query of every `User` through its index, in key order: narrow it with `filter`,
+    /// `sorted` and `limit`, run it with `items(in:)`, `first(in:)`, `keys(in:)` or `count(in:)`
+    /// (or their forms in a transaction).
+    public nonisolated static var query: IndexQuery<User> { index.query }
 }
 
 extension IndexCondition where Item == User {
@@ -128,11 +123,11 @@ extension User {
         ModelSchema(
             typeName: "User", collection: "users",
             fields: [
-                .init(number: 115805532, name: "id", type: "String", swiftType: String.self),
-                .init(number: 296171452, name: "name", type: "String", swiftType: String.self),
-                .init(number: 290515576, name: "email", type: "String", swiftType: String.self),
-                .init(number: 28872744, name: "city", type: "String", swiftType: String.self, index: "indexed"),
-                .init(number: 92809523, name: "age", type: "Int", swiftType: Int.self),
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x11A7_37BC, name: "name", type: "String", swiftType: String.self),
+                .init(number: 0x1150_EA78, name: "email", type: "String", swiftType: String.self),
+                .init(number: 0x01B8_9028, name: "city", type: "String", swiftType: String.self, index: "indexed"),
+                .init(number: 0x0588_2933, name: "age", type: "Int", swiftType: Int.self),
             ])
     }
 

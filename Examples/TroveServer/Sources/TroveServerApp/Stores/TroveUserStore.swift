@@ -1,7 +1,8 @@
 import Trove
 
-/// The service on Trove: the database-level API, so that reads run in parallel on the database's
-/// pool of readers and writes are queued to its one writer, without a connection per request.
+/// The service on Trove: the database's asynchronous transactions, so that reads run in parallel
+/// on its pool of readers and writes wait for its one writer, without a connection per request
+/// and without holding a thread while they wait.
 public final class TroveUserStore: UserStore {
     /// The database, with the generated index of `User` (on `city`) registered at open.
     public let database: Database
@@ -11,12 +12,12 @@ public final class TroveUserStore: UserStore {
         database = try Database(path: path, models: [User.self])
     }
 
-    /// Writes `user` through the one writer: the typed one-call convenience.
+    /// Writes `user` in a write transaction of its own, through the one writer.
     public func create(_ user: User) async throws {
         try await database.write(user)
     }
 
-    /// Reads the user on one of the pool's readers: the typed one-call convenience.
+    /// Reads the user in a read transaction of its own, on one of the pool's readers.
     public func user(id: String) async throws -> User? {
         try await database.read(User.self, key: id)
     }
@@ -26,26 +27,23 @@ public final class TroveUserStore: UserStore {
     public func update(_ user: User) async throws -> Bool {
         try await database.write { tx in
             // Existence only: nothing is decoded.
-            guard try tx.hasItem(forKey: user.id, in: User.collection) else { return false }
+            guard try tx.contains(User.self, key: user.id) else { return false }
             try tx.write(user)
             return true
         }
     }
 
-    /// Removes the user in one write transaction.
+    /// Removes the user in a write transaction of its own.
     public func delete(id: String) async throws -> Bool {
-        try await database.write { tx in try tx.remove(User.self, key: id) }
+        try await database.remove(User.self, key: id)
     }
 
-    /// The generated index query on `city` (by key without a city), on one of the pool's readers.
+    /// The generated index query on `city` (every user, in key order, without a city), in a read
+    /// transaction of its own on one of the pool's readers.
     public func users(city: String?, limit: Int) async throws -> [User] {
-        try await database.read { tx in
-            let query = User.query
-            if let city {
-                return try query.filter(.city(city)).limit(limit).items(tx)
-            }
-            return try query.limit(limit).items(tx)
-        }
+        var query = User.query
+        if let city { query = query.filter(.city(city)) }
+        return try await query.limit(limit).items(in: database)
     }
 
     /// One write transaction per ``Seed/batchSize`` users, writing only those that are missing.
@@ -54,7 +52,7 @@ public final class TroveUserStore: UserStore {
         for start in stride(from: 0, to: count, by: Seed.batchSize) {
             let range = start..<min(start + Seed.batchSize, count)
             written += try await database.write { tx in
-                let missing = try range.filter { try !tx.hasItem(forKey: Seed.id($0), in: User.collection) }
+                let missing = try range.filter { try !tx.contains(User.self, key: Seed.id($0)) }
                 try tx.write(missing.map(Seed.user))
                 return missing.count
             }

@@ -1,5 +1,6 @@
-/// The SQL schema of a Trove file, and the statements the runtime runs on it.
-enum Schema {
+/// The SQL layout of a Trove file (its tables, its version, its migrations), and the statements the
+/// runtime runs on it. Not to be confused with a model's ``ModelSchema``.
+enum FileLayout {
     /// The `application_id` of every Trove file: "TROV" in ASCII.
     static let applicationID: Int32 = 0x5452_4F56
 

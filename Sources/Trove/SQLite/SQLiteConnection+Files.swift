@@ -1,0 +1,120 @@
+internal import TroveCSQLite
+
+// What the layers above ask of a database file through SQLite: how a handle is opened, whether it
+// can write, a backup into another file and a checkpoint of the write-ahead log. The rest of the
+// runtime never calls SQLite's C API; it calls these.
+
+extension SQLiteConnection {
+    /// How a handle opens its file.
+    enum Access {
+        /// Reads only, whatever the file's permissions.
+        case readOnly
+        /// Reads and writes an existing file.
+        case readWrite
+        /// Reads and writes, creating the file when it does not exist.
+        case readWriteCreate
+
+        var flags: Int32 {
+            switch self {
+            case .readOnly: SQLITE_OPEN_READONLY
+            case .readWrite: SQLITE_OPEN_READWRITE
+            case .readWriteCreate: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            }
+        }
+    }
+
+    /// Opens a handle on `path` with `access`, waiting up to `busyTimeoutMilliseconds` for the
+    /// locks of other connections (none when `nil`).
+    ///
+    /// - Throws: ``TroveError`` when SQLite cannot open the file, saying what is wrong with the
+    ///   path.
+    convenience init(path: String, access: Access, busyTimeoutMilliseconds: Int? = nil) throws {
+        try self.init(path: path, flags: access.flags)
+        if let busyTimeoutMilliseconds {
+            setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+        }
+    }
+
+    /// Waits up to `milliseconds` for the locks of other connections before a statement fails
+    /// with `SQLITE_BUSY`.
+    func setBusyTimeout(milliseconds: Int) {
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+    }
+
+    /// Whether the handle can only read its file: opened read-only, or a file SQLite could only
+    /// open for reading.
+    var isReadOnly: Bool {
+        sqlite3_db_readonly(handle, "main") == 1
+    }
+
+    /// Copies the whole database of this handle into the database of `destination`,
+    /// `pagesPerStep` pages at a time, reporting after each step.
+    ///
+    /// - Parameters:
+    ///   - destination: The handle of the copy.
+    ///   - pagesPerStep: How many pages each step copies (at least 1).
+    ///   - progress: Called after each step with the pages copied so far and the total.
+    ///   - describe: Words that say which backup failed, put before SQLite's.
+    /// - Throws: ``TroveError`` from the source when it is damaged, from the destination
+    ///   otherwise (a full disk).
+    func backup(
+        into destination: SQLiteConnection, pagesPerStep: Int, progress: ((_ copied: Int, _ total: Int) -> Void)?,
+        describe: String
+    ) throws {
+        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
+            throw destination.error(code: sqlite3_errcode(destination.handle), sql: nil)
+        }
+        var result: Int32 = SQLITE_OK
+        repeat {
+            result = sqlite3_backup_step(backup, Int32(clamping: max(1, pagesPerStep)))
+            switch result {
+            case SQLITE_OK, SQLITE_DONE:
+                let total = Int(sqlite3_backup_pagecount(backup))
+                progress?(total - Int(sqlite3_backup_remaining(backup)), total)
+            case SQLITE_BUSY, SQLITE_LOCKED:
+                // Only the new file can be locked (by a process that opened it meanwhile): wait.
+                sqlite3_sleep(10)
+            default:
+                sqlite3_backup_finish(backup)
+                // Damage is the source's; anything else (a full disk) the copy's.
+                let isDamage = result & 0xFF == SQLITE_CORRUPT || result & 0xFF == SQLITE_NOTADB
+                var error = (isDamage ? self : destination).error(code: result, sql: nil)
+                error.message = "\(describe) \(error.message)"
+                throw error
+            }
+        } while result != SQLITE_DONE
+        let finish = sqlite3_backup_finish(backup)
+        guard finish == SQLITE_OK else {
+            throw destination.error(code: finish, sql: nil)
+        }
+    }
+
+    /// Copies frames of the write-ahead log into the database file.
+    ///
+    /// - Returns: The frames in the log, how many are in the database file, and whether another
+    ///   connection kept the checkpoint from finishing (`SQLITE_BUSY`, which is not an error).
+    /// - Throws: ``TroveError`` when SQLite fails.
+    func checkpoint(_ kind: CheckpointMode) throws -> (logFrames: Int, checkpointed: Int, wasBusy: Bool) {
+        let mode: Int32
+        switch kind {
+        case .passive: mode = SQLITE_CHECKPOINT_PASSIVE
+        case .full: mode = SQLITE_CHECKPOINT_FULL
+        case .restart: mode = SQLITE_CHECKPOINT_RESTART
+        case .truncate: mode = SQLITE_CHECKPOINT_TRUNCATE
+        }
+        var logFrames: Int32 = 0
+        var checkpointed: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, mode, &logFrames, &checkpointed)
+        guard code == SQLITE_OK || code == SQLITE_BUSY else {
+            throw error(code: code, sql: "PRAGMA wal_checkpoint(\(kind.rawValue.uppercased()))")
+        }
+        return (Int(max(0, logFrames)), Int(max(0, checkpointed)), code == SQLITE_BUSY)
+    }
+}
+
+extension TroveError {
+    /// Whether SQLite said the file is not a database (`SQLITE_NOTADB`).
+    var isNotADatabase: Bool {
+        sqliteResultCode.map { $0 & 0xFF } == SQLITE_NOTADB
+    }
+}

@@ -1,0 +1,220 @@
+import NIOCore
+import PostgresNIO
+@_spi(TroveEngine) import Trove
+
+// The engine seam of Trove's queries on PostgreSQL: a query value (`User.query.filter(...)`)
+// hands its plan to the transaction, which runs a secondary index's clauses in PostgreSQL's
+// dialect and refuses the kinds of query PostgreSQL does not run yet (full-text search, views,
+// relationships), naming them, rather than skipping them.
+
+extension PostgresReadTransaction {
+    /// The items `plan` selects, decoded (what a query's `items` terminal runs).
+    ///
+    /// - Parameter plan: The plan of a query of a secondary index the store keeps.
+    /// - Returns: The items, in the query's order.
+    /// - Throws: ``Trove/TroveError/Code/misuse`` for a kind of query PostgreSQL does not run;
+    ///   ``Trove/TroveError/Code/extensionFailed`` for an index the store does not keep, or a
+    ///   column it does not have; `corruptData` or `server`.
+    @_spi(TroveEngine)
+    public func items<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [Item] {
+        let (index, clauses) = try indexQuery(plan)
+        let statement = try index.statement(
+            clauses, selecting: .items, collection: Item.collection, keyOrder: ItemKeyOrder(of: Item.ID.self),
+            names: names)
+        var items: [Item] = []
+        for try await (key, data, metadata) in try await run(statement, collection: Item.collection)
+            .decode((String, ByteBuffer, ByteBuffer?).self)
+        {
+            items.append(try decodeItem(Item.self, data: data, metadata: metadata, key: key))
+        }
+        return items
+    }
+
+    /// The keys of the items `plan` selects, in the query's order.
+    ///
+    /// - Parameter plan: The plan of a query of a secondary index the store keeps.
+    /// - Returns: The keys.
+    /// - Throws: As ``items(matching:)``, and ``Trove/TroveError/Code/invalidKey`` for a stored
+    ///   key that is not an `Item.ID`.
+    @_spi(TroveEngine)
+    public func keys<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [Item.ID] {
+        let (index, clauses) = try indexQuery(plan)
+        let statement = try index.statement(
+            clauses, selecting: .keys, collection: Item.collection, keyOrder: ItemKeyOrder(of: Item.ID.self),
+            names: names)
+        var keys: [Item.ID] = []
+        for try await key in try await run(statement, collection: Item.collection).decode(String.self) {
+            keys.append(try Self.id(Item.self, key: key))
+        }
+        return keys
+    }
+
+    /// The number of items `plan` selects (after its limit and offset, when it has them).
+    ///
+    /// - Parameter plan: The plan of a query of a secondary index the store keeps.
+    /// - Returns: The count.
+    /// - Throws: As ``items(matching:)``.
+    @_spi(TroveEngine)
+    public func count<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> Int {
+        let (index, clauses) = try indexQuery(plan)
+        let statement = try index.statement(
+            clauses, selecting: .count, collection: Item.collection, keyOrder: ItemKeyOrder(of: Item.ID.self),
+            names: names)
+        var count: Int64 = 0
+        for try await value in try await run(statement, collection: Item.collection).decode(Int64.self) {
+            count = value
+        }
+        return Int(count)
+    }
+
+    /// The hits of a full-text search: refused, since PostgreSQL does not run full-text search
+    /// yet.
+    ///
+    /// - Parameter plan: The plan of a query.
+    /// - Returns: Never.
+    /// - Throws: ``Trove/TroveError/Code/misuse`` naming the query.
+    @_spi(TroveEngine)
+    public func hits<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [SearchHit<Item>] {
+        guard case .search = plan.source else {
+            throw TroveError(
+                code: .misuse, message: "Only a full-text search has hits, not \(plan.kind).",
+                collection: Item.collection)
+        }
+        throw Self.refusal(of: plan)
+    }
+
+    /// The index a plan queries, as the store keeps it, and the clauses; or the refusal of a plan
+    /// that is not a query of an index, or of an index the store does not keep.
+    private func indexQuery<Item: Persistable>(_ plan: QueryPlan<Item>) throws -> (PostgresIndex, IndexQueryClauses) {
+        guard case .index(let index, let clauses) = plan.source else {
+            throw Self.refusal(of: plan)
+        }
+        guard let kept = store.indexesByName[index.name], kept.describes(index) else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The index '\(index.name)' is not kept by this PostgreSQL store with this definition: open the store with the model \(Item.self) in models:, or with the index in extensions:.",
+                collection: Item.collection, extensionName: index.name)
+        }
+        return (kept, clauses)
+    }
+
+    /// The error of a kind of query that PostgreSQL does not run yet.
+    private static func refusal<Item: Persistable>(of plan: QueryPlan<Item>) -> TroveError {
+        TroveError(
+            code: .misuse,
+            message:
+                "PostgreSQL does not run \(plan.kind) yet: a PostgreSQL store runs the queries of secondary indexes only; run this one on a Trove file.",
+            collection: Item.collection)
+    }
+}
+
+extension PostgresIndex {
+    /// What a query's statement selects.
+    enum Selection {
+        case items, keys, count
+    }
+
+    /// Whether this index is the PostgreSQL form of `index`: same collection, version and columns.
+    func describes<Item: Persistable>(_ index: SecondaryIndex<Item>) -> Bool {
+        collection == Item.collection && version == index.version && columns.count == index.columns.count
+            && zip(columns, index.columns).allSatisfy {
+                $0.name == $1.name && $0.type == $1.type && $0.isUnique == $1.isUnique
+            }
+    }
+
+    /// The statement of a query of this index, in PostgreSQL's dialect, from the clauses every
+    /// engine shares: the conditions (all must hold), the orderings, then the key in `keyOrder`
+    /// (the tie order of a Trove file: by value for an integer key type), the limit and offset.
+    /// `nil` sorts first when ascending, as in a Trove file.
+    ///
+    /// - Throws: ``Trove/TroveError/Code/extensionFailed`` for a column the index does not have.
+    func statement(
+        _ clauses: IndexQueryClauses, selecting selection: Selection, collection: String, keyOrder: ItemKeyOrder,
+        names: PostgresNames
+    ) throws -> PostgresQuery {
+        var bindings = PostgresBindings()
+        var parameterCount = 0
+        func placeholder(_ value: IndexValue) -> String {
+            Self.bind(value, to: &bindings)
+            parameterCount += 1
+            return "$\(parameterCount)"
+        }
+        var from = "\(table(names)) AS x"
+        if selection == .items {
+            from += " JOIN \(names.items) AS i ON i.collection = \(placeholder(.text(collection))) AND i.key = x.key"
+        }
+        var predicates: [String] = []
+        for condition in clauses.conditions {
+            let column = try checkedColumn(condition.column)
+            switch condition.predicate {
+            case .equals(let value):
+                predicates.append("\(column) = \(placeholder(value))")
+            case .oneOf(let values):
+                predicates.append(
+                    values.isEmpty ? "FALSE" : "\(column) IN (\(values.map { placeholder($0) }.joined(separator: ", ")))")
+            case .range(let lower, let lowerIncluded, let upper, let upperIncluded):
+                if let lower { predicates.append("\(column) \(lowerIncluded ? ">=" : ">") \(placeholder(lower))") }
+                if let upper { predicates.append("\(column) \(upperIncluded ? "<=" : "<") \(placeholder(upper))") }
+                if lower == nil && upper == nil { predicates.append("\(column) IS NOT NULL") }
+            case .isNull:
+                predicates.append("\(column) IS NULL")
+            case .isNotNull:
+                predicates.append("\(column) IS NOT NULL")
+            }
+        }
+        let whereClause = predicates.isEmpty ? "" : " WHERE " + predicates.joined(separator: " AND ")
+        var order: [String] = []
+        for ordering in clauses.orderings {
+            let column = try checkedColumn(ordering.column)
+            order.append(ordering.descending ? "\(column) DESC NULLS LAST" : "\(column) ASC NULLS FIRST")
+        }
+        order.append(keyOrder.postgresTerms(of: "x.key"))
+        var limitClause = ""
+        if let limit = clauses.limit { limitClause += " LIMIT \(limit)" }
+        if clauses.offset > 0 { limitClause += " OFFSET \(clauses.offset)" }
+        let orderClause = " ORDER BY " + order.joined(separator: ", ")
+        let sql: String
+        switch selection {
+        case .items:
+            sql = "SELECT x.key, i.data, i.metadata FROM \(from)\(whereClause)\(orderClause)\(limitClause)"
+        case .keys:
+            sql = "SELECT x.key FROM \(from)\(whereClause)\(orderClause)\(limitClause)"
+        case .count where limitClause.isEmpty:
+            sql = "SELECT count(*) FROM \(from)\(whereClause)"
+        case .count:
+            sql = "SELECT count(*) FROM (SELECT x.key FROM \(from)\(whereClause)\(orderClause)\(limitClause)) AS matched"
+        }
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+
+    /// The quoted column of the index named `name`, or Trove's error for a column it does not
+    /// have (the error a Trove file gives).
+    private func checkedColumn(_ name: String) throws -> String {
+        guard let column = columns.first(where: { $0.name == name }) else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The index '\(self.name)' has no column '\(name)'; its columns are \(columns.map { "'\($0.name)'" }.joined(separator: ", ")).",
+                collection: collection, field: name, extensionName: self.name)
+        }
+        return "x." + column.quoted
+    }
+}
+
+extension ItemKeyOrder {
+    /// The terms of a PostgreSQL `ORDER BY` that order the stored keys of the column expression
+    /// `column` as a Trove file orders them (`orderingTerms(of:)`, in SQLite's dialect): by text,
+    /// byte by byte (keys are `COLLATE "C"`), or for an integer key type by value, then length,
+    /// then text. A key that is no integer (written by the untyped API) sorts after the integers,
+    /// by text, instead of failing the cast.
+    func postgresTerms(of column: String) -> String {
+        switch self {
+        case .text:
+            return column
+        case .integer:
+            let isInteger = "\(column) ~ '^[+-]?[0-9]{1,40}$'"
+            return "CASE WHEN \(isInteger) THEN \(column)::numeric END, CASE WHEN \(isInteger) THEN length(\(column)) END, \(column)"
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import NIOCore
+import PostgresNIO
+import Trove
+
+// The typed writes of a PostgreSQL transaction: the requirements of Trove's `TransactionWriting`.
+
+extension PostgresReadWriteTransaction: TransactionWriting {
+    /// Stores `item` and its metadata under its key in its collection, replacing any item there,
+    /// and updates the secondary indexes of its collection.
+    ///
+    /// When the collection has no secondary index, the row is not sent at once: it travels with
+    /// the transaction's next statement, or with its commit, in one round trip with the other
+    /// rows written meanwhile (a server error about it is thrown from there).
+    ///
+    /// - Parameter item: The item to store.
+    /// - Throws: ``Trove/TroveError`` when the item cannot be encoded, with code `uniqueViolation`
+    ///   when another item has the same value in a unique index column, or `server`.
+    public func write<Item: Persistable>(_ item: Item) async throws {
+        let key = item.id.itemKey
+        var writer = BinaryWriter()
+        let (data, metadata) = try Self.encode(item, with: &writer)
+        let address = CacheKey(collection: Item.collection, key: key)
+        guard let indexes = store.indexes[Item.collection] else {
+            try await buffer(address, data: data, metadata: metadata)
+            noteChange(address, item: item)
+            return
+        }
+        let sql = """
+            INSERT INTO \(names.items) (collection, key, data, metadata) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (collection, key) DO UPDATE SET data = excluded.data, metadata = excluded.metadata
+            """
+        _ = try await query(sql, Item.collection, key, data, metadata, collection: Item.collection, key: key)
+        for index in indexes {
+            try await index.store(item, key: key, in: self)
+        }
+        noteChange(address, item: item)
+    }
+
+    /// Stores every item of `items`, in this one transaction.
+    ///
+    /// When the collection has no secondary index, the items go to the server in statements of
+    /// up to 1,000 rows (one round trip per batch, not per item), the last batch with the
+    /// transaction's next statement or its commit.
+    ///
+    /// - Parameter items: The items to store.
+    /// - Throws: As ``write(_:)``.
+    public func write<Items: Sequence>(_ items: Items) async throws where Items.Element: Persistable {
+        for item in items {
+            try await write(item)
+        }
+    }
+
+    /// The bytes of `item` and of its metadata, encoded with `writer`; a failure is Trove's error
+    /// for an item that does not encode, naming the collection, the key and the field.
+    static func encode<Item: Persistable>(_ item: Item, with writer: inout BinaryWriter) throws
+        -> (data: ByteBuffer, metadata: ByteBuffer?)
+    {
+        writer.removeAll()
+        do {
+            try Item.Coder.encode(item, to: &writer)
+        } catch {
+            throw TroveError.coderFailure(
+                error, decoding: false, collection: Item.collection, key: item.id.itemKey, field: nil)
+        }
+        let data = writer.withUnsafeBytes { ByteBuffer(bytes: $0) }
+        guard let value = item.metadata else { return (data, nil) }
+        return (data, try encodeMetadata(Item.self, value, key: item.id.itemKey, with: &writer))
+    }
+
+    /// The bytes of `metadata`, of the item of type `Item` at `key`, encoded with `writer`.
+    static func encodeMetadata<Item: Persistable>(
+        _ type: Item.Type, _ metadata: Item.Metadata, key: String, with writer: inout BinaryWriter
+    ) throws -> ByteBuffer {
+        writer.removeAll()
+        do {
+            try Item.MetadataCoder.encode(metadata, to: &writer)
+        } catch {
+            throw TroveError.coderFailure(
+                error, decoding: false, collection: Item.collection, key: key, field: "metadata")
+        }
+        return writer.withUnsafeBytes { ByteBuffer(bytes: $0) }
+    }
+
+    /// Replaces the metadata of the item of type `Item` at `key`, without rewriting the item.
+    /// Does nothing when there is no such item.
+    ///
+    /// - Parameters:
+    ///   - metadata: The new metadata, or `nil` to remove it.
+    ///   - type: The type of the item.
+    ///   - key: The key of the item.
+    /// - Returns: `true` when an item was changed.
+    /// - Throws: ``Trove/TroveError`` when the metadata cannot be encoded or the server fails.
+    @discardableResult
+    public func setMetadata<Item: Persistable>(_ metadata: Item.Metadata?, for type: Item.Type, key: Item.ID)
+        async throws -> Bool
+    {
+        if store.indexes[Item.collection] != nil {
+            // An index may hold metadata fields: rewrite the item, which updates them.
+            guard var item = try await read(Item.self, key: key) else { return false }
+            item.metadata = metadata
+            try await write(item)
+            return true
+        }
+        var bytes: ByteBuffer?
+        if let metadata {
+            var writer = BinaryWriter()
+            bytes = try Self.encodeMetadata(Item.self, metadata, key: key.itemKey, with: &writer)
+        }
+        let sql = "UPDATE \(names.items) SET metadata = $3 WHERE collection = $1 AND key = $2 RETURNING 1"
+        var bindings = PostgresBindings()
+        bindings.append(Item.collection)
+        bindings.append(key.itemKey)
+        bindings.append(bytes)
+        let changed = try await count(
+            PostgresQuery(unsafeSQL: sql, binds: bindings), collection: Item.collection, key: key.itemKey)
+        if changed > 0 {
+            // The cached item has the old metadata: evict it when this commits.
+            noteChange(CacheKey(collection: Item.collection, key: key.itemKey), item: nil)
+        }
+        return changed > 0
+    }
+
+    /// Removes the item at `key` of `collection` and its index rows.
+    func removeItem(forKey key: String, in collection: String) async throws -> Bool {
+        let sql = "DELETE FROM \(names.items) WHERE collection = $1 AND key = $2 RETURNING 1"
+        let removed = try await count(
+            PostgresQuery(unsafeSQL: sql, binds: try Self.bind(collection, key)), collection: collection, key: key)
+        guard removed > 0 else { return false }
+        for index in store.indexes[collection] ?? [] {
+            try await index.remove(key: key, in: self)
+        }
+        noteChange(CacheKey(collection: collection, key: key), item: nil)
+        return true
+    }
+
+    /// Removes `item` (by its key) from its collection.
+    ///
+    /// - Parameter item: The item to remove.
+    /// - Returns: `true` when an item was removed.
+    /// - Throws: ``Trove/TroveError`` when the server fails.
+    @discardableResult
+    public func remove<Item: Persistable>(_ item: Item) async throws -> Bool {
+        try await removeItem(forKey: item.id.itemKey, in: Item.collection)
+    }
+
+    /// Removes every item of `items` (by key).
+    ///
+    /// - Parameter items: The items to remove.
+    /// - Returns: The number of items removed.
+    /// - Throws: ``Trove/TroveError`` when the server fails.
+    @discardableResult
+    public func remove<Items: Sequence>(_ items: Items) async throws -> Int where Items.Element: Persistable {
+        try await removeItems(forKeys: items.map { $0.id.itemKey }, in: Items.Element.collection)
+    }
+
+    /// Removes the items at `keys` of `collection`: in one statement per batch when the collection
+    /// has no index, item by item (with their index rows) otherwise.
+    func removeItems(forKeys keys: [String], in collection: String) async throws -> Int {
+        guard store.indexes[collection] == nil else {
+            var removed = 0
+            for key in keys where try await removeItem(forKey: key, in: collection) {
+                removed += 1
+            }
+            return removed
+        }
+        let sql = "DELETE FROM \(names.items) WHERE collection = $1 AND key = ANY($2) RETURNING key"
+        var removed = 0
+        var start = 0
+        while start < keys.count {
+            let batch = Array(keys[start..<min(keys.count, start + PendingRows.batchSize)])
+            start += batch.count
+            for try await (key) in try await query(sql, collection, batch, collection: collection).decode(String.self) {
+                noteChange(CacheKey(collection: collection, key: key), item: nil)
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    /// Removes the item of type `Item` at `key`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the item.
+    ///   - key: The key of the item.
+    /// - Returns: `true` when an item was removed.
+    /// - Throws: ``Trove/TroveError`` when the server fails.
+    @discardableResult
+    public func remove<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Bool {
+        try await removeItem(forKey: key.itemKey, in: Item.collection)
+    }
+
+    /// Removes the items of type `Item` at `keys`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the items.
+    ///   - keys: The keys of the items.
+    /// - Returns: The number of items removed.
+    /// - Throws: ``Trove/TroveError`` when the server fails.
+    @discardableResult
+    public func remove<Item: Persistable, Keys: Sequence<Item.ID>>(_ type: Item.Type, keys: Keys) async throws -> Int {
+        try await removeItems(forKeys: keys.map(\.itemKey), in: Item.collection)
+    }
+
+    /// Removes every item of type `Item`: the whole collection, and its index rows.
+    ///
+    /// - Parameter type: The type of the items.
+    /// - Returns: The number of items removed.
+    /// - Throws: ``Trove/TroveError`` when the server fails.
+    @discardableResult
+    public func removeAll<Item: Persistable>(_ type: Item.Type) async throws -> Int {
+        let sql = "DELETE FROM \(names.items) WHERE collection = $1 RETURNING 1"
+        let removed = try await count(
+            PostgresQuery(unsafeSQL: sql, binds: try Self.bind(Item.collection)), collection: Item.collection)
+        for index in store.indexes[Item.collection] ?? [] {
+            try await index.removeAll(in: self)
+        }
+        if removed > 0 { noteCleared(Item.collection) }
+        return removed
+    }
+
+    /// Stores raw bytes at `key` of `collection` (for copying a Trove file), without touching
+    /// indexes; the caller rebuilds them.
+    func setRawData(_ data: ByteBuffer, metadata: ByteBuffer?, forKey key: String, in collection: String) async throws {
+        let sql = """
+            INSERT INTO \(names.items) (collection, key, data, metadata) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (collection, key) DO UPDATE SET data = excluded.data, metadata = excluded.metadata
+            """
+        _ = try await query(sql, collection, key, data, metadata, collection: collection, key: key)
+        noteChange(CacheKey(collection: collection, key: key), item: nil)
+    }
+}
+
