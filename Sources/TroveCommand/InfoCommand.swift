@@ -110,7 +110,7 @@ struct InfoCommand: ParsableCommand {
         func fields(_ fields: [ModelSchema.Field]) -> JSONValue {
             .array(fields.map { field in
                 var members: [(String, JSONValue)] = [
-                    ("number", .unsigned(UInt64(field.number))), ("name", .string(field.name)),
+                    ("number", .string(FieldNumber.literal(field.number))), ("name", .string(field.name)),
                     ("type", .string(field.type + (field.isOptional ? "?" : ""))),
                 ]
                 if let resolved = field.resolvedType { members.append(("resolvedType", .string(resolved))) }

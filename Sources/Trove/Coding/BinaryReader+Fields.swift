@@ -127,7 +127,7 @@ extension BinaryReader {
     @_spi(TroveGenerated)
     @inlinable
     public mutating func skip(_ header: FieldHeader) throws {
-        try noteSkippedField(header)
+        try noteSkippedField(number: header.number)
         switch header.wireType {
         case .varint: _ = try readVarint()
         case .fixed32: _ = try readRawBytes(count: 4)
@@ -140,11 +140,11 @@ extension BinaryReader {
     /// nested one. Out of line: only unknown fields get here, and the decoders that inline
     /// ``skip(_:)`` stay small.
     @usableFromInline
-    internal mutating func noteSkippedField(_ header: FieldHeader) throws {
+    internal mutating func noteSkippedField(number: UInt32) throws {
         if depth == 0 {
             flags.insert(.skippedTopLevelField)
         } else {
-            if flags.contains(.probing) { throw ReadFailure.nestedUnknownField(header.number) }
+            if flags.contains(.probing) { throw ReadFailure.nestedUnknownField(number) }
             flags.insert(.skippedNestedField)
         }
     }

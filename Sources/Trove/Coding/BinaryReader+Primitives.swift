@@ -104,7 +104,7 @@ extension BinaryReader {
     @_spi(TroveGenerated)
     @inlinable
     public mutating func readLengthDelimited() throws -> UnsafeRawBufferPointer {
-        try readRawBytes(count: readLength())
+        try readRawBytes(count: readCount())
     }
 
     /// Reads a length-delimited UTF-8 string.
@@ -194,30 +194,19 @@ extension BinaryReader {
     /// remaining bytes is corrupt: checking it before allocating keeps a corrupt count from
     /// reserving gigabytes.
     ///
-    /// - Parameter bytesPerUnit: The minimum size of one counted unit.
-    /// - Returns: The count.
+    /// - Parameter bytesPerElement: The minimum size of one counted element (see
+    ///   ``WireType/minimumSize``); values below 1 count as 1, as for a count of bytes.
+    /// - Returns: The count, at most the number of remaining bytes divided by `bytesPerElement`.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
     ///   malformed or larger than the remaining bytes allow.
+    @_spi(TroveGenerated)
     @inlinable
-    internal mutating func readLength(bytesPerUnit: Int = 1) throws -> Int {
+    public mutating func readCount(bytesPerElement: Int = 1) throws -> Int {
         let count = try readVarint()
-        let limit = bytesPerUnit <= 1 ? remainingCount : remainingCount / bytesPerUnit
+        let limit = bytesPerElement <= 1 ? remainingCount : remainingCount / bytesPerElement
         guard count <= UInt64(limit) else {
             throw ReadFailure.countTooLarge(count, remaining: remainingCount)
         }
         return Int(truncatingIfNeeded: count)
-    }
-
-    /// Reads a varint element count of a collection (see ``readLength(bytesPerUnit:)``).
-    ///
-    /// - Parameter bytesPerElement: The minimum size of one element (see
-    ///   ``WireType/minimumSize``); values below 1 count as 1.
-    /// - Returns: The count, at most the number of remaining bytes divided by `bytesPerElement`.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
-    ///   malformed or too large.
-    @_spi(TroveGenerated)
-    @inlinable
-    public mutating func readCount(bytesPerElement: Int = 1) throws -> Int {
-        try readLength(bytesPerUnit: bytesPerElement)
     }
 }

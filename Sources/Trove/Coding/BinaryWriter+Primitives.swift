@@ -117,7 +117,9 @@ extension BinaryWriter {
     @_spi(TroveGenerated)
     @inlinable
     public mutating func writeTag(number: UInt32, wireType: WireType) {
-        assert(number <= FieldNumber.maximum, "field number \(number) does not fit in 29 bits")
+        assert(
+            number <= FieldNumber.maximum,
+            "field number 0x\(String(number, radix: 16, uppercase: true)) does not fit in 29 bits")
         writeFixed32(number &<< 3 | UInt32(wireType.rawValue))
     }
 
