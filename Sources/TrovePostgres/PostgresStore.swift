@@ -293,7 +293,7 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// Stops the listener alone, leaving the store open, so that no notification evicts
     /// anything: for tests, which then show that a read is never stale through the change log
     /// alone (the catch-up of ``PostgresReadTransaction`` before it first consults the cache).
-    package func stopListening() {
+    @_spi(Testing) public func stopListening() {
         let listener = tasks.withLock { tasks in
             defer { tasks.listener = nil }
             return tasks.listener

@@ -79,7 +79,7 @@ struct DocumentationSnippetTests {
 
             ```swift
             let count = try connection.read { tx in try tx.count() }
-            let users = try User.read(connection).everything()
+            let users = try User.query.everything(in: connection)
             ```
             """
         let outcome = try SnippetCompiler(packageRoot: Self.packageRoot).compile(

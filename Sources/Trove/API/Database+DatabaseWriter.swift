@@ -75,18 +75,8 @@ extension Database: DatabaseWriter {
     ) async throws -> T {
         try checkNotNested("read", origin)
         pool.startMonitoringIfNeeded()
-        // The wait and the release run on the pool's executor, the body on the reader's queue:
-        // none of it needs Swift's cooperative threads, which synchronous callers may all hold
-        // while they wait for this very connection.
-        return try await withTaskExecutorPreference(pool.waitExecutor) {
-            let connection = try await pool.readers.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
-            defer { pool.readers.release(connection) }
-            return try await withTaskExecutorPreference(connection.executor) {
-                let core = try connection.core(self)
-                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-                    try await core.runRead(body)
-                }
-            }
+        return try await onLeasedConnection(pool.readers, origin) { core in
+            try await core.runRead(body)
         }
     }
 
@@ -109,16 +99,29 @@ extension Database: DatabaseWriter {
     ) async throws -> T {
         try checkNotNested("write", origin)
         pool.startMonitoringIfNeeded()
-        // As in `read(from:_:)`: nothing here runs on Swift's cooperative threads.
-        return try await withTaskExecutorPreference(pool.waitExecutor) {
-            let connection = try await pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
-            defer { pool.writer.release(connection) }
+        return try await onLeasedConnection(pool.writer, origin) { core in
+            try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                try await core.runReadWrite(body)
+            }
+        }
+    }
+
+    /// Runs `work` with the state of a connection of `lane`, once the task holds one, as a
+    /// transaction of this database for the task (see ``transactionsOfTask``).
+    ///
+    /// The wait and the release run on the pool's executor, `work` on the connection's queue:
+    /// none of it needs Swift's cooperative threads, which synchronous callers may all hold while
+    /// they wait for this very connection.
+    private func onLeasedConnection<T>(
+        _ lane: ConnectionLane, _ origin: TransactionOrigin, _ work: (ConnectionCore) async throws -> T
+    ) async throws -> T {
+        try await withTaskExecutorPreference(pool.waitExecutor) {
+            let connection = try await lane.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
+            defer { lane.release(connection) }
             return try await withTaskExecutorPreference(connection.executor) {
                 let core = try connection.core(self)
                 return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-                    try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-                        try await core.runReadWrite(body)
-                    }
+                    try await work(core)
                 }
             }
         }
