@@ -5,6 +5,7 @@
 /// ``BinaryReader/skip(_:)``.
 ///
 /// `FieldHeader` is `Sendable`: it holds two plain values.
+@_spi(TroveGenerated)
 public struct FieldHeader: Sendable, Hashable {
     /// The number of the field (see ``FieldNumber/of(_:)``).
     public let number: UInt32
