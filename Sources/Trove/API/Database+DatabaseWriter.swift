@@ -75,6 +75,18 @@ extension Database: DatabaseWriter {
     ) async throws -> T {
         try checkNotNested("read", origin)
         pool.startMonitoringIfNeeded()
+        if let connection = pool.readers.leaseIfIdle(label: origin.label, fileID: origin.fileID, line: origin.line) {
+            // A reader was free: no wait. The body runs on the reader's queue, and the reader is
+            // given back there, before the task returns to the caller's executor: one hop there
+            // and one back, and nothing on Swift's cooperative threads until the reader is free.
+            return try await withTaskExecutorPreference(connection.executor) {
+                defer { pool.readers.release(connection) }
+                let core = try connection.core(self)
+                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                    try await core.runRead(body)
+                }
+            }
+        }
         // The wait and the release run on the pool's executor, the body on the reader's queue:
         // none of it needs Swift's cooperative threads, which synchronous callers may all hold
         // while they wait for this very connection.
@@ -109,6 +121,18 @@ extension Database: DatabaseWriter {
     ) async throws -> T {
         try checkNotNested("write", origin)
         pool.startMonitoringIfNeeded()
+        if let connection = pool.writer.leaseIfIdle(label: origin.label, fileID: origin.fileID, line: origin.line) {
+            // As in `read(from:_:)`: the writer was free, no wait; given back on its queue.
+            return try await withTaskExecutorPreference(connection.executor) {
+                defer { pool.writer.release(connection) }
+                let core = try connection.core(self)
+                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                    try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                        try await core.runReadWrite(body)
+                    }
+                }
+            }
+        }
         // As in `read(from:_:)`: nothing here runs on Swift's cooperative threads.
         return try await withTaskExecutorPreference(pool.waitExecutor) {
             let connection = try await pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line)

@@ -133,6 +133,20 @@ final class ConnectionLane: Sendable {
         }
     }
 
+    /// A free connection, taken at once for a transaction whose body runs in the caller's task,
+    /// or `nil` when every connection is busy (or the task is cancelled): ``lease(label:fileID:line:)``
+    /// then waits (or throws). ``release(_:)`` gives it back.
+    func leaseIfIdle(label: String?, fileID: String, line: Int) -> PooledConnection? {
+        guard !Task.isCancelled else { return nil }
+        let activity = TransactionActivity(kind: kind, state: .waiting, label: label, fileID: fileID, line: line, since: .now)
+        return state.withLock { state in
+            // A connection is idle only while no one waits: ``release(_:)`` hands it to the first waiter.
+            guard let connection = state.idle.popLast() else { return nil }
+            state.startRunning(activity, on: connection)
+            return connection
+        }
+    }
+
     private enum Outcome {
         case granted(PooledConnection)
         case queued
