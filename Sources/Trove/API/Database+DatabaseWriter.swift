@@ -75,10 +75,14 @@ extension Database: DatabaseWriter {
     ) async throws -> T {
         try checkNotNested("read", origin)
         pool.startMonitoringIfNeeded()
-        if let connection = pool.readers.leaseIfIdle(label: origin.label, fileID: origin.fileID, line: origin.line) {
-            // A reader was free: no wait. The body runs on the reader's queue, and the reader is
-            // given back there, before the task returns to the caller's executor: one hop there
-            // and one back, and nothing on Swift's cooperative threads until the reader is free.
+        // The body runs on the reader's queue, and gives the reader back there before the task
+        // returns to the caller's executor; a task that waits for a reader waits parked, holding
+        // no thread (ConnectionLane.lease). None of it needs Swift's cooperative threads, which
+        // synchronous callers may all hold while they wait for this very connection. (The two
+        // cases are written out rather than shared through a closure: an async closure call costs
+        // every transaction a task allocation.)
+        switch pool.readers.lease(label: origin.label, fileID: origin.fileID, line: origin.line) {
+        case .granted(let connection):
             return try await withTaskExecutorPreference(connection.executor) {
                 defer { pool.readers.release(connection) }
                 let core = try connection.core(self)
@@ -86,19 +90,21 @@ extension Database: DatabaseWriter {
                     try await core.runRead(body)
                 }
             }
-        }
-        // The wait and the release run on the pool's executor, the body on the reader's queue:
-        // none of it needs Swift's cooperative threads, which synchronous callers may all hold
-        // while they wait for this very connection.
-        return try await withTaskExecutorPreference(pool.waitExecutor) {
-            let connection = try await pool.readers.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
-            defer { pool.readers.release(connection) }
-            return try await withTaskExecutorPreference(connection.executor) {
-                let core = try connection.core(self)
-                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-                    try await core.runRead(body)
+        case .queued(let waiter, let grant):
+            return try await withTaskCancellationHandler {
+                try await withTaskExecutorPreference(grant) {
+                    let connection = try grant.connection()
+                    defer { pool.readers.release(connection) }
+                    let core = try connection.core(self)
+                    return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                        try await core.runRead(body)
+                    }
                 }
+            } onCancel: {
+                pool.readers.cancelWaiter(waiter)
             }
+        case .cancelled:
+            throw CancellationError()
         }
     }
 
@@ -121,8 +127,9 @@ extension Database: DatabaseWriter {
     ) async throws -> T {
         try checkNotNested("write", origin)
         pool.startMonitoringIfNeeded()
-        if let connection = pool.writer.leaseIfIdle(label: origin.label, fileID: origin.fileID, line: origin.line) {
-            // As in `read(from:_:)`: the writer was free, no wait; given back on its queue.
+        // As in `read(from:_:)`.
+        switch pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line) {
+        case .granted(let connection):
             return try await withTaskExecutorPreference(connection.executor) {
                 defer { pool.writer.release(connection) }
                 let core = try connection.core(self)
@@ -132,19 +139,23 @@ extension Database: DatabaseWriter {
                     }
                 }
             }
-        }
-        // As in `read(from:_:)`: nothing here runs on Swift's cooperative threads.
-        return try await withTaskExecutorPreference(pool.waitExecutor) {
-            let connection = try await pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
-            defer { pool.writer.release(connection) }
-            return try await withTaskExecutorPreference(connection.executor) {
-                let core = try connection.core(self)
-                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-                    try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-                        try await core.runReadWrite(body)
+        case .queued(let waiter, let grant):
+            return try await withTaskCancellationHandler {
+                try await withTaskExecutorPreference(grant) {
+                    let connection = try grant.connection()
+                    defer { pool.writer.release(connection) }
+                    let core = try connection.core(self)
+                    return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                        try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                            try await core.runReadWrite(body)
+                        }
                     }
                 }
+            } onCancel: {
+                pool.writer.cancelWaiter(waiter)
             }
+        case .cancelled:
+            throw CancellationError()
         }
     }
 
