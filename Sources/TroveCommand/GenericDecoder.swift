@@ -1,5 +1,6 @@
 import Foundation
-import Trove
+// The generic decoder reads Trove's tagged format field by field, as generated decoders do.
+@_spi(TroveGenerated) import Trove
 
 /// Why a stored value could not be read with its schema: the path of the field that failed and
 /// what was wrong.
@@ -141,8 +142,9 @@ struct GenericDecoder {
                 let fieldPath = path.isEmpty ? field.name : path + "." + field.name
                 members.append((field.name, try decodeField(&reader, header, field: field, path: fieldPath)))
             } else {
-                let fieldPath = (path.isEmpty ? "" : path + ".") + "#\(header.number)"
-                members.append(("#\(header.number)", try decodeUnknown(&reader, header, path: fieldPath)))
+                let name = "#" + FieldNumber.literal(header.number)
+                let fieldPath = (path.isEmpty ? "" : path + ".") + name
+                members.append((name, try decodeUnknown(&reader, header, path: fieldPath)))
             }
         }
         return .object(members)
@@ -161,7 +163,8 @@ struct GenericDecoder {
                 throw DecodingProblem(field: path.isEmpty ? "(message)" : path, reason: Self.reason(error))
             }
             guard let enumCase = schema.cases.first(where: { $0.number == header.number }) else {
-                members.append(("#\(header.number)", try decodeUnknown(&reader, header, path: path + ".#\(header.number)")))
+                let name = "#" + FieldNumber.literal(header.number)
+                members.append((name, try decodeUnknown(&reader, header, path: path + "." + name)))
                 continue
             }
             let casePath = path.isEmpty ? enumCase.name : path + "." + enumCase.name

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Trove
+// `FieldNumber.literal(_:)`: field numbers are shown as generated code writes them.
+@_spi(TroveGenerated) import Trove
 
 /// `trove info DB`: schema version, sizes, collections, extensions and recorded model schemas.
 struct InfoCommand: ParsableCommand {
@@ -89,7 +90,7 @@ struct InfoCommand: ParsableCommand {
                 let resolved = field.resolvedType.map { " = \($0)" } ?? ""
                 let stored = field.format.map { " (stored as \($0))" } ?? ""
                 let type = field.type + (field.isOptional ? "?" : "")
-                print("  \(field.number)  \(field.name): \(type)\(resolved)\(stored)\(index)")
+                print("  \(FieldNumber.literal(field.number))  \(field.name): \(type)\(resolved)\(stored)\(index)")
             }
             for type in schema.types {
                 let members = (type.fields.map(\.name) + type.cases.map(\.name)).joined(separator: ", ")
@@ -109,7 +110,7 @@ struct InfoCommand: ParsableCommand {
         func fields(_ fields: [ModelSchema.Field]) -> JSONValue {
             .array(fields.map { field in
                 var members: [(String, JSONValue)] = [
-                    ("number", .unsigned(UInt64(field.number))), ("name", .string(field.name)),
+                    ("number", .string(FieldNumber.literal(field.number))), ("name", .string(field.name)),
                     ("type", .string(field.type + (field.isOptional ? "?" : ""))),
                 ]
                 if let resolved = field.resolvedType { members.append(("resolvedType", .string(resolved))) }

@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import Trove
 
-/// Turns postgres-nio's errors into ``Trove/TroveError``s that say what failed and where.
+/// Turns postgres-nio's errors into ``/Trove/TroveError``s that say what failed and where.
 enum PostgresErrors {
     /// The SQLSTATE the server sent with `error`, looking through Trove's wrapping.
     static func sqlState(of error: any Error) -> String? {

@@ -12,8 +12,8 @@ extension PostgresReadTransaction {
     ///
     /// - Parameter plan: The plan of a query of a secondary index the store keeps.
     /// - Returns: The items, in the query's order.
-    /// - Throws: ``Trove/TroveError/Code/misuse`` for a kind of query PostgreSQL does not run;
-    ///   ``Trove/TroveError/Code/extensionFailed`` for an index the store does not keep, or a
+    /// - Throws: ``/Trove/TroveError/Code/misuse`` for a kind of query PostgreSQL does not run;
+    ///   ``/Trove/TroveError/Code/extensionFailed`` for an index the store does not keep, or a
     ///   column it does not have; `corruptData` or `server`.
     @_spi(TroveEngine)
     public func items<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [Item] {
@@ -34,7 +34,7 @@ extension PostgresReadTransaction {
     ///
     /// - Parameter plan: The plan of a query of a secondary index the store keeps.
     /// - Returns: The keys.
-    /// - Throws: As ``items(matching:)``, and ``Trove/TroveError/Code/invalidKey`` for a stored
+    /// - Throws: As ``items(matching:)``, and ``/Trove/TroveError/Code/invalidKey`` for a stored
     ///   key that is not an `Item.ID`.
     @_spi(TroveEngine)
     public func keys<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [Item.ID] {
@@ -72,7 +72,7 @@ extension PostgresReadTransaction {
     ///
     /// - Parameter plan: The plan of a query.
     /// - Returns: Never.
-    /// - Throws: ``Trove/TroveError/Code/misuse`` naming the query.
+    /// - Throws: ``/Trove/TroveError/Code/misuse`` naming the query.
     @_spi(TroveEngine)
     public func hits<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [SearchHit<Item>] {
         guard case .search = plan.source else {
@@ -128,7 +128,7 @@ extension PostgresIndex {
     /// (the tie order of a Trove file: by value for an integer key type), the limit and offset.
     /// `nil` sorts first when ascending, as in a Trove file.
     ///
-    /// - Throws: ``Trove/TroveError/Code/extensionFailed`` for a column the index does not have.
+    /// - Throws: ``/Trove/TroveError/Code/extensionFailed`` for a column the index does not have.
     func statement(
         _ clauses: IndexQueryClauses, selecting selection: Selection, collection: String, keyOrder: ItemKeyOrder,
         names: PostgresNames

@@ -14,7 +14,7 @@ extension PostgresReadTransaction: TransactionReading {
     ///   - type: The type of the item.
     ///   - key: The key of the item.
     /// - Returns: The item, or `nil` when there is none at `key`.
-    /// - Throws: ``Trove/TroveError`` with code `corruptData` naming the collection and key when
+    /// - Throws: ``/Trove/TroveError`` with code `corruptData` naming the collection and key when
     ///   the stored bytes cannot be decoded; `server` when the server fails.
     public func read<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Item? {
         let address = CacheKey(collection: Item.collection, key: key.itemKey)
@@ -43,7 +43,7 @@ extension PostgresReadTransaction: TransactionReading {
     ///   - type: The type of the items.
     ///   - keys: The keys of the items.
     /// - Returns: The items found.
-    /// - Throws: ``Trove/TroveError`` when stored bytes cannot be decoded or the server fails.
+    /// - Throws: ``/Trove/TroveError`` when stored bytes cannot be decoded or the server fails.
     public func read<Item: Persistable, Keys: Sequence<Item.ID>>(_ type: Item.Type, keys: Keys) async throws -> [Item] {
         let keys = Array(keys)
         try await takeSnapshot()
@@ -80,7 +80,7 @@ extension PostgresReadTransaction: TransactionReading {
     ///
     /// - Parameter type: The type of the items.
     /// - Returns: The items.
-    /// - Throws: ``Trove/TroveError`` when stored bytes cannot be decoded or the server fails.
+    /// - Throws: ``/Trove/TroveError`` when stored bytes cannot be decoded or the server fails.
     public func readAll<Item: Persistable>(_ type: Item.Type) async throws -> [Item] {
         let sql = "SELECT key, data, metadata FROM \(names.items) WHERE collection = $1 ORDER BY key"
         var items: [Item] = []
@@ -99,7 +99,7 @@ extension PostgresReadTransaction: TransactionReading {
     ///   - type: The type of the item.
     ///   - key: The key of the item.
     /// - Returns: The metadata, or `nil` when there is no such item or it has no metadata.
-    /// - Throws: ``Trove/TroveError`` when the stored metadata cannot be decoded or the server fails.
+    /// - Throws: ``/Trove/TroveError`` when the stored metadata cannot be decoded or the server fails.
     public func metadata<Item: Persistable>(for type: Item.Type, key: Item.ID) async throws -> Item.Metadata? {
         guard Item.Metadata.self != NoMetadata.self else { return nil }
         let address = CacheKey(collection: Item.collection, key: key.itemKey)
@@ -125,7 +125,7 @@ extension PostgresReadTransaction: TransactionReading {
     ///   - type: The type of the item.
     ///   - key: The key of the item.
     /// - Returns: `true` when the item exists.
-    /// - Throws: ``Trove/TroveError`` when the server fails.
+    /// - Throws: ``/Trove/TroveError`` when the server fails.
     public func contains<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Bool {
         let address = CacheKey(collection: Item.collection, key: key.itemKey)
         try await takeSnapshot()
@@ -139,7 +139,7 @@ extension PostgresReadTransaction: TransactionReading {
     ///
     /// - Parameter type: The type of the items.
     /// - Returns: The keys.
-    /// - Throws: ``Trove/TroveError`` with code `invalidKey` when a stored key is not a valid
+    /// - Throws: ``/Trove/TroveError`` with code `invalidKey` when a stored key is not a valid
     ///   `Item.ID`; `server` when the server fails.
     public func keys<Item: Persistable>(of type: Item.Type) async throws -> [Item.ID] {
         try await keys(in: Item.collection).map { key in
@@ -151,7 +151,7 @@ extension PostgresReadTransaction: TransactionReading {
     ///
     /// - Parameter type: The type of the items.
     /// - Returns: The number of items.
-    /// - Throws: ``Trove/TroveError`` when the server fails.
+    /// - Throws: ``/Trove/TroveError`` when the server fails.
     public func count<Item: Persistable>(of type: Item.Type) async throws -> Int {
         try await count(in: Item.collection)
     }

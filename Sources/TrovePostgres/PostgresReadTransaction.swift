@@ -6,7 +6,7 @@ import Trove
 /// A read-only transaction of a ``PostgresStore``, at `REPEATABLE READ`: valid only inside the
 /// body of `store.read { tx in … }` (or, as its subclass, of `store.write { tx in … }`).
 ///
-/// It is a ``Trove/TransactionReading``: its typed reads are the protocol's, with `await`
+/// It is a ``/Trove/TransactionReading``: its typed reads are the protocol's, with `await`
 /// (`try await tx.read(User.self, key: id)`), and queries run in it with their terminals
 /// (`try await User.query.filter(.age(18...)).items(tx)`). Its untyped reads (``keys(in:)``,
 /// ``count(in:)``, ``hasItem(forKey:in:)``, ``collections()``) have the names of a Trove file's.
@@ -109,7 +109,7 @@ public class PostgresReadTransaction {
 
     // MARK: Statements
 
-    /// Runs `sql` with `values` bound to `$1`, `$2`…; failures become ``Trove/TroveError``s
+    /// Runs `sql` with `values` bound to `$1`, `$2`…; failures become ``/Trove/TroveError``s
     /// naming the SQL and the item.
     func query(
         _ sql: String, _ values: (any PostgresThrowingDynamicTypeEncodable)?..., collection: String? = nil,
@@ -122,7 +122,7 @@ public class PostgresReadTransaction {
         return try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), collection: collection, key: key)
     }
 
-    /// Runs `query`; failures become ``Trove/TroveError``s naming the SQL and the item.
+    /// Runs `query`; failures become ``/Trove/TroveError``s naming the SQL and the item.
     ///
     /// Rows a read-write transaction holds back are sent first (``sendPendingRows()``), so that
     /// every statement sees every write before it; the transaction is opened before its first
@@ -245,7 +245,7 @@ public class PostgresReadTransaction {
     ///
     /// - Parameter collection: The collection.
     /// - Returns: The keys.
-    /// - Throws: ``Trove/TroveError/Code/server`` when the server fails.
+    /// - Throws: ``/Trove/TroveError/Code/server`` when the server fails.
     public func keys(in collection: String) async throws -> [String] {
         let sql = "SELECT key FROM \(names.items) WHERE collection = $1 ORDER BY key"
         var keys: [String] = []
@@ -259,7 +259,7 @@ public class PostgresReadTransaction {
     ///
     /// - Parameter collection: The collection.
     /// - Returns: The number of items.
-    /// - Throws: ``Trove/TroveError/Code/server`` when the server fails.
+    /// - Throws: ``/Trove/TroveError/Code/server`` when the server fails.
     public func count(in collection: String) async throws -> Int {
         let sql = "SELECT count(*) FROM \(names.items) WHERE collection = $1"
         var count: Int64 = 0
@@ -275,7 +275,7 @@ public class PostgresReadTransaction {
     ///   - key: The key.
     ///   - collection: The collection.
     /// - Returns: `true` when there is one.
-    /// - Throws: ``Trove/TroveError/Code/server`` when the server fails.
+    /// - Throws: ``/Trove/TroveError/Code/server`` when the server fails.
     public func hasItem(forKey key: String, in collection: String) async throws -> Bool {
         let sql = "SELECT 1 FROM \(names.items) WHERE collection = $1 AND key = $2"
         let found = try await count(
@@ -286,7 +286,7 @@ public class PostgresReadTransaction {
     /// The names of the collections that hold items, in order.
     ///
     /// - Returns: The collections.
-    /// - Throws: ``Trove/TroveError/Code/server`` when the server fails.
+    /// - Throws: ``/Trove/TroveError/Code/server`` when the server fails.
     public func collections() async throws -> [String] {
         let sql = "SELECT DISTINCT collection FROM \(names.items) ORDER BY collection"
         var collections: [String] = []

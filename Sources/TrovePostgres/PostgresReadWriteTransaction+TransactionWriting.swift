@@ -13,7 +13,7 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     /// rows written meanwhile (a server error about it is thrown from there).
     ///
     /// - Parameter item: The item to store.
-    /// - Throws: ``Trove/TroveError`` when the item cannot be encoded, with code `uniqueViolation`
+    /// - Throws: ``/Trove/TroveError`` when the item cannot be encoded, with code `uniqueViolation`
     ///   when another item has the same value in a unique index column, or `server`.
     public func write<Item: Persistable>(_ item: Item) async throws {
         let key = item.id.itemKey
@@ -89,7 +89,7 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     ///   - type: The type of the item.
     ///   - key: The key of the item.
     /// - Returns: `true` when an item was changed.
-    /// - Throws: ``Trove/TroveError`` when the metadata cannot be encoded or the server fails.
+    /// - Throws: ``/Trove/TroveError`` when the metadata cannot be encoded or the server fails.
     @discardableResult
     public func setMetadata<Item: Persistable>(_ metadata: Item.Metadata?, for type: Item.Type, key: Item.ID)
         async throws -> Bool
@@ -137,7 +137,7 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     ///
     /// - Parameter item: The item to remove.
     /// - Returns: `true` when an item was removed.
-    /// - Throws: ``Trove/TroveError`` when the server fails.
+    /// - Throws: ``/Trove/TroveError`` when the server fails.
     @discardableResult
     public func remove<Item: Persistable>(_ item: Item) async throws -> Bool {
         try await removeItem(forKey: item.id.itemKey, in: Item.collection)
@@ -147,7 +147,7 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     ///
     /// - Parameter items: The items to remove.
     /// - Returns: The number of items removed.
-    /// - Throws: ``Trove/TroveError`` when the server fails.
+    /// - Throws: ``/Trove/TroveError`` when the server fails.
     @discardableResult
     public func remove<Items: Sequence>(_ items: Items) async throws -> Int where Items.Element: Persistable {
         try await removeItems(forKeys: items.map { $0.id.itemKey }, in: Items.Element.collection)
@@ -183,7 +183,7 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     ///   - type: The type of the item.
     ///   - key: The key of the item.
     /// - Returns: `true` when an item was removed.
-    /// - Throws: ``Trove/TroveError`` when the server fails.
+    /// - Throws: ``/Trove/TroveError`` when the server fails.
     @discardableResult
     public func remove<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Bool {
         try await removeItem(forKey: key.itemKey, in: Item.collection)
@@ -195,7 +195,7 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     ///   - type: The type of the items.
     ///   - keys: The keys of the items.
     /// - Returns: The number of items removed.
-    /// - Throws: ``Trove/TroveError`` when the server fails.
+    /// - Throws: ``/Trove/TroveError`` when the server fails.
     @discardableResult
     public func remove<Item: Persistable, Keys: Sequence<Item.ID>>(_ type: Item.Type, keys: Keys) async throws -> Int {
         try await removeItems(forKeys: keys.map(\.itemKey), in: Item.collection)
@@ -205,7 +205,7 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     ///
     /// - Parameter type: The type of the items.
     /// - Returns: The number of items removed.
-    /// - Throws: ``Trove/TroveError`` when the server fails.
+    /// - Throws: ``/Trove/TroveError`` when the server fails.
     @discardableResult
     public func removeAll<Item: Persistable>(_ type: Item.Type) async throws -> Int {
         let sql = "DELETE FROM \(names.items) WHERE collection = $1 RETURNING 1"

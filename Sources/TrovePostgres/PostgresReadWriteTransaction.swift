@@ -6,7 +6,7 @@ import Trove
 /// A read-write transaction of a ``PostgresStore``, at `SERIALIZABLE`: valid only inside the body
 /// of `store.write { tx in … }`.
 ///
-/// It is a ``Trove/TransactionWriting``: its typed writes and removals are the protocol's, with
+/// It is a ``/Trove/TransactionWriting``: its typed writes and removals are the protocol's, with
 /// `await`. Its reads go to the server (not the store's cache), so that PostgreSQL sees every
 /// read and aborts a transaction that would lose an update; its writes keep the secondary
 /// indexes.

@@ -32,7 +32,7 @@ extension PostgresStore {
     ///   - batchSize: How many items each transaction copies.
     ///   - progress: Called after each batch.
     /// - Returns: The number of items copied.
-    /// - Throws: ``Trove/TroveError`` when the file or the server fails; the batches before stay copied.
+    /// - Throws: ``/Trove/TroveError`` when the file or the server fails; the batches before stay copied.
     @discardableResult
     public func copy(
         from database: Database, batchSize: Int = 500, progress: (PostgresCopyProgress) -> Void = { _ in }

@@ -8,7 +8,7 @@ extension PostgresIndex {
     /// The secondary indexes of `models` (their generated `databaseExtensions`) and of
     /// `extensions`, in order, each once.
     ///
-    /// - Throws: ``Trove/TroveError/Code/misuse`` naming the model (or the collection) and the
+    /// - Throws: ``/Trove/TroveError/Code/misuse`` naming the model (or the collection) and the
     ///   extension that PostgreSQL does not keep, or two different extensions with one name.
     static func indexes(of models: [any Persistable.Type], extensions: [DatabaseExtension]) throws -> [PostgresIndex] {
         var indexes: [PostgresIndex] = []

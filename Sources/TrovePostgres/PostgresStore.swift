@@ -5,11 +5,11 @@ import PostgresNIO
 import Synchronization
 import Trove
 
-/// A Trove store on a PostgreSQL server: the same ``Trove/Persistable`` models and generated code as
+/// A Trove store on a PostgreSQL server: the same ``/Trove/Persistable`` models and generated code as
 /// a Trove file, for apps that run on several machines against one database.
 ///
-/// It is a place of Trove's async API (``Trove/AsyncDatabaseWriter``): its transactions are
-/// ``Trove/TransactionReading`` and ``Trove/TransactionWriting``, so the conveniences
+/// It is a place of Trove's async API (``/Trove/AsyncDatabaseWriter``): its transactions are
+/// ``/Trove/TransactionReading`` and ``/Trove/TransactionWriting``, so the conveniences
 /// (`store.write(user)`, `store.read(User.self, key:)`, `store.count(of:)`…) and the terminals of
 /// queries (`query.items(in: store)`, `try await query.items(tx)`) are Trove's, and code written
 /// for `some AsyncDatabaseWriter` runs on a Trove file and on PostgreSQL alike.
@@ -26,7 +26,7 @@ import Trove
 ///   whose outcome no serial order would give (a read-modify-write of the same item from two
 ///   instances among them), and the store runs an aborted body again, up to
 ///   ``Configuration-swift.struct/maximumWriteAttempts`` times, before throwing
-///   ``Trove/TroveError/Code/writeConflict``. No acknowledged update is lost. A body may run more
+///   ``/Trove/TroveError/Code/writeConflict``. No acknowledged update is lost. A body may run more
 ///   than once: keep side effects outside it.
 /// - Each store caches decoded items. Every commit that changes something takes the next number
 ///   of a change log (commit order, under a transaction-level advisory lock), records its keys and
@@ -34,10 +34,10 @@ import Trove
 ///   transaction also checks the log's newest number in its snapshot and catches up from the log
 ///   before it first consults the cache, so a cached item is never older than the snapshot, even
 ///   before the notification arrives. A dropped listener connection flushes the cache.
-/// - Secondary indexes run their queries (``Trove/IndexQuery``). Full-text search, views and
+/// - Secondary indexes run their queries (``/Trove/IndexQuery``). Full-text search, views and
 ///   relationships do not run on PostgreSQL yet: a model or an extension that needs them is
 ///   refused when the store opens, and such a query is refused when it runs, each with a
-///   ``Trove/TroveError`` that names it.
+///   ``/Trove/TroveError`` that names it.
 ///
 /// Call ``close()`` when done (on shutdown): it ends the loops over ``changes`` and stops the
 /// listener and the connection pool.
@@ -65,7 +65,7 @@ public final class PostgresStore: AsyncDatabaseWriter {
         /// The most connections the pool opens to the server.
         public var maximumConnections: Int = 20
         /// How many times a read-write transaction runs when the server aborts it with a
-        /// serialization failure or a deadlock, before ``Trove/TroveError/Code/writeConflict``.
+        /// serialization failure or a deadlock, before ``/Trove/TroveError/Code/writeConflict``.
         public var maximumWriteAttempts: Int = 50
         /// The most decoded items the store's cache holds; 0 turns the cache off.
         public var itemCacheLimit: Int = 10_000
@@ -91,7 +91,7 @@ public final class PostgresStore: AsyncDatabaseWriter {
         /// A configuration from a URL such as `postgres://user:password@host:5432/database`.
         ///
         /// - Parameter url: The URL of the database.
-        /// - Throws: ``Trove/TroveError/Code/misuse`` when the URL is not a `postgres://` or
+        /// - Throws: ``/Trove/TroveError/Code/misuse`` when the URL is not a `postgres://` or
         ///   `postgresql://` URL with a user.
         public init(url: String) throws {
             guard let components = URLComponents(string: url),
@@ -177,7 +177,7 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// `models` and `extensions` whose definition changed, and starts listening for other
     /// instances' changes: the PostgreSQL twin of `Database(path:models:extensions:)`.
     ///
-    /// A model whose generated code declares extensions (``Trove/DatabaseExtensionProviding``)
+    /// A model whose generated code declares extensions (``/Trove/DatabaseExtensionProviding``)
     /// brings them; `extensions` adds extensions defined by hand. PostgreSQL keeps secondary
     /// indexes. A model or an extension that needs what it does not keep yet (a full-text search, a
     /// view, relationships with delete or notify rules, whose cascades would be lost) is refused
@@ -189,10 +189,10 @@ public final class PostgresStore: AsyncDatabaseWriter {
     ///   - models: The models whose secondary indexes to keep, such as `[User.self, Note.self]`.
     ///   - extensions: Secondary indexes defined by hand (`byAge.databaseExtension`).
     /// - Returns: An open store.
-    /// - Throws: ``Trove/TroveError/Code/misuse`` naming the model and the extension that
+    /// - Throws: ``/Trove/TroveError/Code/misuse`` naming the model and the extension that
     ///   PostgreSQL does not keep, or two extensions with the same name;
-    ///   ``Trove/TroveError/Code/server`` when the server cannot be reached or refuses the
-    ///   credentials (the message says which); ``Trove/TroveError/Code/unsupportedSchemaVersion``
+    ///   ``/Trove/TroveError/Code/server`` when the server cannot be reached or refuses the
+    ///   credentials (the message says which); ``/Trove/TroveError/Code/unsupportedSchemaVersion``
     ///   when a newer Trove wrote the schema.
     public static func open(
         configuration: Configuration, models: [any Persistable.Type] = [], extensions: [DatabaseExtension] = []
@@ -240,7 +240,7 @@ public final class PostgresStore: AsyncDatabaseWriter {
     ///   - models: The models whose secondary indexes to keep.
     ///   - extensions: Secondary indexes defined by hand.
     /// - Returns: An open store.
-    /// - Throws: As ``open(configuration:models:extensions:)``, and ``Trove/TroveError/Code/misuse``
+    /// - Throws: As ``open(configuration:models:extensions:)``, and ``/Trove/TroveError/Code/misuse``
     ///   for a malformed URL.
     public static func open(
         url: String, schema: String = "trove", models: [any Persistable.Type] = [],
@@ -260,10 +260,10 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// ```
     ///
     /// It returns at once; the pool closes its connections in the background. A transaction
-    /// under way loses its connection and throws ``Trove/TroveError/Code/server``: nothing of it
+    /// under way loses its connection and throws ``/Trove/TroveError/Code/server``: nothing of it
     /// is committed, except when it was committing, in which case the error says that whether
     /// it committed is unknown. Transactions started afterwards throw
-    /// ``Trove/TroveError/Code/misuse`` without reaching the server. Calling `close()` again does
+    /// ``/Trove/TroveError/Code/misuse`` without reaching the server. Calling `close()` again does
     /// nothing. Releasing the last reference to the store closes it too, but a task that still
     /// holds the store keeps it open: close it explicitly on shutdown.
     public func close() {
@@ -293,7 +293,7 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// Stops the listener alone, leaving the store open, so that no notification evicts
     /// anything: for tests, which then show that a read is never stale through the change log
     /// alone (the catch-up of ``PostgresReadTransaction`` before it first consults the cache).
-    package func stopListening() {
+    @_spi(Testing) public func stopListening() {
         let listener = tasks.withLock { tasks in
             defer { tasks.listener = nil }
             return tasks.listener
@@ -305,15 +305,15 @@ public final class PostgresStore: AsyncDatabaseWriter {
 
     /// Runs `body` in a read-only transaction at `REPEATABLE READ`: every read sees one snapshot.
     ///
-    /// Call it as `store.read { tx in … }` (Trove's ``Trove/AsyncDatabaseReader/read(label:fileID:line:_:)``).
+    /// Call it as `store.read { tx in … }` (Trove's ``/Trove/AsyncDatabaseReader/read(label:fileID:line:_:)``).
     /// `BEGIN` goes with the body's first statement, so a body that sends none costs nothing.
     ///
     /// - Parameters:
     ///   - origin: Where in the code the transaction was started, and its label.
     ///   - body: The reads. The transaction is valid only inside it.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws; ``Trove/TroveError/Code/server`` when the server fails or the
-    ///   connection is lost; ``Trove/TroveError/Code/misuse`` when the store was closed.
+    /// - Throws: What `body` throws; ``/Trove/TroveError/Code/server`` when the server fails or the
+    ///   connection is lost; ``/Trove/TroveError/Code/misuse`` when the store was closed.
     public func read<T: Sendable>(
         from origin: TransactionOrigin, _ body: sending (PostgresReadTransaction) async throws -> T
     ) async throws -> T {
@@ -346,7 +346,7 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// round trip where a read transaction takes three (`BEGIN`, the read, `COMMIT`). Like a read in
     /// a transaction, it serves the item from the store's cache and fills it.
     ///
-    /// This is Trove's convenience ``Trove/AsyncDatabaseReader/read(_:key:)``, which reads in a
+    /// This is Trove's convenience ``/Trove/AsyncDatabaseReader/read(_:key:)``, which reads in a
     /// transaction of its own, done in fewer round trips: Swift calls it wherever the store is
     /// known as a `PostgresStore`; code generic over `some AsyncDatabaseReader` calls the
     /// protocol's, which returns the same item in a transaction of three round trips.
@@ -355,7 +355,7 @@ public final class PostgresStore: AsyncDatabaseWriter {
     ///   - type: The type of the item.
     ///   - key: The key of the item.
     /// - Returns: The item, or `nil` when there is none at `key`.
-    /// - Throws: ``Trove/TroveError`` with code `corruptData` naming the collection and key when
+    /// - Throws: ``/Trove/TroveError`` with code `corruptData` naming the collection and key when
     ///   the stored bytes cannot be decoded; `server` when the server fails or the connection is
     ///   lost; `misuse` when the store was closed.
     public func read<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Item? {
@@ -374,7 +374,7 @@ public final class PostgresStore: AsyncDatabaseWriter {
 
     /// Runs `body` in a read-write transaction at `SERIALIZABLE`, and commits it.
     ///
-    /// Call it as `store.write { tx in … }` (Trove's ``Trove/AsyncDatabaseWriter/write(label:fileID:line:_:)``).
+    /// Call it as `store.write { tx in … }` (Trove's ``/Trove/AsyncDatabaseWriter/write(label:fileID:line:_:)``).
     /// When the server aborts the transaction because it conflicts with a concurrent one
     /// (SQLSTATE 40001 or 40P01), `body` runs again in a new transaction, up to
     /// ``Configuration-swift.struct/maximumWriteAttempts`` times in all.
@@ -384,10 +384,10 @@ public final class PostgresStore: AsyncDatabaseWriter {
     ///   - body: The reads and writes. It may run more than once.
     /// - Returns: What `body` returns in the attempt that committed.
     /// - Throws: What `body` throws (nothing is committed then);
-    ///   ``Trove/TroveError/Code/writeConflict`` after the last attempt conflicted;
-    ///   ``Trove/TroveError/Code/server`` when the server fails or the connection is lost (when
+    ///   ``/Trove/TroveError/Code/writeConflict`` after the last attempt conflicted;
+    ///   ``/Trove/TroveError/Code/server`` when the server fails or the connection is lost (when
     ///   lost during the commit, whether it committed is unknown: the message says so);
-    ///   ``Trove/TroveError/Code/misuse`` when the store was closed.
+    ///   ``/Trove/TroveError/Code/misuse`` when the store was closed.
     public func write<T: Sendable>(
         from origin: TransactionOrigin, _ body: sending (PostgresReadWriteTransaction) async throws -> T
     ) async throws -> T {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 import TroveTestSupport
 
 /// A hand-written model stored as JSON by ``CodableCoder`` that does not describe itself, as a

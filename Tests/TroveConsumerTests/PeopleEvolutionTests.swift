@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 
 /// `PersonV1`, `PersonV2` and `PersonV3` share the collection "people", as three releases of one
 /// app sharing a file: a rollback after a bad release, an app and its extension at different

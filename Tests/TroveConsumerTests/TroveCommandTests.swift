@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import Trove
+// A field that no schema knows is written field by field, as a newer version's coder would.
+@_spi(TroveGenerated) import Trove
 import TroveTestSupport
 
 /// End-to-end tests of the `trove` command: each runs the built executable on a database that the
@@ -105,9 +106,13 @@ struct TroveCommandTests {
         let nested = try #require(schemas.first?["types"] as? [[String: Any]]).compactMap { $0["typeName"] as? String }
         // `Point` is `Codable`, stored as JSON: it has no schema.
         #expect(nested == ["Address", "Role", "Shape", "UserStats"])
+        // A field number has one spelling, the literal of generated code, in JSON as in the table.
+        let fields = try #require(schemas.first?["fields"] as? [[String: Any]])
+        #expect(fields.contains { $0["name"] as? String == "name" && $0["number"] as? String == "0x11A7_37BC" })
         let table = try Self.trove("info", path)
         #expect(table.status == 0)
         #expect(table.output.contains("users"))
+        #expect(table.output.contains("  0x11A7_37BC  name: String\n"))
     }
 
     /// A model that no code registered (`Counter` has no extensions) is described in the file
@@ -125,6 +130,28 @@ struct TroveCommandTests {
         let item = try #require(try Self.jsonObject(run.output)["item"] as? [String: Any])
         #expect(item["id"] as? Int == 7)
         #expect(item["count"] as? Int == 3)
+    }
+
+    /// A field that no recorded schema knows (written by a newer version) shows by its number,
+    /// spelled as generated code spells it, with its wire type.
+    @Test func aFieldNoSchemaKnowsShowsByItsNumberLiteral() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/app.trove"
+        var writer = BinaryWriter()
+        try MessageCoder<Counter>.encode(Counter(id: 7, count: 3), to: &writer)
+        try writer.encode(36, field: 0x0ABC_1234)
+        let data = writer.withUnsafeBytes { Data($0) }
+        try Database(path: path, models: [Counter.self]).newConnection().write { tx in
+            try tx.setData(data, forKey: "7", in: Counter.collection)
+        }
+        let run = try Self.trove("get", path, Counter.collection, "7", "--json")
+        #expect(run.status == 0, "\(run.error)")
+        let item = try #require(try Self.jsonObject(run.output)["item"] as? [String: Any])
+        #expect(item["count"] as? Int == 3)
+        let unknown = try #require(item["#0x0ABC_1234"] as? [String: Any], "\(item.keys.sorted())")
+        #expect(unknown["wireType"] as? String == "varint")
+        #expect(unknown["value"] as? Int == 72)
     }
 
     @Test func keysListsInOrderWithPrefixAndLimit() throws {

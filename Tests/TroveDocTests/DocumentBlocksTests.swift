@@ -42,7 +42,7 @@ struct DocumentBlocksTests {
 
     @Test(arguments: [
         ("<!-- snippet: asynchronous -->\n```swift\n```\n", 1, "unknown snippet marker `asynchronous`"),
-        ("<!-- snippet: tx: write -->\n```swift\n```\n", 1, "unknown transaction `write`"),
+        ("<!-- snippet: tx: readWrite -->\n```swift\n```\n", 1, "unknown transaction `readWrite`"),
         ("<!-- snippet: skip -->\n```swift\n```\n", 1, "`skip` needs a reason"),
         ("<!-- snippet: async -->\n\n```swift\n```\n", 1, "must be on the line right before a code fence"),
         ("text\n<!-- snippet: async -->", 2, "precedes no code block"),

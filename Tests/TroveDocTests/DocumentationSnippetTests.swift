@@ -49,6 +49,7 @@ struct DocumentationSnippetTests {
         #expect(documents.contains("README.md"))
         #expect(documents.contains("Sources/Trove/Trove.docc/Articles/GettingStarted.md"))
         #expect(documents.contains("Sources/Trove/Trove.docc/Articles/PostgreSQL.md"))
+        #expect(documents.contains("Sources/TrovePostgres/TrovePostgres.docc/TrovePostgres.md"))
     }
 
     /// Each document compiles twice: in a module with the default isolation, and in one whose
@@ -79,7 +80,7 @@ struct DocumentationSnippetTests {
 
             ```swift
             let count = try connection.read { tx in try tx.count() }
-            let users = try User.read(connection).everything()
+            let users = try User.query.everything(in: connection)
             ```
             """
         let outcome = try SnippetCompiler(packageRoot: Self.packageRoot).compile(

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Trove
-import TrovePostgres
+@_spi(Testing) import TrovePostgres
 
 /// Two stores with their own pools, caches and listeners on one schema: two app instances.
 @Suite(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))

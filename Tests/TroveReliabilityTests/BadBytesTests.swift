@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 import TroveTestSupport
 
 /// Seeded random mutations of real encodings of every test model: decoding them returns a value

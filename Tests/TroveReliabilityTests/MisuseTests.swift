@@ -10,7 +10,8 @@ import TroveTestSupport
 /// transaction used after its closure, a nested transaction on the same connection. The exit
 /// tests of `ConnectionTests` cover a nested read, a nested `write` on another connection
 /// and a read transaction used after its closure; these add the other shapes and check the
-/// messages.
+/// messages. The entry points meant only for generated code are refused too, to code that does
+/// not import them with `@_spi(TroveGenerated)`.
 @Suite
 struct MisuseTests {
     static let nestedMessage = "Nested transactions are not supported"
@@ -37,6 +38,7 @@ struct MisuseTests {
         arguments: [
             ("RefusedByTheTypeChecker.swift.txt", "the type checker"),
             ("RefusedBySendingChecks.swift.txt", "the checks of sending"),
+            ("RefusedWithoutTheGeneratedSPI.swift.txt", "the SPI of generated code"),
         ])
     func misuseDoesNotCompile(file: String, checker: String) throws {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(

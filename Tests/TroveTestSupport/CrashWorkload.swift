@@ -1,5 +1,5 @@
 import Foundation
-import Trove
+@_spi(TroveGenerated) import Trove
 
 // The workload of the crash tests, shared by the child process that writes it
 // (`trove-crash-writer`) and the tests that kill that child and check what survived. Every

@@ -1,5 +1,5 @@
 import Foundation
-import Trove
+@_spi(TroveGenerated) import Trove
 
 // The models of the bad-bytes tests and of trove-fuzz: every kind of field the binary format has, with coders
 // written the way trove-gen writes them.

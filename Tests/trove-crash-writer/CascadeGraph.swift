@@ -1,5 +1,5 @@
 import Foundation
-import Trove
+@_spi(TroveGenerated) import Trove
 
 /// A node of the graph that `trove-crash-writer cascade` removes in one cascade.
 ///

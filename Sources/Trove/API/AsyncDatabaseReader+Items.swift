@@ -105,7 +105,7 @@ extension AsyncDatabaseWriter {
     /// Stores every item of `items` in one read-write transaction: all or none.
     ///
     /// - Parameter items: The items to store.
-    /// - Throws: What ``write(_:)-(Item)`` throws; nothing is then stored.
+    /// - Throws: What ``AsyncDatabaseWriter/write(_:)-(Item)`` throws; nothing is then stored.
     @inlinable
     public func write<Items: Sequence & Sendable>(_ items: Items) async throws where Items.Element: Persistable {
         try await write { tx in try await tx.write(items) }

@@ -73,38 +73,10 @@ extension Database: DatabaseWriter {
     public func read<T: Sendable>(
         from origin: TransactionOrigin, _ body: sending (ReadTransaction) async throws -> T
     ) async throws -> T {
-        try checkNotNested("read", origin)
+        let transactions = try checkNotNested("read", origin)
         pool.startMonitoringIfNeeded()
-        // The body runs on the reader's queue, and gives the reader back there before the task
-        // returns to the caller's executor; a task that waits for a reader waits parked, holding
-        // no thread (ConnectionLane.lease). None of it needs Swift's cooperative threads, which
-        // synchronous callers may all hold while they wait for this very connection. (The two
-        // cases are written out rather than shared through a closure: an async closure call costs
-        // every transaction a task allocation.)
-        switch pool.readers.lease(label: origin.label, fileID: origin.fileID, line: origin.line) {
-        case .granted(let connection):
-            return try await withTaskExecutorPreference(connection.executor) {
-                defer { pool.readers.release(connection) }
-                let core = try connection.core(self)
-                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-                    try await core.runRead(body)
-                }
-            }
-        case .queued(let waiter, let grant):
-            return try await withTaskCancellationHandler {
-                try await withTaskExecutorPreference(grant) {
-                    let connection = try grant.connection()
-                    defer { pool.readers.release(connection) }
-                    let core = try connection.core(self)
-                    return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-                        try await core.runRead(body)
-                    }
-                }
-            } onCancel: {
-                pool.readers.cancelWaiter(waiter)
-            }
-        case .cancelled:
-            throw CancellationError()
+        return try await onLeasedConnection(pool.readers, origin, transactions) { core in
+            try await core.runRead(body)
         }
     }
 
@@ -125,34 +97,51 @@ extension Database: DatabaseWriter {
     public func write<T: Sendable>(
         from origin: TransactionOrigin, _ body: sending (ReadWriteTransaction) async throws -> T
     ) async throws -> T {
-        try checkNotNested("write", origin)
+        let transactions = try checkNotNested("write", origin)
         pool.startMonitoringIfNeeded()
-        // As in `read(from:_:)`.
-        switch pool.writer.lease(label: origin.label, fileID: origin.fileID, line: origin.line) {
+        return try await onLeasedConnection(pool.writer, origin, transactions) { core in
+            try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
+                try await core.runReadWrite(body)
+            }
+        }
+    }
+
+    /// Runs `work` with the state of a connection of `lane`, once the task holds one, as a
+    /// transaction of this database for the task (`transactions`, the task's
+    /// ``transactionsOfTask``, with this database added).
+    ///
+    /// `work` runs on the connection's queue, which gets the connection back before the task
+    /// returns to the caller's executor; a task that must wait for a connection waits parked in
+    /// its ``ConnectionGrant``, holding no thread (``ConnectionLane/lease(label:fileID:line:)``).
+    /// None of it needs Swift's cooperative threads, which synchronous callers may all hold while
+    /// they wait for this very connection.
+    @inline(__always)
+    private func onLeasedConnection<T>(
+        _ lane: ConnectionLane, _ origin: TransactionOrigin, _ transactions: TransactionsOfTask,
+        _ work: (ConnectionCore) async throws -> T
+    ) async throws -> T {
+        let transactions = transactions.adding(id)
+        switch lane.lease(label: origin.label, fileID: origin.fileID, line: origin.line) {
         case .granted(let connection):
             return try await withTaskExecutorPreference(connection.executor) {
-                defer { pool.writer.release(connection) }
+                defer { lane.release(connection) }
                 let core = try connection.core(self)
-                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-                    try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-                        try await core.runReadWrite(body)
-                    }
+                return try await Database.$transactionsOfTask.withValue(transactions) {
+                    try await work(core)
                 }
             }
         case .queued(let waiter, let grant):
             return try await withTaskCancellationHandler {
                 try await withTaskExecutorPreference(grant) {
                     let connection = try grant.connection()
-                    defer { pool.writer.release(connection) }
+                    defer { lane.release(connection) }
                     let core = try connection.core(self)
-                    return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
-                        try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
-                            try await core.runReadWrite(body)
-                        }
+                    return try await Database.$transactionsOfTask.withValue(transactions) {
+                        try await work(core)
                     }
                 }
             } onCancel: {
-                pool.writer.cancelWaiter(waiter)
+                lane.cancelWaiter(waiter)
             }
         case .cancelled:
             throw CancellationError()
@@ -161,13 +150,33 @@ extension Database: DatabaseWriter {
 
     /// The databases whose transactions the current task runs (and a task it is a child of): a
     /// transaction of one of them started from its body would wait for itself.
-    @TaskLocal static var transactionsOfTask: Set<ObjectIdentifier> = []
+    @TaskLocal static var transactionsOfTask = TransactionsOfTask()
+
+    /// The databases whose transactions a task runs: the first inline, any others in an array,
+    /// so that a transaction's body (one database, the common case) costs no allocation.
+    struct TransactionsOfTask: Sendable {
+        private var first: ObjectIdentifier?
+        private var others: [ObjectIdentifier] = []
+
+        func contains(_ database: ObjectIdentifier) -> Bool {
+            first == database || others.contains(database)
+        }
+
+        func adding(_ database: ObjectIdentifier) -> Self {
+            var result = self
+            if result.first == nil { result.first = database } else { result.others.append(database) }
+            return result
+        }
+    }
 
     private var id: ObjectIdentifier { ObjectIdentifier(self) }
 
-    /// Throws when the current thread or task runs a transaction of this database already.
-    private func checkNotNested(_ method: String, _ origin: TransactionOrigin) throws {
-        guard pool.isRunningOnCurrentThread || Database.transactionsOfTask.contains(id) else { return }
+    /// Throws when the current thread or task runs a transaction of this database already;
+    /// returns the transactions the task runs.
+    @discardableResult
+    private func checkNotNested(_ method: String, _ origin: TransactionOrigin) throws -> TransactionsOfTask {
+        let transactions = Database.transactionsOfTask
+        guard pool.isRunningOnCurrentThread || transactions.contains(id) else { return transactions }
         throw TroveError(
             code: .misuse,
             message:

@@ -112,7 +112,7 @@ extension DatabaseWriter {
     /// Stores every item of `items` in one read-write transaction: all or none.
     ///
     /// - Parameter items: The items to store.
-    /// - Throws: What ``write(_:)-(Item)`` throws; nothing is then stored.
+    /// - Throws: What ``DatabaseWriter/write(_:)-(Item)`` throws; nothing is then stored.
     @inlinable
     @_disfavoredOverload
     public func write<Items: Sequence>(_ items: Items) throws where Items.Element: Persistable {

@@ -161,7 +161,7 @@ extension ItemQuery {
     ///
     /// - Parameter database: A ``Database``, a ``Connection``, or a PostgreSQL store.
     /// - Returns: The items.
-    /// - Throws: What ``items(_:)-(TransactionReading)`` throws, and `CancellationError` when the
+    /// - Throws: What ``ItemQuery/items(_:)-(TransactionReading)`` throws, and `CancellationError` when the
     ///   task is cancelled before the transaction begins.
     public func items(in database: some AsyncDatabaseReader) async throws -> [Item] {
         try await database.read { tx in try await items(tx) }

@@ -66,12 +66,12 @@ extension ReadWriteTransaction {
     /// Replaces the metadata of the item of type `Item` at `key`, without reading or rewriting
     /// the item. Does nothing when there is no such item.
     ///
+    /// Unknown fields of the stored metadata are kept as ``write(_:)-(Item)`` keeps those of items.
+    ///
     /// - Parameters:
     ///   - metadata: The new metadata, or `nil` to remove it.
     ///   - type: The type of the item.
     ///   - key: The key of the item.
-    /// Unknown fields of the stored metadata are kept as ``write(_:)`` keeps those of items.
-    ///
     /// - Returns: `true` when an item was changed.
     /// - Throws: ``TroveError`` when the metadata cannot be encoded or SQLite fails; with code
     ///   ``TroveError/Code/nestedUnknownFields`` when the write would lose unknown fields nested

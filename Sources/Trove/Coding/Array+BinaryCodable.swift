@@ -1,6 +1,7 @@
 extension Array: BinaryCodable where Element: BinaryCodable {
     /// An array is stored length-delimited: a varint element count, then the value form of each
     /// element, in order.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .lengthDelimited }
 
@@ -10,6 +11,7 @@ extension Array: BinaryCodable where Element: BinaryCodable {
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
     /// - Throws: Whatever the elements' encoding throws.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: [Element], to writer: inout BinaryWriter) throws {
         try writer.writeLengthPrefixed { writer in
@@ -27,6 +29,7 @@ extension Array: BinaryCodable where Element: BinaryCodable {
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count exceeds
     ///   what the bytes can hold (checked before allocating), or an element is malformed (the
     ///   error's field then ends with the element's index, as in `tags[3]`).
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> [Element] {
         try reader.readLengthPrefixed { reader in

@@ -8,6 +8,11 @@
 ///
 /// The value form written by ``encodeValue(_:to:)`` must be self-delimiting for its
 /// ``wireType``: a reader that knows only the wire type can skip it.
+///
+/// The requirements are called by generated coders, not by user code: the standard types'
+/// implementations, and the methods of ``BinaryWriter`` and ``BinaryReader`` that write and read
+/// the value forms, are SPI (`@_spi(TroveGenerated) import Trove`). A raw-value enumeration
+/// conforms without it.
 public protocol BinaryCodable {
     /// How the value form is delimited.
     static var wireType: WireType { get }

@@ -3,6 +3,7 @@
 
 extension Float: BinaryCodable {
     /// `Float` is stored as the 4 little-endian bytes of its bit pattern.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .fixed32 }
 
@@ -11,6 +12,7 @@ extension Float: BinaryCodable {
     /// - Parameters:
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: Float, to writer: inout BinaryWriter) {
         writer.writeFixed32(value.bitPattern)
@@ -22,6 +24,7 @@ extension Float: BinaryCodable {
     /// - Returns: The value with that bit pattern.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when fewer than 4 bytes
     ///   remain.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> Float {
         Float(bitPattern: try reader.readFixed32())
@@ -30,6 +33,7 @@ extension Float: BinaryCodable {
 
 extension Double: BinaryCodable {
     /// `Double` is stored as the 8 little-endian bytes of its bit pattern.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .fixed64 }
 
@@ -38,6 +42,7 @@ extension Double: BinaryCodable {
     /// - Parameters:
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: Double, to writer: inout BinaryWriter) {
         writer.writeFixed64(value.bitPattern)
@@ -49,6 +54,7 @@ extension Double: BinaryCodable {
     /// - Returns: The value with that bit pattern.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when fewer than 8 bytes
     ///   remain.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> Double {
         Double(bitPattern: try reader.readFixed64())

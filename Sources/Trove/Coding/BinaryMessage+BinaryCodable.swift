@@ -1,5 +1,6 @@
 extension BinaryMessage {
     /// A message is length-delimited when it is a field of another value.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .lengthDelimited }
 
@@ -9,6 +10,7 @@ extension BinaryMessage {
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
     /// - Throws: Whatever ``encodeMessage(_:to:)`` throws.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: Self, to writer: inout BinaryWriter) throws {
         try writer.writeLengthPrefixed { writer in
@@ -22,6 +24,7 @@ extension BinaryMessage {
     /// - Returns: The decoded value.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the bytes are
     ///   malformed or nested too deep.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> Self {
         try reader.readLengthPrefixed { reader in

@@ -4,6 +4,10 @@
 /// trove-gen writes the conformance of every `// @persistable` and `// @coded` type. As a field,
 /// a message is length-delimited; as a top-level item or metadata value, it is the whole blob
 /// (see ``MessageCoder``).
+///
+/// A conformance written by hand needs `@_spi(TroveGenerated) import Trove`, as generated code
+/// does: the field-level methods of ``BinaryWriter`` and ``BinaryReader`` that write and read the
+/// fields, and the implementations of ``BinaryCodable`` that every message shares, are SPI.
 public protocol BinaryMessage: BinaryCodable {
     /// Writes every field of `value`.
     ///

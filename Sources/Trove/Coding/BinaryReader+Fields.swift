@@ -1,9 +1,25 @@
+// The field-level API: what generated decoders call. It is SPI (`@_spi(TroveGenerated) import
+// Trove`, which every generated file declares), as the writing counterpart is.
 extension BinaryReader {
     /// Reads the tag of the next field.
+    ///
+    /// Generated decoders loop over the fields:
+    ///
+    /// ```swift
+    /// var name: String?
+    /// while let header = try reader.nextField() {
+    ///     switch header.number {
+    ///     case 0x11A7_37BC: name = try reader.decode(String.self, from: header, field: "name")
+    ///     default: try reader.skip(header)
+    ///     }
+    /// }
+    /// return User(name: try reader.required(name, field: "name"))
+    /// ```
     ///
     /// - Returns: The header of the next field, or `nil` when every byte has been read.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when fewer than 4 bytes
     ///   remain or the tag names an unknown wire type.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func nextField() throws -> FieldHeader? {
         if isAtEnd {
@@ -29,6 +45,7 @@ extension BinaryReader {
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` naming the field (and
     ///   the path to it inside nested values) when the stored wire type is not the one of
     ///   `type` or the value is malformed.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func decode<V: BinaryCodable>(_ type: V.Type, from header: FieldHeader, field name: String) throws
         -> V
@@ -44,7 +61,7 @@ extension BinaryReader {
     }
 
     /// Reads the value of a field of a type that is `Decodable` but not ``BinaryCodable``,
-    /// written as length-delimited JSON by ``BinaryWriter/encode(_:field:)-(Encodable,_)``.
+    /// written as length-delimited JSON by the `Encodable` overload of `BinaryWriter.encode(_:field:)`.
     ///
     /// - Parameters:
     ///   - type: The type of the field.
@@ -54,6 +71,7 @@ extension BinaryReader {
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` naming the field when
     ///   the field is not length-delimited or its JSON does not decode (the `DecodingError` is
     ///   described in ``TroveError/underlyingError``).
+    @_spi(TroveGenerated)
     @_disfavoredOverload
     public mutating func decode<V: Decodable>(_ type: V.Type, from header: FieldHeader, field name: String) throws
         -> V
@@ -81,6 +99,7 @@ extension BinaryReader {
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` naming the field when
     ///   the field is not length-delimited or is malformed; and whatever `body` throws (a
     ///   ``TroveError`` gets the field prefixed to its path).
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func decodeMessage<T>(
         from header: FieldHeader, field name: String, _ body: (inout BinaryReader) throws -> T
@@ -105,9 +124,10 @@ extension BinaryReader {
     /// - Parameter header: The header returned by ``nextField()``.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the value is
     ///   truncated or malformed.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func skip(_ header: FieldHeader) throws {
-        try noteSkippedField(header)
+        try noteSkippedField(number: header.number)
         switch header.wireType {
         case .varint: _ = try readVarint()
         case .fixed32: _ = try readRawBytes(count: 4)
@@ -120,11 +140,11 @@ extension BinaryReader {
     /// nested one. Out of line: only unknown fields get here, and the decoders that inline
     /// ``skip(_:)`` stay small.
     @usableFromInline
-    internal mutating func noteSkippedField(_ header: FieldHeader) throws {
+    internal mutating func noteSkippedField(number: UInt32) throws {
         if depth == 0 {
             flags.insert(.skippedTopLevelField)
         } else {
-            if flags.contains(.probing) { throw ReadFailure.nestedUnknownField(header.number) }
+            if flags.contains(.probing) { throw ReadFailure.nestedUnknownField(number) }
             flags.insert(.skippedNestedField)
         }
     }

@@ -1,11 +1,15 @@
 import Foundation
 
+// The value forms of Trove's binary format, read back. SPI (`@_spi(TroveGenerated)`), as their
+// writing counterparts are; `readRawBytes(count:)` stays public: a `ValueCoder` of another format
+// reads its bytes with it (`CodableCoder` does).
 extension BinaryReader {
     /// Reads a base-128 varint (see ``BinaryWriter/writeVarint(_:)``).
     ///
     /// - Returns: The value.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the varint is
     ///   truncated, longer than 10 bytes, or larger than `UInt64.max`.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func readVarint() throws -> UInt64 {
         // Most varints (lengths, counts, small integers) are one byte: that case is inlined into
@@ -41,6 +45,7 @@ extension BinaryReader {
     /// - Returns: The value.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the varint is
     ///   malformed.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func readZigZag() throws -> Int64 {
         let raw = try readVarint()
@@ -52,6 +57,7 @@ extension BinaryReader {
     /// - Returns: The value.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when fewer than 4 bytes
     ///   remain.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func readFixed32() throws -> UInt32 {
         guard remainingCount >= 4 else { throw ReadFailure.truncated("fixed32") }
@@ -65,6 +71,7 @@ extension BinaryReader {
     /// - Returns: The value.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when fewer than 8 bytes
     ///   remain.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func readFixed64() throws -> UInt64 {
         guard remainingCount >= 8 else { throw ReadFailure.truncated("fixed64") }
@@ -94,9 +101,10 @@ extension BinaryReader {
     /// - Returns: The bytes, borrowed from the reader's buffer: valid only as long as it is.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
     ///   malformed or larger than the remaining bytes.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func readLengthDelimited() throws -> UnsafeRawBufferPointer {
-        try readRawBytes(count: readLength())
+        try readRawBytes(count: readCount())
     }
 
     /// Reads a length-delimited UTF-8 string.
@@ -104,6 +112,7 @@ extension BinaryReader {
     /// - Returns: The string.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the bytes are
     ///   truncated or are not valid UTF-8 (invalid bytes are not repaired).
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func readString() throws -> String {
         let bytes = try readLengthDelimited()
@@ -168,6 +177,7 @@ extension BinaryReader {
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
     ///   malformed, the nesting is too deep or `body` leaves bytes unread; and whatever `body`
     ///   throws.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func readLengthPrefixed<T>(_ body: (inout BinaryReader) throws -> T) throws -> T {
         guard depth < Self.maximumNestingDepth else { throw ReadFailure.tooDeep() }
@@ -184,29 +194,19 @@ extension BinaryReader {
     /// remaining bytes is corrupt: checking it before allocating keeps a corrupt count from
     /// reserving gigabytes.
     ///
-    /// - Parameter bytesPerUnit: The minimum size of one counted unit.
-    /// - Returns: The count.
+    /// - Parameter bytesPerElement: The minimum size of one counted element (see
+    ///   ``WireType/minimumSize``); values below 1 count as 1, as for a count of bytes.
+    /// - Returns: The count, at most the number of remaining bytes divided by `bytesPerElement`.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
     ///   malformed or larger than the remaining bytes allow.
+    @_spi(TroveGenerated)
     @inlinable
-    internal mutating func readLength(bytesPerUnit: Int = 1) throws -> Int {
+    public mutating func readCount(bytesPerElement: Int = 1) throws -> Int {
         let count = try readVarint()
-        let limit = bytesPerUnit <= 1 ? remainingCount : remainingCount / bytesPerUnit
+        let limit = bytesPerElement <= 1 ? remainingCount : remainingCount / bytesPerElement
         guard count <= UInt64(limit) else {
             throw ReadFailure.countTooLarge(count, remaining: remainingCount)
         }
         return Int(truncatingIfNeeded: count)
-    }
-
-    /// Reads a varint element count of a collection (see ``readLength(bytesPerUnit:)``).
-    ///
-    /// - Parameter bytesPerElement: The minimum size of one element (see
-    ///   ``WireType/minimumSize``); values below 1 count as 1.
-    /// - Returns: The count, at most the number of remaining bytes divided by `bytesPerElement`.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count is
-    ///   malformed or too large.
-    @inlinable
-    public mutating func readCount(bytesPerElement: Int = 1) throws -> Int {
-        try readLength(bytesPerUnit: bytesPerElement)
     }
 }

@@ -1,4 +1,4 @@
-/// A cursor that decodes Trove's tagged binary format from borrowed memory.
+/// A cursor that decodes an encoded value from borrowed memory: what a ``ValueCoder`` reads from.
 ///
 /// A reader never copies the bytes it reads, never traps and never reads outside its buffer:
 /// whatever the bytes, every method either returns a value or throws ``TroveError`` with code
@@ -6,22 +6,15 @@
 /// values) is limited to ``maximumNestingDepth`` levels, so that malicious input cannot
 /// overflow the stack.
 ///
-/// Generated decoders loop over the fields:
-///
-/// ```swift
-/// var name: String?
-/// while let header = try reader.nextField() {
-///     switch header.number {
-///     case 0x11A7_37BC: name = try reader.decode(String.self, from: header, field: "name")
-///     default: try reader.skip(header)
-///     }
-/// }
-/// return User(name: try reader.required(name, field: "name"))
-/// ```
+/// Generated decoders read Trove's tagged binary format from it, field by field; a coder of
+/// another format takes its bytes with ``readRawBytes(count:)`` (see ``CodableCoder``). The
+/// methods that read the tagged format (fields, varints, zigzag, fixed-width and length-delimited
+/// values) exist for generated code and hand-written binary coders: they are SPI, visible with
+/// `@_spi(TroveGenerated) import Trove`, which every generated file declares.
 ///
 /// - Important: A reader borrows the memory it reads: it must not outlive the buffer it was
-///   created with, and the buffers it returns (``readRawBytes(count:)``,
-///   ``readLengthDelimited()``) are valid only as long as that buffer.
+///   created with, and the buffers it returns (``readRawBytes(count:)``) are valid only as long
+///   as that buffer.
 public struct BinaryReader {
     /// The number of length-prefixed values that can be nested inside one another.
     public static let maximumNestingDepth = 64
@@ -66,6 +59,7 @@ public struct BinaryReader {
     ///
     /// The typed read path reports it to the ``Database``, so that later writes to the same
     /// collection keep such fields (see <doc:SchemaEvolution>).
+    @_spi(TroveGenerated)
     @inlinable
     public var hasSkippedTopLevelFields: Bool { flags.contains(.skippedTopLevelField) }
 
@@ -73,6 +67,7 @@ public struct BinaryReader {
     /// field), at any depth.
     ///
     /// A write cannot keep such fields: see ``TroveError/Code/nestedUnknownFields``.
+    @_spi(TroveGenerated)
     @inlinable
     public var hasSkippedNestedFields: Bool { flags.contains(.skippedNestedField) }
 
@@ -92,6 +87,7 @@ public struct BinaryReader {
     /// - Returns: `value`, unwrapped.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` naming the field when
     ///   `value` is `nil`.
+    @_spi(TroveGenerated)
     @inlinable
     public func required<V>(_ value: V?, field name: String) throws -> V {
         guard let value else { throw TroveError.corruptData("required field is missing", field: name) }

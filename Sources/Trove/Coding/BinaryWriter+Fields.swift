@@ -1,5 +1,8 @@
 import Foundation
 
+// The field-level API: what generated coders call, once per stored property. It is SPI
+// (`@_spi(TroveGenerated) import Trove`, which every generated file declares): user code reads and
+// writes items through the typed API, and never writes Trove's tagged format field by field.
 extension BinaryWriter {
     /// Writes a field: its tag, then the value form of `value`.
     ///
@@ -14,6 +17,7 @@ extension BinaryWriter {
     ///   - number: The field number (see ``FieldNumber/of(_:)``).
     /// - Throws: ``TroveError`` with code ``TroveError/Code/encodingFailed`` when a nested
     ///   `Codable` fallback fails; the standard types never throw.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func encode<V: BinaryCodable>(_ value: V, field number: UInt32) throws {
         writeTag(number: number, wireType: V.wireType)
@@ -30,6 +34,7 @@ extension BinaryWriter {
     ///   - number: The field number (see ``FieldNumber/of(_:)``).
     /// - Throws: ``TroveError`` with code ``TroveError/Code/encodingFailed`` when a nested
     ///   `Codable` fallback fails.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func encodeIfPresent<V: BinaryCodable>(_ value: V?, field number: UInt32) throws {
         if let value {
@@ -49,6 +54,7 @@ extension BinaryWriter {
     ///   - number: The field number (see ``FieldNumber/of(_:)``).
     /// - Throws: ``TroveError`` with code ``TroveError/Code/encodingFailed`` when `JSONEncoder`
     ///   fails.
+    @_spi(TroveGenerated)
     @_disfavoredOverload
     public mutating func encode<V: Encodable>(_ value: V, field number: UInt32) throws {
         let json = try JSONFallback.encode(value)
@@ -56,7 +62,7 @@ extension BinaryWriter {
         json.withUnsafeBytes { writeLengthDelimited($0) }
     }
 
-    /// Writes a JSON fallback field (see ``encode(_:field:)-(Encodable,_)``) if `value` is not
+    /// Writes a JSON fallback field (see the `Encodable` overload of `encode(_:field:)`) if `value` is not
     /// `nil`, and nothing otherwise.
     ///
     /// - Parameters:
@@ -64,6 +70,7 @@ extension BinaryWriter {
     ///   - number: The field number (see ``FieldNumber/of(_:)``).
     /// - Throws: ``TroveError`` with code ``TroveError/Code/encodingFailed`` when `JSONEncoder`
     ///   fails.
+    @_spi(TroveGenerated)
     @_disfavoredOverload
     public mutating func encodeIfPresent<V: Encodable>(_ value: V?, field number: UInt32) throws {
         if let value {
@@ -87,6 +94,7 @@ extension BinaryWriter {
     ///   - number: The field number (see ``FieldNumber/of(_:)``).
     ///   - body: A closure that writes the fields of the nested message.
     /// - Throws: Whatever `body` throws.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func encodeMessage(field number: UInt32, _ body: (inout BinaryWriter) throws -> Void) throws {
         writeTag(number: number, wireType: .lengthDelimited)

@@ -1,8 +1,13 @@
+// The value forms of Trove's binary format, which `BinaryCodable` conformances are made of. They are
+// SPI (`@_spi(TroveGenerated)`), as the field-level API is: only the runtime's conformances,
+// generated code and hand-written binary coders write the format. `writeRawBytes(_:)` stays public:
+// a `ValueCoder` of another format writes its bytes with it (`CodableCoder` does).
 extension BinaryWriter {
     /// Writes an unsigned integer as a base-128 varint: 7 bits per byte, least significant
     /// group first, the high bit set on every byte but the last.
     ///
     /// - Parameter value: The value to write; takes 1 byte below 128 and at most 10 bytes.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func writeVarint(_ value: UInt64) {
         if value < 0x80 {
@@ -33,6 +38,7 @@ extension BinaryWriter {
     /// few bytes: `0, -1, 1, -2, 2` are written as `0, 1, 2, 3, 4`.
     ///
     /// - Parameter value: The value to write.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func writeZigZag(_ value: Int64) {
         writeVarint(UInt64(bitPattern: (value &<< 1) ^ (value &>> 63)))
@@ -41,6 +47,7 @@ extension BinaryWriter {
     /// Writes four bytes, little-endian.
     ///
     /// - Parameter value: The value to write.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func writeFixed32(_ value: UInt32) {
         reserve(4).storeBytes(of: value.littleEndian, as: UInt32.self)
@@ -50,6 +57,7 @@ extension BinaryWriter {
     /// Writes eight bytes, little-endian.
     ///
     /// - Parameter value: The value to write.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func writeFixed64(_ value: UInt64) {
         reserve(8).storeBytes(of: value.littleEndian, as: UInt64.self)
@@ -78,6 +86,7 @@ extension BinaryWriter {
     /// Writes a varint byte count followed by the bytes.
     ///
     /// - Parameter bytes: The bytes to append.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func writeLengthDelimited(_ bytes: UnsafeRawBufferPointer) {
         // One check for the count and the bytes: the count takes at most 10 bytes.
@@ -94,6 +103,7 @@ extension BinaryWriter {
     /// Native strings are copied straight from their storage, without an intermediate array.
     ///
     /// - Parameter string: The string to write.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func writeString(_ string: String) {
         string.withUTF8Bytes { writeLengthDelimited($0) }
@@ -104,9 +114,12 @@ extension BinaryWriter {
     /// - Parameters:
     ///   - number: The field number, at most ``FieldNumber/maximum``.
     ///   - wireType: How the value that follows is delimited.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func writeTag(number: UInt32, wireType: WireType) {
-        assert(number <= FieldNumber.maximum, "field number \(number) does not fit in 29 bits")
+        assert(
+            number <= FieldNumber.maximum,
+            "field number 0x\(String(number, radix: 16, uppercase: true)) does not fit in 29 bits")
         writeFixed32(number &<< 3 | UInt32(wireType.rawValue))
     }
 
@@ -125,6 +138,7 @@ extension BinaryWriter {
     /// - Parameter body: A closure that writes the value to this writer.
     /// - Throws: Whatever `body` throws; the writer then holds a partial encoding, which should be
     ///   discarded.
+    @_spi(TroveGenerated)
     @inlinable
     public mutating func writeLengthPrefixed(_ body: (inout BinaryWriter) throws -> Void) rethrows {
         let countIndex = byteCount

@@ -1,21 +1,18 @@
-/// A growable buffer that encodes values in Trove's tagged binary format.
+/// A growable buffer that holds the bytes of an encoded value: what a ``ValueCoder`` appends to.
 ///
-/// Generated coders call the field-level methods (``encode(_:field:)-(_,UInt32)``,
-/// ``encodeIfPresent(_:field:)-(_,UInt32)``, ``encodeMessage(field:_:)``); the low-level methods
-/// write the value forms that ``BinaryCodable`` conformances are made of:
-///
-/// - varint: base-128, least significant group first, at most 10 bytes;
-/// - zigzag: a signed integer mapped to an unsigned one (`0, -1, 1, -2` become `0, 1, 2, 3`),
-///   then written as a varint;
-/// - fixed32 and fixed64: little-endian;
-/// - length-delimited: a varint byte count, then the bytes.
+/// Generated coders write Trove's tagged binary format into it, one field per stored property;
+/// a coder of another format appends its bytes with ``writeRawBytes(_:)`` (see
+/// ``CodableCoder``). To get the bytes of a value, encode it and read them without copying:
 ///
 /// ```swift
 /// var writer = BinaryWriter()
-/// try writer.encode("Ada", field: FieldNumber.of("name"))
-/// try writer.encode(36, field: FieldNumber.of("age"))
+/// try MessageCoder<User>.encode(user, to: &writer)
 /// let blob = writer.withUnsafeBytes { Data($0) }
 /// ```
+///
+/// The methods that write the tagged format (fields, tags, varints, zigzag, fixed-width and
+/// length-delimited values) exist for generated code and hand-written binary coders: they are SPI,
+/// visible with `@_spi(TroveGenerated) import Trove`, which every generated file declares.
 ///
 /// One writer can encode many items: call ``removeAll(keepingCapacity:)`` between them so that
 /// its storage is allocated once.

@@ -1,5 +1,6 @@
 extension Bool: BinaryCodable {
     /// `Bool` is stored as a varint, 0 or 1.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .varint }
 
@@ -8,6 +9,7 @@ extension Bool: BinaryCodable {
     /// - Parameters:
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: Bool, to writer: inout BinaryWriter) {
         writer.writeVarint(value ? 1 : 0)
@@ -19,6 +21,7 @@ extension Bool: BinaryCodable {
     /// - Returns: The value.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the varint is
     ///   malformed or neither 0 nor 1.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> Bool {
         switch try reader.readVarint() {

@@ -3,6 +3,7 @@ import Foundation
 extension Date: BinaryCodable {
     /// A `Date` is stored as the 8 little-endian bytes of the bit pattern of its
     /// `timeIntervalSinceReferenceDate`, so that it round-trips exactly.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .fixed64 }
 
@@ -11,6 +12,7 @@ extension Date: BinaryCodable {
     /// - Parameters:
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: Date, to writer: inout BinaryWriter) {
         writer.writeFixed64(value.timeIntervalSinceReferenceDate.bitPattern)
@@ -22,6 +24,7 @@ extension Date: BinaryCodable {
     /// - Returns: The date.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when fewer than 8 bytes
     ///   remain.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> Date {
         Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.readFixed64()))

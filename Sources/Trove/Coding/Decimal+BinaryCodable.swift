@@ -3,6 +3,7 @@ import Foundation
 extension Decimal: BinaryCodable {
     /// A `Decimal` is stored as its `description`, length-delimited UTF-8: digits, an optional
     /// `-` and `.`, or `NaN`. The form does not depend on the locale.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .lengthDelimited }
 
@@ -11,6 +12,7 @@ extension Decimal: BinaryCodable {
     /// - Parameters:
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: Decimal, to writer: inout BinaryWriter) {
         writer.writeString(value.description)
@@ -25,6 +27,7 @@ extension Decimal: BinaryCodable {
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the bytes are
     ///   truncated, not UTF-8, or not exactly the description of a decimal (`Decimal(string:)`
     ///   alone would accept `"1.5abc"` as 1.5).
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> Decimal {
         let string = try reader.readString()

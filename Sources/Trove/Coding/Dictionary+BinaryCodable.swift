@@ -2,6 +2,7 @@ extension Dictionary: BinaryCodable where Key: BinaryCodable, Value: BinaryCodab
     /// A dictionary is stored length-delimited: a varint pair count, then the value forms of
     /// each key and its value, in the dictionary's iteration order (which can differ between
     /// processes, so equal dictionaries can have different encodings).
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .lengthDelimited }
 
@@ -11,6 +12,7 @@ extension Dictionary: BinaryCodable where Key: BinaryCodable, Value: BinaryCodab
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
     /// - Throws: Whatever the keys' and values' encoding throws.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: [Key: Value], to writer: inout BinaryWriter) throws {
         try writer.writeLengthPrefixed { writer in
@@ -29,6 +31,7 @@ extension Dictionary: BinaryCodable where Key: BinaryCodable, Value: BinaryCodab
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count exceeds
     ///   what the bytes can hold, a key or value is malformed (the error's field then names the
     ///   pair, as in `scores["ada"]`), or a key appears twice.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> [Key: Value] {
         try reader.readLengthPrefixed { reader in

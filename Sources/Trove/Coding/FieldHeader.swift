@@ -1,10 +1,11 @@
 /// The tag of one encoded field: which field it is, and how its value is delimited.
 ///
 /// ``BinaryReader/nextField()`` returns one header per field. Generated decoders switch on
-/// ``number`` and hand the header to ``BinaryReader/decode(_:from:field:)-(_,_,_)`` or
+/// ``number`` and hand the header to `BinaryReader.decode(_:from:field:)` or
 /// ``BinaryReader/skip(_:)``.
 ///
 /// `FieldHeader` is `Sendable`: it holds two plain values.
+@_spi(TroveGenerated)
 public struct FieldHeader: Sendable, Hashable {
     /// The number of the field (see ``FieldNumber/of(_:)``).
     public let number: UInt32

@@ -13,6 +13,7 @@
 ///   unreadable. Two names of one type whose numbers collide must be rejected by the generator.
 ///
 /// `FieldNumber` has no values (a namespace), so it declares no `Sendable` conformance.
+@_spi(TroveGenerated)
 public enum FieldNumber {
     /// The largest field number: numbers have 29 bits, because the tag keeps 3 bits for the
     /// wire type.
@@ -32,5 +33,18 @@ public enum FieldNumber {
             hash &*= 0x0100_0193
         }
         return hash >> 3
+    }
+
+    /// The one spelling of a field number wherever Trove shows one: a Swift hexadecimal literal
+    /// with an underscore between its halves, `0x11A7_37BC`, as generated code writes it (the
+    /// generator has its own copy of this function), so that a number shown by the `trove`
+    /// command can be found in the generated code.
+    ///
+    /// - Parameter number: A field number.
+    /// - Returns: Its literal.
+    package static func literal(_ number: UInt32) -> String {
+        var digits = String(number, radix: 16, uppercase: true)
+        digits = String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+        return "0x\(digits.prefix(4))_\(digits.suffix(4))"
     }
 }

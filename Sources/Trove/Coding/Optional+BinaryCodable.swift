@@ -6,6 +6,7 @@ extension Optional: BinaryCodable where Wrapped: BinaryCodable {
     /// `[String: Date?]`). An optional property is a field that is written only when it is not
     /// `nil` (``BinaryWriter/encodeIfPresent(_:field:)-(_,UInt32)``), so that it can later
     /// become non-optional with a default value.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .lengthDelimited }
 
@@ -16,6 +17,7 @@ extension Optional: BinaryCodable where Wrapped: BinaryCodable {
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
     /// - Throws: Whatever the wrapped value's encoding throws.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: Wrapped?, to writer: inout BinaryWriter) throws {
         try writer.writeLengthPrefixed { writer in
@@ -34,6 +36,7 @@ extension Optional: BinaryCodable where Wrapped: BinaryCodable {
     /// - Returns: The value, or `nil`.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the marker is
     ///   neither 0 nor 1, or the wrapped value is malformed.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> Wrapped? {
         try reader.readLengthPrefixed { reader in

@@ -66,8 +66,8 @@ internal enum ReadFailure {
     static func nestedUnknownField(_ number: UInt32) -> TroveError {
         TroveError(
             code: .nestedUnknownFields,
-            message: "The stored value holds a field (number \(number)) nested in this field that this version of the "
-                + "model does not know; a write would lose it, so the write is refused.")
+            message: "The stored value holds a field (number \(FieldNumber.literal(number))) nested in this field that "
+                + "this version of the model does not know; a write would lose it, so the write is refused.")
     }
 }
 

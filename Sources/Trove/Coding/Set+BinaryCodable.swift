@@ -2,6 +2,7 @@ extension Set: BinaryCodable where Element: BinaryCodable {
     /// A set is stored like an array: length-delimited, a varint element count, then the value
     /// form of each element, in the set's iteration order (which can differ between processes,
     /// so equal sets can have different encodings).
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .lengthDelimited }
 
@@ -11,6 +12,7 @@ extension Set: BinaryCodable where Element: BinaryCodable {
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
     /// - Throws: Whatever the elements' encoding throws.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: Set<Element>, to writer: inout BinaryWriter) throws {
         try writer.writeLengthPrefixed { writer in
@@ -27,6 +29,7 @@ extension Set: BinaryCodable where Element: BinaryCodable {
     /// - Returns: The set.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the count exceeds
     ///   what the bytes can hold, an element is malformed, or an element appears twice.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> Set<Element> {
         try reader.readLengthPrefixed { reader in

@@ -4,6 +4,7 @@
 
 extension BinaryCodable where Self: FixedWidthInteger & SignedInteger {
     /// Signed integers are stored as zigzag varints.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .varint }
 
@@ -12,6 +13,7 @@ extension BinaryCodable where Self: FixedWidthInteger & SignedInteger {
     /// - Parameters:
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: Self, to writer: inout BinaryWriter) {
         writer.writeZigZag(Int64(value))
@@ -23,6 +25,7 @@ extension BinaryCodable where Self: FixedWidthInteger & SignedInteger {
     /// - Returns: The value.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the varint is
     ///   malformed or out of the range of `Self`.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> Self {
         let raw = try reader.readZigZag()

@@ -1,5 +1,6 @@
 extension String: BinaryCodable {
     /// `String` is stored as length-delimited UTF-8.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .lengthDelimited }
 
@@ -8,6 +9,7 @@ extension String: BinaryCodable {
     /// - Parameters:
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: String, to writer: inout BinaryWriter) {
         writer.writeString(value)
@@ -19,6 +21,7 @@ extension String: BinaryCodable {
     /// - Returns: The string.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the bytes are
     ///   truncated or not valid UTF-8.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> String {
         try reader.readString()

@@ -2,6 +2,7 @@ import Foundation
 
 extension URL: BinaryCodable {
     /// A `URL` is stored as its `absoluteString`, length-delimited UTF-8.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .lengthDelimited }
 
@@ -13,6 +14,7 @@ extension URL: BinaryCodable {
     /// - Parameters:
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: URL, to writer: inout BinaryWriter) {
         writer.writeString(value.absoluteString)
@@ -24,6 +26,7 @@ extension URL: BinaryCodable {
     /// - Returns: The URL.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the bytes are
     ///   truncated, not UTF-8, or not a URL.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> URL {
         let string = try reader.readString()

@@ -2,6 +2,7 @@ import Foundation
 
 extension UUID: BinaryCodable {
     /// A `UUID` is stored as its 16 bytes, length-delimited.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .lengthDelimited }
 
@@ -10,6 +11,7 @@ extension UUID: BinaryCodable {
     /// - Parameters:
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: UUID, to writer: inout BinaryWriter) {
         withUnsafeBytes(of: value.uuid) { writer.writeLengthDelimited($0) }
@@ -21,6 +23,7 @@ extension UUID: BinaryCodable {
     /// - Returns: The UUID.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the bytes are
     ///   truncated or the count is not 16.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> UUID {
         let bytes = try reader.readLengthDelimited()

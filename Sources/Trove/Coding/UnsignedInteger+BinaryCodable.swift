@@ -3,6 +3,7 @@
 
 extension BinaryCodable where Self: FixedWidthInteger & UnsignedInteger {
     /// Unsigned integers are stored as varints.
+    @_spi(TroveGenerated)
     @inlinable
     public static var wireType: WireType { .varint }
 
@@ -11,6 +12,7 @@ extension BinaryCodable where Self: FixedWidthInteger & UnsignedInteger {
     /// - Parameters:
     ///   - value: The value to write.
     ///   - writer: The writer to append to.
+    @_spi(TroveGenerated)
     @inlinable
     public static func encodeValue(_ value: Self, to writer: inout BinaryWriter) {
         writer.writeVarint(UInt64(value))
@@ -22,6 +24,7 @@ extension BinaryCodable where Self: FixedWidthInteger & UnsignedInteger {
     /// - Returns: The value.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when the varint is
     ///   malformed or out of the range of `Self`.
+    @_spi(TroveGenerated)
     @inlinable
     public static func decodeValue(from reader: inout BinaryReader) throws -> Self {
         let raw = try reader.readVarint()

@@ -4,6 +4,7 @@ extension WireType {
     ///
     /// Collections use it to reject an element count that the remaining bytes cannot hold
     /// before they allocate anything.
+    @_spi(TroveGenerated)
     @inlinable
     public var minimumSize: Int {
         switch self {

@@ -44,7 +44,10 @@ final class ConnectionPool: Sendable {
             let interval = min(max(threshold / 4, .milliseconds(10)), .seconds(1))
             let nanoseconds = Int(interval.components.seconds) * 1_000_000_000
                 + Int(interval.components.attoseconds / 1_000_000_000)
-            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            // A serial queue of its own, not a global one: a global queue has as many threads as
+            // cores, and an app whose blocked work holds them (the very case worth reporting) would
+            // starve the watch.
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "Trove.Database.monitor"))
             timer.schedule(
                 deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
                 leeway: .nanoseconds(nanoseconds / 4))

@@ -5,7 +5,9 @@
 /// ``SchemaDescribing``), and the database records the schema of each model in its file when
 /// the model is registered or first written, so that the file says how to read its own items:
 /// the `trove` command shows items by field name without the app's code. A schema is data only;
-/// nothing reads items through it at run time.
+/// nothing reads items through it at run time. Code reads schemas (``SchemaDescribing/troveSchema``,
+/// ``Database/recordedSchemas()``); only generated code makes them, so the initializers are SPI
+/// (`@_spi(TroveGenerated) import Trove`).
 ///
 /// Recorded schemas are kept: a file holds one per model and schema version, since items written
 /// under an older version may remain, and the order they were last recorded in, so that tools
@@ -28,7 +30,7 @@ public struct ModelSchema: Sendable, Hashable, Codable {
         /// The stored type with every typealias resolved, in the notation of ``type``, when it
         /// differs from ``type``: `String` for a field written `Project.ID`, `[String]` for one
         /// written `Tags`; `nil` when ``type`` is already resolved, or when the schema was
-        /// recorded without the Swift type (see ``init(number:name:type:swiftType:isOptional:index:)``).
+        /// recorded without the Swift type (by code that trove-gen did not write).
         ///
         /// Tools read the field with this type when there is one: only the Swift type knows what
         /// a typealias stands for, wherever it is declared (another file, another module, or an
@@ -47,6 +49,7 @@ public struct ModelSchema: Sendable, Hashable, Codable {
         ///   - type: The stored type as written.
         ///   - isOptional: Whether the property is optional.
         ///   - index: How the field is indexed, or `nil`.
+        @_spi(TroveGenerated)
         public init(number: UInt32, name: String, type: String, isOptional: Bool = false, index: String? = nil) {
             self.number = number
             self.name = name
@@ -59,7 +62,7 @@ public struct ModelSchema: Sendable, Hashable, Codable {
         /// field's ``resolvedType`` and ``format`` are read: trove-gen writes this form.
         ///
         /// ```swift
-        /// .init(number: 115805532, name: "id", type: "Project.ID", swiftType: Project.ID.self)
+        /// .init(number: 0x06E7_0B5C, name: "id", type: "Project.ID", swiftType: Project.ID.self)
         /// ```
         ///
         /// - Parameters:
@@ -69,6 +72,7 @@ public struct ModelSchema: Sendable, Hashable, Codable {
         ///   - swiftType: The stored type itself (without the optional of an optional property).
         ///   - isOptional: Whether the property is optional.
         ///   - index: How the field is indexed, or `nil`.
+        @_spi(TroveGenerated)
         public init(
             number: UInt32, name: String, type: String, swiftType: Any.Type, isOptional: Bool = false,
             index: String? = nil
@@ -97,6 +101,7 @@ public struct ModelSchema: Sendable, Hashable, Codable {
         ///   - number: The case's field number.
         ///   - name: The case's name.
         ///   - fields: The associated values.
+        @_spi(TroveGenerated)
         public init(number: UInt32, name: String, fields: [Field] = []) {
             self.number = number
             self.name = name
@@ -138,6 +143,7 @@ public struct ModelSchema: Sendable, Hashable, Codable {
     ///   - fields: The fields of a message.
     ///   - cases: The cases of an enumeration stored as a message.
     ///   - types: The schemas of the coded types its fields refer to.
+    @_spi(TroveGenerated)
     public init(
         typeName: String, collection: String? = nil, metadataType: String? = nil, rawValueType: String? = nil,
         fields: [Field] = [], cases: [Case] = [], types: [ModelSchema] = []

@@ -3,7 +3,7 @@
 ///
 /// The database records the schema of a model when the model is registered
 /// (``Database/init(path:configuration:models:extensions:)``,
-/// ``Database/register(_:)-(any DatabaseExtensionProviding.Type)``),
+/// ``Database/register(_:)-(DatabaseExtensionProviding.Type)``),
 /// with ``Database/recordSchemas(of:)``, or by the first typed write of the model, inside that
 /// write's transaction; once per open and per schema version. Later writes of the model pay one
 /// lookup in a set of the connection, and reads never look at it.

@@ -9,7 +9,7 @@
 /// (``precedes(_:_:)``) and the SQL one (``orderingTerms(of:)``) give the same order for every
 /// key the typed API writes.
 ///
-/// The order of a collection itself (``TransactionReader/all()``, the enumerations) stays the
+/// The order of a collection itself (`readAll(_:)`, the enumerations) stays the
 /// order of the stored text: it is the order of the file's index on (collection, key), which
 /// every page of an enumeration follows without sorting.
 package enum ItemKeyOrder: Sendable, Hashable {

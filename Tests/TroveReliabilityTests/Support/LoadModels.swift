@@ -1,5 +1,5 @@
 import Foundation
-import Trove
+@_spi(TroveGenerated) import Trove
 
 // The models of the load tests, with coders written the way trove-gen writes them.
 

@@ -1,5 +1,5 @@
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 
 struct BinaryReaderTests {
     @Test func emptyBufferReadsNothing() throws {

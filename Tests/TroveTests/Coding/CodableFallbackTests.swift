@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 
 private struct Preferences: BinaryMessage, Equatable {
     var owner: String

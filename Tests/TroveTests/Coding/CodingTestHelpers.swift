@@ -1,5 +1,5 @@
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 
 /// Encodes the value form of `value`, without a tag.
 func encodedValue<V: BinaryCodable>(_ value: V) throws -> [UInt8] {

@@ -1,5 +1,5 @@
 import Foundation
-import Trove
+@_spi(TroveGenerated) import Trove
 
 // Hand-written BinaryMessage conformances, shaped like the code trove-gen emits.
 

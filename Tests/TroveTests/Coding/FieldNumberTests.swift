@@ -1,12 +1,12 @@
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 
 struct FieldNumberTests {
     /// The numbers of `KnownFieldNumbers.swift`, the table the generator's tests hold the
     /// generator to as well. trove-gen emits these numbers as literals: they must never change.
     @Test func matchesTheKnownNumbers() {
         for (name, number) in knownFieldNumbers {
-            #expect(FieldNumber.of(name) == number, "field \"\(name)\"")
+            #expect(FieldNumber.literal(FieldNumber.of(name)) == FieldNumber.literal(number), "field \"\(name)\"")
         }
     }
 
@@ -15,6 +15,14 @@ struct FieldNumberTests {
             #expect(FieldNumber.of(name) <= FieldNumber.maximum)
         }
         #expect(FieldNumber.maximum == 0x1FFF_FFFF)
+    }
+
+    /// The one spelling of a field number, which the `trove` command shows: the literal that
+    /// generated code carries (the generator's tests hold its copy to the same strings).
+    @Test func literalIsTheGeneratedSpelling() {
+        #expect(FieldNumber.literal(0x11A7_37BC) == "0x11A7_37BC")
+        #expect(FieldNumber.literal(0x5) == "0x0000_0005")
+        #expect(FieldNumber.literal(FieldNumber.maximum) == "0x1FFF_FFFF")
     }
 
     @Test func tagCarriesNumberAndWireType() throws {

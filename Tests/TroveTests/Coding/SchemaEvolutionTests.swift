@@ -1,5 +1,5 @@
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 
 // Two versions of one model, hand-written the way trove-gen writes them.
 //

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 import TroveTestSupport
 
 // Two versions of one item, hand-written the way trove-gen writes them: V2 adds `extra` and a

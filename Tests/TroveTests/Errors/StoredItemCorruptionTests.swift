@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 import TroveTestSupport
 
 struct StoredItemCorruptionTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 import TroveTestSupport
 
 /// `Member` provides extensions, as a generated model does: both of its indexes.

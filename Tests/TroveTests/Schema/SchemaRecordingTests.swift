@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Trove
+@_spi(TroveGenerated) import Trove
 import TroveTestSupport
 
 /// A model that describes itself, as trove-gen writes it, and that nobody registers: its first

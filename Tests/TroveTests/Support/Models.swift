@@ -1,5 +1,5 @@
 import Foundation
-import Trove
+@_spi(TroveGenerated) import Trove
 
 // Models of the runtime tests, with coders written by hand the way trove-gen writes them. They
 // cover the six patterns of YapDatabaseExtensions: an item that is a struct or a final class,

@@ -1,5 +1,6 @@
 import Foundation
-import Trove
+// One more field than `User`'s coder knows, written field by field as generated coders write.
+@_spi(TroveGenerated) import Trove
 
 /// Trove with its generated coder (`Generated/Model_User+Trove.swift`), used as the
 /// documentation shows: one connection that writes, one that reads, the default

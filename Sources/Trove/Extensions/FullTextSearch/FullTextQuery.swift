@@ -77,9 +77,9 @@ public struct FullTextQuery<Item: Persistable>: ItemQuery {
     /// the same items: "search my unread messages". The ranking stays the search's.
     ///
     /// ```swift
-    /// try messageSearch.query(tx, for: .prefixes(of: input))
+    /// let unread = try messageSearch.query(for: .prefixes(of: input))
     ///     .filter(messagesByState, .column("unread", equals: true))
-    ///     .hits()
+    ///     .hits(tx)
     /// ```
     ///
     /// - Parameters:
@@ -104,7 +104,7 @@ public struct FullTextQuery<Item: Persistable>: ItemQuery {
     ///   - after: The text after each match (default `</b>`).
     ///   - ellipsis: The text where the column's text was cut (default `…`).
     ///   - tokens: The most tokens in the fragment, 1 to 64 (default 16).
-    /// - Returns: The search; ``hits()`` returns the snippets in ``SearchHit/snippet``.
+    /// - Returns: The search; ``hits(_:)-(ReadTransaction)`` returns the snippets in ``SearchHit/snippet``.
     public func snippets(
         of column: String, before: String = "<b>", after: String = "</b>", ellipsis: String = "…", tokens: Int = 16
     ) -> Self {
@@ -122,7 +122,7 @@ public struct FullTextQuery<Item: Persistable>: ItemQuery {
     ///   - column: The name of a column of the search.
     ///   - before: The text before each match (default `<b>`).
     ///   - after: The text after each match (default `</b>`).
-    /// - Returns: The search; ``hits()`` returns the text in ``SearchHit/snippet``.
+    /// - Returns: The search; ``hits(_:)-(ReadTransaction)`` returns the text in ``SearchHit/snippet``.
     public func highlights(of column: String, before: String = "<b>", after: String = "</b>") -> Self {
         var copy = self
         copy.clauses.excerpt = FullTextExcerpt(kind: .highlight, column: column, before: before, after: after)

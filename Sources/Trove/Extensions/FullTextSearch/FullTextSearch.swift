@@ -12,12 +12,10 @@
 /// ])
 /// let database = try Database(path: path, extensions: [messageSearch.databaseExtension])
 ///
-/// let hits = try await database.read { tx in
-///     try messageSearch.query(tx, for: .prefixes(of: userInput))
-///         .snippets(of: "body", before: "<b>", after: "</b>")
-///         .limit(20)
-///         .hits()
-/// }
+/// let hits = try await messageSearch.query(for: .prefixes(of: userInput))
+///     .snippets(of: "body", before: "<b>", after: "</b>")
+///     .limit(20)
+///     .hits(in: database)
 /// ```
 ///
 /// ## The table

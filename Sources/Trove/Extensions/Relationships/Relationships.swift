@@ -24,7 +24,7 @@
 /// the edge. Edges point at keys: an edge may point at an item that does not exist (yet).
 /// Removals that rules decide are ordinary removals: indexes, full-text search and the
 /// changeset see them, and they fire the rules of their own edges (a cycle ends: an item is
-/// removed once). See <doc:Relationships>.
+/// removed once). See <doc:RelationshipsAndDeleteRules>.
 public struct Relationships<Source: Persistable>: Sendable {
     /// The name of the extension, unique among the extensions of a file.
     public let name: String

@@ -11,13 +11,11 @@
 /// ])
 /// let database = try Database(path: path, extensions: [usersByAge.databaseExtension])
 ///
-/// let parisians = try connection.read { tx in
-///     try usersByAge.query(tx)
-///         .filter(.column("age", in: 18..<30), .column("city", equals: "Paris"))
-///         .sorted(by: .column("age", .descending))
-///         .limit(20)
-///         .items()
-/// }
+/// let parisians = try usersByAge.query
+///     .filter(.column("age", in: 18..<30), .column("city", equals: "Paris"))
+///     .sorted(by: .column("age", .descending))
+///     .limit(20)
+///     .items(in: database)                     // or .items(tx) inside a transaction
 /// ```
 ///
 /// The index stores one row per item, keyed by the item's row id, in a table of its own in the

@@ -2,18 +2,15 @@ import Foundation
 
 /// How a ``SecondaryIndex`` keeps its table: the SQL, computed once per definition, and the
 /// handling of each write.
-struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation {
+struct SecondaryIndexImplementation<Item: Persistable>: RowPerItemTable {
     let columns: [IndexColumn<Item>]
-    let table: String
+    let rowTable: RowTableStatements
     let fingerprint: String
-    private let createSQL: String
     private let upsertSQL: String
-    private let deleteSQL: String
-    private let deleteAllSQL: String
 
     init(name: String, columns: [IndexColumn<Item>]) {
         self.columns = columns
-        table = "trove_ext_\(name)"
+        let table = "trove_ext_\(name)"
         fingerprint =
             "secondaryIndex v1 \(Item.collection): "
             + columns.map { "\($0.name) \($0.type.rawValue)\($0.isUnique ? " UNIQUE" : "")" }.joined(separator: ", ")
@@ -27,7 +24,7 @@ struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation 
             create +=
                 " CREATE \(column.isUnique ? "UNIQUE " : "")INDEX \"\(table)_\(column.name)\" ON \(quotedTable) (\"\(column.name)\");"
         }
-        createSQL = create
+        rowTable = RowTableStatements(table: table, create: create)
         let names = columns.map { "\"\($0.name)\"" }
         let parameters = (0...columns.count).map { "?\($0 + 1)" }
         var upsert = "INSERT INTO \(quotedTable) (rowid\(names.map { ", " + $0 }.joined())) VALUES (\(parameters.joined(separator: ", ")))"
@@ -36,58 +33,20 @@ struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation 
             ? " ON CONFLICT (rowid) DO NOTHING"
             : " ON CONFLICT (rowid) DO UPDATE SET " + names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         upsertSQL = upsert
-        deleteSQL = "DELETE FROM \(quotedTable) WHERE rowid = ?1"
-        deleteAllSQL = "DELETE FROM \(quotedTable)"
     }
 
     var kind: String { "secondaryIndex" }
-    var collection: String { Item.collection }
-    var needsRemovedRows: Bool { false }
+    /// A changed item's row is written over by the upsert.
+    static var replacesInPlace: Bool { true }
 
-    func tableNames(name: String) -> [String] {
-        [table]
-    }
-
-    func create(name: String, in context: ExtensionContext) throws {
-        try validate(name: name)
-        try context.sqlite.execute(createSQL)
-    }
-
-    func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
-        try ExtensionItems<Item>.forEachStored(name: name, in: context, progress: progress) { rowID, key, item in
-            try store(item, rowID: rowID, key: key, name: name, in: context)
-        }
-    }
-
-    func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
-        switch event.kind {
-        case .touched:
-            return
-        case .removed:
-            try delete(rowID: event.rowID, in: context)
-        case .inserted, .dataUpdated, .metadataUpdated:
-            guard let item = try ExtensionItems<Item>.resolveReadable(event, name: name, in: context) else {
-                // Left out: an item that does not decode is in no index row.
-                return try delete(rowID: event.rowID, in: context)
-            }
-            try store(item, rowID: event.rowID, key: event.key, name: name, in: context)
-        }
-    }
-
-    private func delete(rowID: Int64, in context: ExtensionContext) throws {
-        let statement = try context.sqlite.cachedStatement(deleteSQL)
-        defer { statement.reset() }
-        try statement.bind(rowID, at: 1)
-        try statement.stepToEnd()
-    }
-
-    func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws {
-        try context.sqlite.executeCached(deleteAllSQL)
-    }
+    /// The name of the index's table.
+    var table: String { rowTable.table }
 
     // MARK: Rows
 
-    private func store(_ item: Item, rowID: Int64, key: String, name: String, in context: ExtensionContext) throws {
+    /// Writes the index row of `item` (an upsert), or throws ``TroveError/Code/uniqueViolation``
+    /// naming both items when a unique column already holds one of its values.
+    func writeRow(_ item: Item, rowID: Int64, key: String, name: String, in context: ExtensionContext) throws {
         let statement = try context.sqlite.cachedStatement(upsertSQL)
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
@@ -131,29 +90,20 @@ struct SecondaryIndexImplementation<Item: Persistable>: ExtensionImplementation 
 
     /// Throws when a column cannot be made: a bad or repeated name.
     func validate(name: String) throws {
-        var seen: Set<String> = []
-        for column in columns {
-            let bytes = Array(column.name.utf8)
-            let isIdentifier =
-                !bytes.isEmpty && bytes.count <= 64 && !(bytes[0] >= UInt8(ascii: "0") && bytes[0] <= UInt8(ascii: "9"))
-                && bytes.allSatisfy { byte in
-                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
-                }
-            guard isIdentifier, column.name.lowercased() != "rowid" else {
-                throw TroveError(
+        try validateColumnNames(
+            columns.map(\.name), reserved: ["rowid"],
+            bad: { column in
+                TroveError(
                     code: .extensionFailed,
                     message:
-                        "'\(column.name)' cannot name a column of the index '\(name)': use ASCII letters, digits and underscores, not starting with a digit, and not 'rowid'.",
-                    field: column.name, extensionName: name)
-            }
-            guard seen.insert(column.name.lowercased()).inserted else {
-                throw TroveError(
-                    code: .extensionFailed, message: "The index '\(name)' has two columns named '\(column.name)'.",
-                    field: column.name, extensionName: name)
-            }
-        }
+                        "'\(column)' cannot name a column of the index '\(name)': use ASCII letters, digits and underscores, not starting with a digit, and not 'rowid'.",
+                    field: column, extensionName: name)
+            },
+            repeated: { column in
+                TroveError(
+                    code: .extensionFailed, message: "The index '\(name)' has two columns named '\(column)'.",
+                    field: column, extensionName: name)
+            })
     }
 }
 

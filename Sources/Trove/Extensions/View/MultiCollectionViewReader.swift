@@ -94,25 +94,7 @@ public struct MultiCollectionViewReader {
     public func indexPath(ofKey key: String, in collection: String) throws -> ViewIndexPath? {
         let source = try view.pageSource(in: transaction)
         guard view.follows(collection) else { return nil }
-        let statement = try transaction.checkedCore.sqlite.cachedStatement(FileLayout.selectRowID)
-        let rowID: Int64
-        do {
-            defer { statement.reset() }
-            try statement.bind(collection, at: 1)
-            try statement.bind(key, at: 2)
-            guard try statement.step() else { return nil }
-            rowID = statement.int64(at: 0)
-        }
-        let pageID = try source.pageOfRow(rowID)
-        guard pageID != 0 else { return nil }
-        let page = try source.page(pageID)
-        var offset = 0
-        for ref in try source.groupPages(page.group) {
-            if ref.id == pageID { break }
-            offset += ref.count
-        }
-        guard let index = page.rows.firstIndex(of: rowID) else { return nil }
-        return ViewIndexPath(group: page.group, index: offset + index)
+        return try source.indexPath(ofKey: key, in: collection, sqlite: transaction.checkedCore.sqlite)
     }
 
     /// The collection and key of the row `rowID`, at `index` in `group`.

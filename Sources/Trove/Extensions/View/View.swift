@@ -12,9 +12,7 @@ import Foundation
 ///     sortedBy: [.descending(\.date)])
 /// let database = try Database(path: path, extensions: [inbox.databaseExtension])
 ///
-/// let latest = try connection.read { tx in
-///     try inbox.read(tx).items(in: conversationID, range: 0..<50)
-/// }
+/// let latest = try inbox.rows(in: conversationID, range: 0..<50).items(in: database)
 /// for await changeset in database.changes {
 ///     if let changes = changeset.viewChanges["inbox"] { animate(changes) }
 /// }
@@ -27,13 +25,15 @@ import Foundation
 ///   `LosslessStringConvertible`), as Swift's `<` compares strings. The closures receive the item
 ///   and its metadata, must be pure functions of them, and run inside write transactions: keep
 ///   them fast.
-/// - The ordered rows are stored in the file in pages of row ids (see the article "Views"): one
+/// - The ordered rows are stored in the file in pages of row ids (see <doc:Views>): one
 ///   write costs O(log n) comparisons and rewrites one page, or two when a page splits or merges
 ///   (rarely, every page of the group, when their numbering is used up).
 ///   A later open with the same name and version does no work; a new version (or another
 ///   ``Storage``) rebuilds the view. With ``Storage/inMemory``, the same pages live in memory
 ///   only, versioned by commit.
-/// - Reads (``read(_:)``) see the transaction's snapshot; index lookups skip whole pages.
+/// - Reads see the transaction's snapshot: the rows of a group are a query
+///   (``rows(in:range:)``, a ``ViewQuery``), the rest (groups, positions, enumerations) is read
+///   with ``read(_:)``; index lookups skip whole pages.
 /// - Each commit's ``Changeset/viewChanges`` holds the view's ``ViewChanges``;
 ///   ``ViewMappings`` and ``Database/observe(_:mappings:)`` turn them into sections for a UI.
 public struct View<Item: Persistable>: Sendable {

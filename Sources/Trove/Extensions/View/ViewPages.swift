@@ -17,6 +17,30 @@ protocol ViewPageSource {
 }
 
 extension ViewPageSource {
+    /// The position of the stored row `collection`/`key` in the view, or `nil` when it is not in
+    /// the view: its row id is looked up, then its page and the pages before it in its group.
+    func indexPath(ofKey key: String, in collection: String, sqlite: SQLiteConnection) throws -> ViewIndexPath? {
+        let statement = try sqlite.cachedStatement(FileLayout.selectRowID)
+        let rowID: Int64
+        do {
+            defer { statement.reset() }
+            try statement.bind(collection, at: 1)
+            try statement.bind(key, at: 2)
+            guard try statement.step() else { return nil }
+            rowID = statement.int64(at: 0)
+        }
+        let pageID = try pageOfRow(rowID)
+        guard pageID != 0 else { return nil }
+        let page = try page(pageID)
+        var offset = 0
+        for ref in try groupPages(page.group) {
+            if ref.id == pageID { break }
+            offset += ref.count
+        }
+        guard let index = page.rows.firstIndex(of: rowID) else { return nil }
+        return ViewIndexPath(group: page.group, index: offset + index)
+    }
+
     /// The row ids of `group` in `range`, clamped to the group's rows: the page list is summed to
     /// skip the pages before the range, then only the pages that hold it are read.
     func rowIDs(in group: String, range: Range<Int>?) throws -> [Int64] {

@@ -147,27 +147,7 @@ public struct ViewReader<Item: Persistable> {
     /// - Throws: ``TroveError`` when the view is not registered, or SQLite fails.
     /// - Complexity: O(p + 50), p pages in the item's group.
     public func indexPath(ofKey key: Item.ID) throws -> ViewIndexPath? {
-        let source = try pages()
-        let sqlite = transaction.checkedCore.sqlite
-        let statement = try sqlite.cachedStatement(FileLayout.selectRowID)
-        let rowID: Int64
-        do {
-            defer { statement.reset() }
-            try statement.bind(Item.collection, at: 1)
-            try statement.bind(key.itemKey, at: 2)
-            guard try statement.step() else { return nil }
-            rowID = statement.int64(at: 0)
-        }
-        let pageID = try source.pageOfRow(rowID)
-        guard pageID != 0 else { return nil }
-        let page = try source.page(pageID)
-        var offset = 0
-        for ref in try source.groupPages(page.group) {
-            if ref.id == pageID { break }
-            offset += ref.count
-        }
-        guard let index = page.rows.firstIndex(of: rowID) else { return nil }
-        return ViewIndexPath(group: page.group, index: offset + index)
+        try pages().indexPath(ofKey: key.itemKey, in: Item.collection, sqlite: transaction.checkedCore.sqlite)
     }
 
     // MARK: Rows

@@ -21,7 +21,7 @@ try connection.write { tx in
 // default. (The writing connection's cache returns items as they were written.)
 var expectedAlice = alice
 expectedAlice.session = nil
-let decodedAlice = try Account.read(database.newConnection()).byKey("alice")
+let decodedAlice = try database.newConnection().read(Account.self, key: "alice")
 check(decodedAlice == expectedAlice, "alice decoded as \(String(describing: decodedAlice))")
 
 try connection.read { tx in

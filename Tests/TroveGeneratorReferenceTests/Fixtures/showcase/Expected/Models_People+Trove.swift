@@ -3,11 +3,11 @@
 // Source: Models/People.swift
 
 import Foundation
-import Trove
+@_spi(TroveGenerated) import Trove
 
-/// Generated code of this file targets version 1 of Trove's generated-code API: stale generated
+/// Generated code of this file targets version 2 of Trove's generated-code API: stale generated
 /// code fails to compile against a newer runtime instead of reading data wrong.
-private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion1
+private typealias RequiresTroveRuntime = TroveGeneratedCodeVersion2
 
 // Conformances are `nonisolated` (Swift 6.2 and later) and so are the members, so that the code
 // compiles and runs from any isolation, also in a module whose default isolation is the main actor.
