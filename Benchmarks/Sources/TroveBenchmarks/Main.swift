@@ -35,53 +35,59 @@ enum TroveBenchmarks {
             database = suite
         }
         var coders: CoderSuite?
-        if (options.includeCoders && options.profiledWorkloads.isEmpty) || options.profilesCoders {
+        if (options.includeCoders && !options.isProfiling) || options.profilesCoders {
             var suite = CoderSuite(options: options, users: fixtures.users)
             try suite.run()
             coders = suite
         }
         var memory: MemoryProbe?
-        if options.includeMemory && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+        if options.includeMemory && !options.isProfiling {
             var probe = MemoryProbe(options: options, fixtures: fixtures)
             try probe.run()
             memory = probe
         }
         var enumeration: EnumerationProbe?
         let enumerationCounts = options.enumerationCounts.isEmpty && options.isSmoke ? [1_000] : options.enumerationCounts
-        if !enumerationCounts.isEmpty && options.profiledWorkloads.isEmpty && !options.profilesCoders {
-            var probe = EnumerationProbe(counts: enumerationCounts, directory: options.directory)
+        if !enumerationCounts.isEmpty && options.runs(.enumeration) {
+            var probe = EnumerationProbe(counts: enumerationCounts, directory: options.directory, options: options)
             try probe.run()
             enumeration = probe
         }
         var concurrency: ConcurrencySuite?
-        if options.includeConcurrency && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+        if options.includeConcurrency && options.runs(.concurrency) {
             var suite = ConcurrencySuite(options: options, fixtures: fixtures)
             try suite.run()
             concurrency = suite
         }
         var observation: ObservationSuite?
-        if options.includeObservation && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+        if options.includeObservation && options.runs(.observation) {
             var suite = ObservationSuite(options: options, users: fixtures.users)
             try suite.run()
             observation = suite
         }
         var search: SearchSuite?
-        if options.includeSearch && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+        if options.includeSearch && options.runs(.search) {
             var suite = SearchSuite(options: options)
             try suite.run()
             search = suite
         }
         var views: ViewSuite?
-        if options.includeViews && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+        if options.includeViews && options.runs(.views) {
             var suite = ViewSuite(options: options)
             try suite.run()
             views = suite
         }
         var relationships: RelationshipSuite?
-        if options.includeRelationships && options.profiledWorkloads.isEmpty && !options.profilesCoders {
+        if options.includeRelationships && options.runs(.relationships) {
             var suite = RelationshipSuite(options: options)
             try suite.run()
             relationships = suite
+        }
+        // A profiled run (Scripts/instructions.sh) ran the profiled workloads alone, and Trove's
+        // side of the suites only: no table to print.
+        if options.isProfiling {
+            log("done in \(formatDuration(start.duration(to: .now).seconds))")
+            return
         }
         Report(
             options: options, fixtures: fixtures, database: database, coders: coders, memory: memory,

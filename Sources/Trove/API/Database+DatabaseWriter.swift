@@ -73,9 +73,9 @@ extension Database: DatabaseWriter {
     public func read<T: Sendable>(
         from origin: TransactionOrigin, _ body: sending (ReadTransaction) async throws -> T
     ) async throws -> T {
-        try checkNotNested("read", origin)
+        let transactions = try checkNotNested("read", origin)
         pool.startMonitoringIfNeeded()
-        return try await onLeasedConnection(pool.readers, origin) { core in
+        return try await onLeasedConnection(pool.readers, origin, transactions) { core in
             try await core.runRead(body)
         }
     }
@@ -97,9 +97,9 @@ extension Database: DatabaseWriter {
     public func write<T: Sendable>(
         from origin: TransactionOrigin, _ body: sending (ReadWriteTransaction) async throws -> T
     ) async throws -> T {
-        try checkNotNested("write", origin)
+        let transactions = try checkNotNested("write", origin)
         pool.startMonitoringIfNeeded()
-        return try await onLeasedConnection(pool.writer, origin) { core in
+        return try await onLeasedConnection(pool.writer, origin, transactions) { core in
             try await writerLock.withLock(misuse: Connection.nestedWriteMessage) {
                 try await core.runReadWrite(body)
             }
@@ -107,35 +107,76 @@ extension Database: DatabaseWriter {
     }
 
     /// Runs `work` with the state of a connection of `lane`, once the task holds one, as a
-    /// transaction of this database for the task (see ``transactionsOfTask``).
+    /// transaction of this database for the task (`transactions`, the task's
+    /// ``transactionsOfTask``, with this database added).
     ///
-    /// The wait and the release run on the pool's executor, `work` on the connection's queue:
-    /// none of it needs Swift's cooperative threads, which synchronous callers may all hold while
+    /// `work` runs on the connection's queue, which gets the connection back before the task
+    /// returns to the caller's executor; a task that must wait for a connection waits parked in
+    /// its ``ConnectionGrant``, holding no thread (``ConnectionLane/lease(label:fileID:line:)``).
+    /// None of it needs Swift's cooperative threads, which synchronous callers may all hold while
     /// they wait for this very connection.
+    @inline(__always)
     private func onLeasedConnection<T>(
-        _ lane: ConnectionLane, _ origin: TransactionOrigin, _ work: (ConnectionCore) async throws -> T
+        _ lane: ConnectionLane, _ origin: TransactionOrigin, _ transactions: TransactionsOfTask,
+        _ work: (ConnectionCore) async throws -> T
     ) async throws -> T {
-        try await withTaskExecutorPreference(pool.waitExecutor) {
-            let connection = try await lane.lease(label: origin.label, fileID: origin.fileID, line: origin.line)
-            defer { lane.release(connection) }
+        let transactions = transactions.adding(id)
+        switch lane.lease(label: origin.label, fileID: origin.fileID, line: origin.line) {
+        case .granted(let connection):
             return try await withTaskExecutorPreference(connection.executor) {
+                defer { lane.release(connection) }
                 let core = try connection.core(self)
-                return try await Database.$transactionsOfTask.withValue(Database.transactionsOfTask.union([id])) {
+                return try await Database.$transactionsOfTask.withValue(transactions) {
                     try await work(core)
                 }
             }
+        case .queued(let waiter, let grant):
+            return try await withTaskCancellationHandler {
+                try await withTaskExecutorPreference(grant) {
+                    let connection = try grant.connection()
+                    defer { lane.release(connection) }
+                    let core = try connection.core(self)
+                    return try await Database.$transactionsOfTask.withValue(transactions) {
+                        try await work(core)
+                    }
+                }
+            } onCancel: {
+                lane.cancelWaiter(waiter)
+            }
+        case .cancelled:
+            throw CancellationError()
         }
     }
 
     /// The databases whose transactions the current task runs (and a task it is a child of): a
     /// transaction of one of them started from its body would wait for itself.
-    @TaskLocal static var transactionsOfTask: Set<ObjectIdentifier> = []
+    @TaskLocal static var transactionsOfTask = TransactionsOfTask()
+
+    /// The databases whose transactions a task runs: the first inline, any others in an array,
+    /// so that a transaction's body (one database, the common case) costs no allocation.
+    struct TransactionsOfTask: Sendable {
+        private var first: ObjectIdentifier?
+        private var others: [ObjectIdentifier] = []
+
+        func contains(_ database: ObjectIdentifier) -> Bool {
+            first == database || others.contains(database)
+        }
+
+        func adding(_ database: ObjectIdentifier) -> Self {
+            var result = self
+            if result.first == nil { result.first = database } else { result.others.append(database) }
+            return result
+        }
+    }
 
     private var id: ObjectIdentifier { ObjectIdentifier(self) }
 
-    /// Throws when the current thread or task runs a transaction of this database already.
-    private func checkNotNested(_ method: String, _ origin: TransactionOrigin) throws {
-        guard pool.isRunningOnCurrentThread || Database.transactionsOfTask.contains(id) else { return }
+    /// Throws when the current thread or task runs a transaction of this database already;
+    /// returns the transactions the task runs.
+    @discardableResult
+    private func checkNotNested(_ method: String, _ origin: TransactionOrigin) throws -> TransactionsOfTask {
+        let transactions = Database.transactionsOfTask
+        guard pool.isRunningOnCurrentThread || transactions.contains(id) else { return transactions }
         throw TroveError(
             code: .misuse,
             message:

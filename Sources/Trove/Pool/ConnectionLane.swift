@@ -5,7 +5,8 @@ import Synchronization
 /// transactions that wait for one, served first come, first served.
 ///
 /// A transaction takes a free connection at once when there is one. Otherwise an `async` caller
-/// suspends: its continuation joins the queue and no thread waits for it; a synchronous caller
+/// suspends: its continuation (or, for a transaction whose body runs in its own task, its task
+/// parked in a ``ConnectionGrant``) joins the queue and no thread waits for it; a synchronous caller
 /// blocks its own thread, as any synchronous call does. When a transaction ends, its connection
 /// goes straight to the first waiter, if any. A cancelled `async` waiter leaves the queue and
 /// throws `CancellationError`.
@@ -97,39 +98,49 @@ final class ConnectionLane: Sendable {
         }
     }
 
-    /// Waits, holding no thread, for a connection of the lane and returns it, for a transaction
-    /// whose body runs in the caller's task (and may suspend); ``release(_:)`` gives it back.
+    /// What a transaction whose body runs in the caller's task (and may suspend) finds when it
+    /// asks for a connection (``lease(label:fileID:line:)``).
+    enum AsyncLease {
+        /// A connection was free: it is the transaction's until ``release(_:)``.
+        case granted(PooledConnection)
+        /// Every connection is busy: the transaction waits in the queue under this identifier
+        /// (for ``cancelWaiter(_:)``), its task parked in the ``ConnectionGrant`` it should
+        /// prefer (`withTaskExecutorPreference`) until a connection is granted to it.
+        case queued(UInt64, ConnectionGrant)
+        /// The task is cancelled: no connection, no wait.
+        case cancelled
+    }
+
+    /// Takes a free connection for a transaction whose body runs in the caller's task, or queues
+    /// the transaction; holds no thread either way.
     ///
-    /// - Throws: `CancellationError` when the task is cancelled while it waits.
-    func lease(label: String?, fileID: String, line: Int) async throws -> PooledConnection {
-        let id = nextWaiterID.add(1, ordering: .relaxed).newValue
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PooledConnection, any Error>) in
-                let activity = TransactionActivity(
-                    kind: kind, state: .waiting, label: label, fileID: fileID, line: line, since: .now)
-                let outcome: Outcome = state.withLock { state in
-                    if Task.isCancelled { return .cancelled }
-                    if let connection = state.idle.popLast() {
-                        state.startRunning(activity, on: connection)
-                        return .granted(connection)
-                    }
-                    state.waiters.append(
-                        id,
-                        Waiter(
-                            activity: activity, grant: { continuation.resume(returning: $0) },
-                            fail: { continuation.resume(throwing: $0) }))
-                    return .queued
-                }
-                switch outcome {
-                case .granted(let connection): continuation.resume(returning: connection)
-                case .queued: break
-                case .cancelled: continuation.resume(throwing: CancellationError())
-                }
+    /// A queued transaction's task waits parked in a ``ConnectionGrant``, holding no thread, until
+    /// ``release(_:)`` grants it a connection; then it runs on that connection's queue. From the
+    /// wait to the release nothing needs Swift's cooperative threads, which synchronous callers
+    /// may all hold while they wait for a connection of this lane.
+    func lease(label: String?, fileID: String, line: Int) -> AsyncLease {
+        let activity = TransactionActivity(kind: kind, state: .waiting, label: label, fileID: fileID, line: line, since: .now)
+        return state.withLock { state in
+            // Under the lock: a cancellation handler that ran before found no waiter to remove,
+            // and one that runs after finds this one in the queue.
+            if Task.isCancelled { return .cancelled }
+            // A connection is idle only while no one waits: ``release(_:)`` hands it to the first waiter.
+            if let connection = state.idle.popLast() {
+                state.startRunning(activity, on: connection)
+                return .granted(connection)
             }
-        } onCancel: {
-            if let waiter = state.withLock({ $0.waiters.remove(id) }) {
-                waiter.fail(CancellationError())
-            }
+            let id = nextWaiterID.add(1, ordering: .relaxed).newValue
+            let grant = ConnectionGrant()
+            state.waiters.append(id, Waiter(activity: activity, grant: { grant.grant($0) }, fail: { grant.fail($0) }))
+            return .queued(id, grant)
+        }
+    }
+
+    /// Takes the waiter `id` out of the queue, if no connection was granted to it yet, and ends its
+    /// wait with `CancellationError`.
+    func cancelWaiter(_ id: UInt64) {
+        if let waiter = state.withLock({ $0.waiters.remove(id) }) {
+            waiter.fail(CancellationError())
         }
     }
 

@@ -9,10 +9,6 @@ import Synchronization
 final class ConnectionPool: Sendable {
     let readers: ConnectionLane
     let writer: ConnectionLane
-    /// The executor on which an `async` transaction waits for its connection and gives it back:
-    /// a serial queue of its own whose jobs never block, so that a transaction that ends can hand
-    /// its connection on even while synchronous callers hold every cooperative thread.
-    let waitExecutor = QueueExecutor(queue: DispatchQueue(label: "Trove.Database.waits"))
     private let threshold: Duration?
     private let monitor = Protected(Monitor())
 

@@ -57,7 +57,7 @@ struct CoderSuite {
                 case .generated: encoded = try encodeGenerated()
                 case .json: encoded = try encodeJSON()
                 }
-                if options.profilesCoders { benchmark_callgrind_stop("coder-encode-\(kind.rawValue)") }
+                if options.profilesCoders { benchmark_callgrind_stop("coder-encode-\(kind.rawValue) \(users.count)") }
                 let encodeTime = encodeStart.elapsed()
                 let decodeStart = Stopwatch()
                 if options.profilesCoders { benchmark_callgrind_start() }
@@ -66,7 +66,7 @@ struct CoderSuite {
                 case .generated: try decodeGenerated(encoded, into: &checksum)
                 case .json: try decodeJSON(encoded, into: &checksum)
                 }
-                if options.profilesCoders { benchmark_callgrind_stop("coder-decode-\(kind.rawValue)") }
+                if options.profilesCoders { benchmark_callgrind_stop("coder-decode-\(kind.rawValue) \(users.count)") }
                 let decodeTime = decodeStart.elapsed()
                 guard checksum == expected else {
                     throw BenchmarkError("coder \(kind.rawValue): decoded \(checksum), expected \(expected)")

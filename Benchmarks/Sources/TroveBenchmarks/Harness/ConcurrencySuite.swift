@@ -38,11 +38,36 @@ struct ConcurrencySuite {
         log("concurrency: preparing \(Workload.format(fixtures.users.count)) users for Trove's pool and GRDB's DatabasePool")
         let database = try Trove.Database(path: folder + "/users.trove")
         try database.write(fixtures.users)
-        let grdb = try GRDBStore(directory: folder)
-        try grdb.insert(fixtures.users)
         let keys = fixtures.readKeys
         let writes = fixtures.updates.isEmpty ? fixtures.users : fixtures.updates
         log("concurrency: Trove's pool has \(database.configuration.maximumReaderCount) readers")
+        if options.isProfiling {
+            // Instructions (Scripts/instructions.sh): Trove's profiled workloads alone.
+            let profiled: [(SuiteWorkload, Int)] = [(.poolRead1, 1), (.poolRead2, 2), (.poolRead8, 8), (.poolRead64, 64)]
+            for (workload, tasks) in profiled where options.profiles(workload) {
+                _ = try measure(workload.rawValue, profiling: workload) {
+                    try await Self.concurrently(tasks: tasks, operations: keys.count) { index in
+                        let key = keys[index]
+                        return try await database.read { tx in try tx.read(User.self, key: key) != nil }
+                    }
+                }
+            }
+            if options.profiles(.poolMixed64) {
+                _ = try measure(SuiteWorkload.poolMixed64.rawValue, profiling: .poolMixed64) {
+                    try await Self.concurrently(tasks: 64, operations: keys.count) { index in
+                        if index % 10 == 9 {
+                            try await database.write(writes[index / 10 % writes.count])
+                            return true
+                        }
+                        let key = keys[index]
+                        return try await database.read { tx in try tx.read(User.self, key: key) != nil }
+                    }
+                }
+            }
+            return
+        }
+        let grdb = try GRDBStore(directory: folder)
+        try grdb.insert(fixtures.users)
 
         for tasks in Self.taskCounts {
             let title = "\(Workload.format(keys.count)) point reads from \(tasks) task\(tasks == 1 ? "" : "s"), each its own transaction"
@@ -91,8 +116,11 @@ struct ConcurrencySuite {
     }
 
     /// The median elapsed seconds of `options.runs` runs of `work` (after one untimed run unless
-    /// warm-up is off). Checks that every operation found what it looked for.
-    private func measure(_ name: String, _ work: @escaping @Sendable () async throws -> Int) throws -> Double {
+    /// warm-up is off). Checks that every operation found what it looked for. With `profiling`,
+    /// each run is a region of that workload's profile (Scripts/instructions.sh).
+    private func measure(
+        _ name: String, profiling workload: SuiteWorkload? = nil, _ work: @escaping @Sendable () async throws -> Int
+    ) throws -> Double {
         let expected = fixtures.readKeys.count
         if options.warmUp {
             _ = try Self.blocking(work)
@@ -100,7 +128,12 @@ struct ConcurrencySuite {
         var samples: [Double] = []
         for _ in 0..<options.runs {
             let start = ContinuousClock.now
-            let found = try Self.blocking(work)
+            let found =
+                if let workload {
+                    try options.profiled(workload, operations: expected) { try Self.blocking(work) }
+                } else {
+                    try Self.blocking(work)
+                }
             samples.append(start.duration(to: .now).seconds)
             guard found == expected else {
                 throw BenchmarkError("concurrency \(name): \(found) of \(expected) operations found their user")

@@ -1,4 +1,3 @@
-import CCallgrind
 import Foundation
 
 /// Runs every database workload on every implementation, `runs` times, and keeps the samples.
@@ -113,7 +112,7 @@ struct DatabaseSuite {
         _ implementation: Implementation, _ workload: Workload, isSelected: Bool, _ body: () throws -> Checksum?
     ) throws -> Checksum? {
         if isSelected && options.profiledWorkloads.contains(workload) && options.profiledImplementation == implementation {
-            return try profiledRegion(workload, body)
+            return try profiledRegion(workload.rawValue, operations: workload.operations(fixtures: fixtures), body)
         }
         return try body()
     }
@@ -195,15 +194,6 @@ struct ExpectedChecksums {
         case .insert, .update, .delete, .writeEach, .indexInsert, .indexUpdate, .indexPopulate, .indexReopen: nil
         }
     }
-}
-
-/// Runs `body` as the one region a callgrind profile counts, and dumps that profile under the
-/// workload's name: run under `valgrind --tool=callgrind --collect-atstart=no` (see
-/// Scripts/instructions.sh). Outside valgrind, it only runs `body`.
-func profiledRegion(_ workload: Workload, _ body: () throws -> Checksum?) rethrows -> Checksum? {
-    benchmark_callgrind_start()
-    defer { benchmark_callgrind_stop(workload.rawValue) }
-    return try body()
 }
 
 /// Creates a fresh folder for one database.

@@ -32,11 +32,23 @@ struct EnumerationProbe {
 
     let counts: [Int]
     let directory: String
+    let options: Options
     private(set) var results: [Int: [Mode: Result]] = [:]
 
-    init(counts: [Int], directory: String) {
+    init(counts: [Int], directory: String, options: Options) {
         self.counts = counts
         self.directory = directory
+        self.options = options
+    }
+
+    /// The profiled workload of a way of walking (Scripts/instructions.sh).
+    static func profiledWorkload(_ mode: Mode) -> SuiteWorkload? {
+        switch mode {
+        case .cursor: .enumerationCursor
+        case .enumerate: .enumerationEnumerate
+        case .all: .enumerationAll
+        case .raw: nil
+        }
     }
 
     mutating func run() throws {
@@ -55,6 +67,23 @@ struct EnumerationProbe {
                     try connection.write { tx in try tx.write(batch) }
                     index += batch.count
                 }
+            }
+            if options.isProfiling {
+                // Instructions (Scripts/instructions.sh): each profiled walk in this process, a
+                // region of its own after the open.
+                for mode in Mode.allCases {
+                    guard let workload = Self.profiledWorkload(mode), options.profiles(workload) else { continue }
+                    log("enumeration: \(mode.rawValue), N = \(Workload.format(count)), profiled")
+                    let connection = try Database(path: path).newConnection()
+                    var checksum = Checksum()
+                    try profiledRegion(workload.rawValue, operations: count) {
+                        try Self.walk(mode, on: connection, into: &checksum)
+                    }
+                    guard checksum.found == count else {
+                        throw BenchmarkError("enumeration \(mode.rawValue) walked \(checksum.found) of \(count) users")
+                    }
+                }
+                continue
             }
             for mode in Mode.allCases {
                 log("enumeration: \(mode.rawValue), N = \(Workload.format(count))")
@@ -116,22 +145,27 @@ struct EnumerationProbe {
             canResetPeak = MemoryProbe.resetPeakResidentBytes()
             before = MemoryProbe.currentResidentBytes()
             stopwatch = Stopwatch()
-            try connection.read { tx in
-                switch mode {
-                case .cursor:
-                    let cursor = tx.cursor(User.self)
-                    while let user = try cursor.next() { checksum.add(user) }
-                case .enumerate:
-                    try tx.enumerate(User.self) { user, _ in checksum.add(user) }
-                default:
-                    let users = try tx.readAll(User.self)
-                    for user in users { checksum.add(user) }
-                }
-            }
+            try walk(mode, on: connection, into: &checksum)
         }
         let (cpu, wall) = stopwatch.elapsed()
         let peak = canResetPeak ? max(MemoryProbe.highWaterResidentBytes() ?? 0, before) : MemoryProbe.peakResidentBytes()
         print(wall, cpu, before, peak, checksum.found)
+    }
+
+    /// Walks every user of `connection` the way of `mode` (not raw) in one read transaction.
+    static func walk(_ mode: Mode, on connection: Connection, into checksum: inout Checksum) throws {
+        try connection.read { tx in
+            switch mode {
+            case .cursor:
+                let cursor = tx.cursor(User.self)
+                while let user = try cursor.next() { checksum.add(user) }
+            case .enumerate:
+                try tx.enumerate(User.self) { user, _ in checksum.add(user) }
+            default:
+                let users = try tx.readAll(User.self)
+                for user in users { checksum.add(user) }
+            }
+        }
     }
 
     /// The section of the report.

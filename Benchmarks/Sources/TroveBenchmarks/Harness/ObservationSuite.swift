@@ -38,7 +38,8 @@ struct ObservationSuite {
         for run in 0..<options.runs {
             log("run \(run + 1)/\(options.runs): observation")
             // Alternate which configuration goes first, so that drifts of the machine spread.
-            for withObservations in run % 2 == 0 ? [false, true] : [true, false] {
+            for withObservations in run % 2 == 0 ? [false, true] : [true, false]
+            where !options.isProfiling || options.profiles(withObservations ? .observeCommitIdle : .observeCommit) {
                 let (cpu, wall) = try commitCost(withObservations: withObservations)
                 if withObservations {
                     idleCPU.with.append(cpu)
@@ -48,7 +49,9 @@ struct ObservationSuite {
                     idleWall.without.append(wall)
                 }
             }
-            latencies += try latency()
+            if !options.isProfiling || options.profiles(.observeLatency) {
+                latencies += try latency()
+            }
         }
     }
 
@@ -61,8 +64,10 @@ struct ObservationSuite {
         let users = Array(self.users.prefix(commits))
         let observers = withObservations ? try startIdleObservations(database) : nil
         let start = Stopwatch()
-        for user in users {
-            try connection.write { tx in try tx.write(user) }
+        try options.profiled(withObservations ? .observeCommitIdle : .observeCommit, operations: users.count) {
+            for user in users {
+                try connection.write { tx in try tx.write(user) }
+            }
         }
         let elapsed = start.elapsed()
         if let observers {
@@ -124,11 +129,13 @@ struct ObservationSuite {
         }
         delivered.wait()  // the initial value
         var starts: [Int: Double] = [:]
-        for n in 0..<latencyCommits {
-            user.age = 1_000_000 + n
-            starts[user.age] = Stopwatch.wallNow()
-            try connection.write { tx in try tx.write(user) }
-            delivered.wait()
+        try options.profiled(.observeLatency, operations: latencyCommits) {
+            for n in 0..<latencyCommits {
+                user.age = 1_000_000 + n
+                starts[user.age] = Stopwatch.wallNow()
+                try connection.write { tx in try tx.write(user) }
+                delivered.wait()
+            }
         }
         consumer.cancel()
         let received = arrivals.withLock { $0 }

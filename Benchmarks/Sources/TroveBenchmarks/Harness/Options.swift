@@ -22,8 +22,10 @@ struct Options {
     var directory = NSTemporaryDirectory()
     var clock = Clock.cpu
     var profiledImplementation: Implementation?
-    /// The profiled workloads: one, or all of them with `--profile <impl>:all`.
+    /// The profiled workloads: one, several, or all of them with `--profile <impl>:all`.
     var profiledWorkloads: Set<Workload> = []
+    /// The profiled workloads of Trove in the other suites (`--profile trove:search-word,…`).
+    var profiledSuiteWorkloads: Set<SuiteWorkload> = []
     /// Whether each coder operation is a profile of its own (`--profile coders`).
     var profilesCoders = false
     /// The N of the enumeration probe (issue 12); empty skips it, except in a smoke run.
@@ -79,10 +81,12 @@ struct Options {
                                     (see BENCHMARKS.md, "Enumeration (issue 12)"). A smoke run walks 1,000.
           --smoke                   A quick check that everything runs (CI): --count 1000 --runs 1 --no-warm-up.
                                     Speed targets are not judged.
-          --profile <impl>:<workload|all> | --profile coders
-                                    Under valgrind --tool=callgrind --collect-atstart=no, count only that workload
-                                    (or each) of that implementation, one profile per workload, named after it;
-                                    or each coder operation (see Scripts/instructions.sh).
+          --profile <impl>:<workload,…|all> | --profile coders
+                                    Under valgrind --tool=callgrind, count only those workloads (all: every database
+                                    workload) of that implementation, one profile per workload, named after it and
+                                    its number of operations; or each coder operation (see Scripts/instructions.sh).
+                                    Only the profiled workloads run (and the writes they need, untimed). For trove,
+                                    the workloads of the other suites too: \(SuiteWorkload.allCases.map(\.rawValue).joined(separator: ", ")).
           -h, --help                Show this help.
 
         ENVIRONMENT:
@@ -109,6 +113,8 @@ struct Options {
                 return item
             }
         }
+        var hasChosenWorkloads = false
+        var hasChosenImplementations = false
         while let argument = arguments.popFirst() {
             switch argument {
             case "--count", "-n": count = try positive(argument)
@@ -116,10 +122,14 @@ struct Options {
             case "--implementations":
                 let chosen = Set(try list(argument, of: Implementation.self))
                 implementations = Implementation.allCases.filter(chosen.contains)
+                hasChosenImplementations = true
             case "--workloads":
                 let chosen = Set(try list(argument, of: Workload.self))
                 workloads = Workload.allCases.filter(chosen.contains)
-            case "--no-database": workloads = []
+                hasChosenWorkloads = true
+            case "--no-database":
+                workloads = []
+                hasChosenWorkloads = true
             case "--no-coders": includeCoders = false
             case "--no-memory": includeMemory = false
             case "--no-concurrency": includeConcurrency = false
@@ -153,11 +163,24 @@ struct Options {
                     continue
                 }
                 let parts = try value(for: argument).split(separator: ":").map(String.init)
-                guard parts.count == 2, let implementation = Implementation(rawValue: parts[0]),
-                    let workloads = parts[1] == "all" ? Workload.allCases : Workload(rawValue: parts[1]).map({ [$0] })
-                else { throw BenchmarkError("--profile takes <implementation>:<workload|all>, as trove:read-each") }
+                guard parts.count == 2, let implementation = Implementation(rawValue: parts[0]) else {
+                    throw BenchmarkError("--profile takes <implementation>:<workload,…|all>, as trove:read-each")
+                }
                 profiledImplementation = implementation
-                profiledWorkloads = Set(workloads)
+                for name in parts[1].split(separator: ",").map(String.init) {
+                    if name == "all" {
+                        profiledWorkloads.formUnion(Workload.allCases)
+                    } else if let workload = Workload(rawValue: name) {
+                        profiledWorkloads.insert(workload)
+                    } else if let workload = SuiteWorkload(rawValue: name), implementation == .trove {
+                        profiledSuiteWorkloads.insert(workload)
+                    } else {
+                        throw BenchmarkError("--profile: unknown workload \(name) of \(implementation.rawValue); see --help")
+                    }
+                }
+                // Only the profiled database workloads run (the writes before them untimed).
+                if !hasChosenWorkloads { workloads = Workload.allCases.filter(profiledWorkloads.contains) }
+                if !hasChosenImplementations { implementations = [implementation] }
             case "-h", "--help":
                 print(Self.usage)
                 exit(0)

@@ -56,12 +56,21 @@ struct RelationshipSuite {
 
     mutating func run() throws {
         for run in 0..<options.runs {
-            for engine in Engine.allCases.rotated(by: run) {
+            for engine in Engine.allCases.rotated(by: run) where !options.isProfiling || isProfiled(engine) {
                 log("run \(run + 1)/\(options.runs): relationships, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "relationships")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
                 try measure(engine, directory: directory)
             }
+        }
+    }
+
+    /// Whether a workload of `engine` is profiled (Scripts/instructions.sh).
+    private func isProfiled(_ engine: Engine) -> Bool {
+        switch engine {
+        case .trove: options.profiles(.relationshipWrite) || options.profiles(.relationshipCascade)
+        case .troveBare: options.profiles(.relationshipWriteBare)
+        case .raw, .grdb: false
         }
     }
 
@@ -75,7 +84,11 @@ struct RelationshipSuite {
             }
         try store.insert(authors)
         let start = Stopwatch()
-        try store.insert(posts[...])
+        switch engine {
+        case .trove: try options.profiled(.relationshipWrite, operations: posts.count) { try store.insert(posts[...]) }
+        case .troveBare: try options.profiled(.relationshipWriteBare, operations: posts.count) { try store.insert(posts[...]) }
+        case .raw, .grdb: try store.insert(posts[...])
+        }
         write[engine, default: .init()].append(start.elapsed(), count: 1)
         guard engine != .troveBare else {
             guard try store.counts() == (posts.count, authors.count) else {
@@ -96,7 +109,11 @@ struct RelationshipSuite {
             throw BenchmarkError("relationships: \(engine.rawValue) did not store every post before the removal")
         }
         let removal = Stopwatch()
-        try store.removeAuthor(Self.victim)
+        if engine == .trove {
+            try options.profiled(.relationshipCascade, operations: victimPosts.count) { try store.removeAuthor(Self.victim) }
+        } else {
+            try store.removeAuthor(Self.victim)
+        }
         cascade[engine, default: .init()].append(removal.elapsed(), count: 1)
         let left = try store.postCount(of: Self.victim, storedAmong: victimKeys)
         let counts = try store.counts()

@@ -70,7 +70,8 @@ struct SearchSuite {
 
     mutating func run() throws {
         for run in 0..<options.runs {
-            for engine in Engine.allCases.rotated(by: run) {
+            // When profiling (Scripts/instructions.sh), Trove's side alone.
+            for engine in Engine.allCases.rotated(by: run) where !options.isProfiling || engine == .trove {
                 log("run \(run + 1)/\(options.runs): search, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "search")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -81,11 +82,13 @@ struct SearchSuite {
                     case .grdb: try GRDBSearchStore(directory: directory)
                     }
                 let start = Stopwatch()
-                var offset = 0
-                while offset < corpus.documents.count {
-                    let end = min(offset + Self.batchSize, corpus.documents.count)
-                    try store.insert(corpus.documents[offset..<end])
-                    offset = end
+                try options.profiled(.searchIndex, operations: corpus.documents.count) {
+                    var offset = 0
+                    while offset < corpus.documents.count {
+                        let end = min(offset + Self.batchSize, corpus.documents.count)
+                        try store.insert(corpus.documents[offset..<end])
+                        offset = end
+                    }
                 }
                 let elapsed = start.elapsed()
                 indexing[engine, default: Samples()].append(options.clock == .cpu ? elapsed.cpu : elapsed.wall)
@@ -97,23 +100,27 @@ struct SearchSuite {
 
     private mutating func measureQueries(_ store: any SearchStore, engine: Engine) throws {
         let queries = self.queries
+        let options = self.options
         for kind in Kind.allCases {
             let list = queries[kind]!
             var checksum = 0
-            for repetition in 0..<repetitions {
-                let query = list[repetition % list.count]
-                let start = Stopwatch()
-                let hits = try store.search(query.expression ?? "", limit: Self.limit)
-                let elapsed = start.elapsed()
-                latencies[engine, default: [:]][kind, default: []].append(elapsed.wall)
-                cpuTimes[engine, default: [:]][kind, default: []].append(elapsed.cpu)
-                if repetition == 0 {
-                    hitCounts[engine, default: [:]][kind] = hits.count
-                    guard !hits.isEmpty else {
-                        throw BenchmarkError("search: \(engine.rawValue) found nothing for \(query)")
+            let profiled: [Kind: SuiteWorkload] = [.word: .searchWord, .prefix: .searchPrefix, .phrase: .searchPhrase]
+            try options.profiled(profiled[kind]!, operations: repetitions) {
+                for repetition in 0..<repetitions {
+                    let query = list[repetition % list.count]
+                    let start = Stopwatch()
+                    let hits = try store.search(query.expression ?? "", limit: Self.limit)
+                    let elapsed = start.elapsed()
+                    latencies[engine, default: [:]][kind, default: []].append(elapsed.wall)
+                    cpuTimes[engine, default: [:]][kind, default: []].append(elapsed.cpu)
+                    if repetition == 0 {
+                        hitCounts[engine, default: [:]][kind] = hits.count
+                        guard !hits.isEmpty else {
+                            throw BenchmarkError("search: \(engine.rawValue) found nothing for \(query)")
+                        }
                     }
+                    checksum &+= hits.count
                 }
-                checksum &+= hits.count
             }
             _ = checksum
         }

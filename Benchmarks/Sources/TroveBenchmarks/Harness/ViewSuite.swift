@@ -36,6 +36,23 @@ struct ViewSuite {
         case grdb = "GRDB"
 
         var diffsByHand: Bool { self == .raw || self == .grdb }
+
+        /// The profiled workloads of the engine (Scripts/instructions.sh): its commits, its reads
+        /// of rows 0..<50, and the registration that fills the view.
+        var profiledWorkloads: (write: SuiteWorkload?, read: SuiteWorkload?, register: SuiteWorkload?) {
+            switch self {
+            case .troveView: (.viewWrite, .viewRead, .viewRegister)
+            case .troveMemoryView: (.viewMemoryWrite, .viewMemoryRead, nil)
+            case .trove: (.viewBareWrite, nil, nil)
+            case .raw, .grdb: (nil, nil, nil)
+            }
+        }
+
+        /// Whether one of the engine's workloads is profiled.
+        func isProfiled(_ options: Options) -> Bool {
+            let workloads = profiledWorkloads
+            return [workloads.write, workloads.read, workloads.register].contains { $0.map(options.profiles) ?? false }
+        }
     }
 
     /// One measurement: the chosen clock and elapsed time, per run.
@@ -85,14 +102,14 @@ struct ViewSuite {
 
     mutating func run() throws {
         for run in 0..<options.runs {
-            for engine in Engine.allCases.rotated(by: run) {
+            for engine in Engine.allCases.rotated(by: run) where !options.isProfiling || engine.isProfiled(options) {
                 log("run \(run + 1)/\(options.runs): views, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "views")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
                 try measure(engine, directory: directory, firstRun: run == 0)
             }
         }
-        try probeScaling()
+        if !options.isProfiling { try probeScaling() }
     }
 
     /// The same updates with the view only, untimed, on conversations of 100, 1,000 and 10,000
@@ -154,8 +171,40 @@ struct ViewSuite {
             try store.insert(fixtures.messages[offset..<end])
             offset = end
         }
-        try store.finishSetup()
+        if let register = engine.profiledWorkloads.register {
+            try options.profiled(register, operations: fixtures.messages.count) { try store.finishSetup() }
+        } else {
+            try store.finishSetup()
+        }
         try checkpointTruncating(store.path)
+        if options.isProfiling {
+            // Instructions (Scripts/instructions.sh): the commits alone, then the reads, without
+            // the probes of the timed run between the commits.
+            if let write = engine.profiledWorkloads.write, options.profiles(write) {
+                try profiledRegion(write.rawValue, operations: fixtures.updates.count) {
+                    for message in fixtures.updates { try store.update(message) }
+                }
+            } else {
+                for message in fixtures.updates { try store.update(message) }
+            }
+            try verify(store, engine: engine, displayed: [:])
+            if let read = engine.profiledWorkloads.read, options.profiles(read) {
+                let found = try profiledRegion(read.rawValue, operations: fixtures.readGroups.count) {
+                    var checksum = 0
+                    for group in fixtures.readGroups {
+                        checksum &+= try store.top(ViewFixtures.pageLength, in: group)?.count ?? 0
+                    }
+                    return checksum
+                }
+                let expected = fixtures.readGroups.reduce(0) {
+                    $0 + min(ViewFixtures.pageLength, fixtures.finalKeys[$1]?.count ?? 0)
+                }
+                guard found == expected else {
+                    throw BenchmarkError("views: \(engine.rawValue) read \(found) rows at the top of the groups, not \(expected)")
+                }
+            }
+            return
+        }
         // What a screen holds: the key list of every conversation (raw, GRDB).
         var displayed: [String: [String]] = [:]
         if engine.diffsByHand {

@@ -46,6 +46,21 @@ enum Workload: String, CaseIterable {
         }
     }
 
+    /// The operations of one run of the workload, by which a profile's count is divided: items,
+    /// queries for index-equal and index-range, one registration or reopen.
+    func operations(fixtures: Fixtures) -> Int {
+        switch self {
+        case .insert, .readAll, .readEach, .readBatch, .cachedEach, .cachedBatch, .metadata, .indexInsert:
+            fixtures.users.count
+        case .update, .indexUpdate: fixtures.updates.count
+        case .delete: fixtures.deleteKeys.count
+        case .writeEach: fixtures.singleWrites.count
+        case .indexEqual: fixtures.equalityAges.count
+        case .indexRange: fixtures.ageRanges.count
+        case .indexPopulate, .indexReopen: 1
+        }
+    }
+
     /// Whether the workload runs on the indexed database (``IndexedBenchmarkStore``).
     var isIndexed: Bool { rawValue.hasPrefix("index-") }
 
