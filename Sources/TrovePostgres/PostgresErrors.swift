@@ -150,6 +150,11 @@ struct PostgresNames: Sendable {
         "\(Self.quote(schema)).\(Self.quote("index_" + name))"
     }
 
+    /// The table of the edges of the relationships named `name`.
+    func edgeTable(_ name: String) -> String {
+        "\(Self.quote(schema)).\(Self.quote("edges_" + name))"
+    }
+
     /// `name` as a quoted SQL identifier.
     static func quote(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -72,11 +72,6 @@ struct PostgresIndex: Sendable {
         }
     }
 
-    /// Stores the row of `item` at `key`.
-    func store(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
-        guard let values = values(item) else { return }
-        try await storeRow(values, key: key, in: transaction)
-    }
 
     func storeRow(_ values: [IndexValue], key: String, in transaction: PostgresReadTransaction) async throws {
         let table = table(transaction.names)
@@ -102,57 +97,44 @@ struct PostgresIndex: Sendable {
         }
     }
 
+}
+
+extension PostgresIndex: PostgresKeptExtension {
+    var followedRemovals: Set<String> { [collection] }
+
+    func makeTables(in transaction: PostgresReadWriteTransaction) async throws {
+        let table = table(transaction.names)
+        _ = try await transaction.query("DROP TABLE IF EXISTS \(table)")
+        let columns = columns.map { "\($0.quoted) \($0.sqlType)\($0.isUnique ? " UNIQUE" : "")" }
+        _ = try await transaction.query(
+            "CREATE TABLE \(table) (key text COLLATE \"C\" PRIMARY KEY, \(columns.joined(separator: ", ")))")
+        for column in self.columns where !column.isUnique {
+            _ = try await transaction.query("CREATE INDEX ON \(table) (\(column.quoted), key)")
+        }
+    }
+
+    func store(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
+        async throws
+    {
+        try await storeRow(decodeValues(transaction, data, metadata, key), key: key, in: transaction)
+    }
+
+    /// Stores the row of `item` at `key`.
+    func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
+        guard let values = values(item) else { return }
+        try await storeRow(values, key: key, in: transaction)
+    }
+
     /// Removes the row at `key`.
-    func remove(key: String, in transaction: PostgresReadWriteTransaction) async throws {
+    func removed(key: String, collection: String, in transaction: PostgresReadWriteTransaction) async throws {
         _ = try await transaction.query(
             "DELETE FROM \(table(transaction.names)) WHERE key = $1", key, collection: collection, key: key)
     }
 
-    /// Removes every row.
-    func removeAll(in transaction: PostgresReadWriteTransaction) async throws {
-        _ = try await transaction.query("DELETE FROM \(table(transaction.names))", collection: collection)
-    }
-}
+    func needsRemovedKeys(of collection: String) -> Bool { false }
 
-/// Creates the tables of the indexes a store keeps, and rebuilds those whose descriptor changed.
-enum PostgresIndexBuilder {
-    static func prepare(_ indexes: [PostgresIndex], in store: PostgresStore) async throws {
-        let names = store.names
-        for index in indexes {
-            try await store.write { tx in
-                _ = try await tx.query("SELECT pg_advisory_xact_lock($1)", names.lockKey &+ 2)
-                var current = false
-                for try await (version, fingerprint) in try await tx.query(
-                    "SELECT version, fingerprint FROM \(names.extensions) WHERE name = $1", index.name
-                ).decode((Int32, String).self) {
-                    current = Int(version) == index.version && fingerprint == index.fingerprint
-                }
-                guard !current else { return }
-                let table = index.table(names)
-                _ = try await tx.query("DROP TABLE IF EXISTS \(table)")
-                let columns = index.columns.map { "\($0.quoted) \($0.sqlType)\($0.isUnique ? " UNIQUE" : "")" }
-                _ = try await tx.query(
-                    "CREATE TABLE \(table) (key text COLLATE \"C\" PRIMARY KEY, \(columns.joined(separator: ", ")))")
-                for column in index.columns where !column.isUnique {
-                    _ = try await tx.query("CREATE INDEX ON \(table) (\(column.quoted), key)")
-                }
-                var rows: [(String, ByteBuffer, ByteBuffer?)] = []
-                for try await row in try await tx.query(
-                    "SELECT key, data, metadata FROM \(names.items) WHERE collection = $1", index.collection,
-                    collection: index.collection
-                ).decode((String, ByteBuffer, ByteBuffer?).self) {
-                    rows.append(row)
-                }
-                for (key, data, metadata) in rows {
-                    let values = try index.decodeValues(tx, data, metadata, key)
-                    try await index.storeRow(values, key: key, in: tx)
-                }
-                _ = try await tx.query(
-                    """
-                    INSERT INTO \(names.extensions) (name, version, fingerprint) VALUES ($1, $2, $3)
-                    ON CONFLICT (name) DO UPDATE SET version = excluded.version, fingerprint = excluded.fingerprint
-                    """, index.name, Int32(index.version), index.fingerprint)
-            }
-        }
+    /// Removes every row.
+    func removedAll(of collection: String, keys: [String], in transaction: PostgresReadWriteTransaction) async throws {
+        _ = try await transaction.query("DELETE FROM \(table(transaction.names))", collection: collection)
     }
 }

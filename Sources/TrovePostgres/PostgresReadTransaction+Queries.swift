@@ -4,8 +4,8 @@ import PostgresNIO
 
 // The engine seam of Trove's queries on PostgreSQL: a query value (`User.query.filter(...)`)
 // hands its plan to the transaction, which runs a secondary index's clauses in PostgreSQL's
-// dialect and refuses the kinds of query PostgreSQL does not run yet (full-text search, views,
-// relationships), naming them, rather than skipping them.
+// dialect, follows relationships' edges in their table, and refuses the kinds of query
+// PostgreSQL does not run yet (full-text search, views), naming them, rather than skipping them.
 
 extension PostgresReadTransaction {
     /// The items `plan` selects, decoded (what a query's `items` terminal runs).
@@ -17,6 +17,11 @@ extension PostgresReadTransaction {
     ///   column it does not have; `corruptData` or `server`.
     @_spi(TroveEngine)
     public func items<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [Item] {
+        if case .edges(let traversal) = plan.source {
+            let ids = try await traversalKeys(traversal.unlimited, of: Item.self).compactMap { Item.ID(itemKey: $0) }
+            let items = try await read(Item.self, keys: ids)
+            return traversal.limit.map { Array(items.prefix($0)) } ?? items
+        }
         let (index, clauses) = try indexQuery(plan)
         let statement = try index.statement(
             clauses, selecting: .items, collection: Item.collection, keyOrder: ItemKeyOrder(of: Item.ID.self),
@@ -38,6 +43,9 @@ extension PostgresReadTransaction {
     ///   key that is not an `Item.ID`.
     @_spi(TroveEngine)
     public func keys<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [Item.ID] {
+        if case .edges(let traversal) = plan.source {
+            return try traversal.ids(await traversalKeys(traversal, of: Item.self), of: Item.self)
+        }
         let (index, clauses) = try indexQuery(plan)
         let statement = try index.statement(
             clauses, selecting: .keys, collection: Item.collection, keyOrder: ItemKeyOrder(of: Item.ID.self),
@@ -56,6 +64,9 @@ extension PostgresReadTransaction {
     /// - Throws: As ``items(matching:)``.
     @_spi(TroveEngine)
     public func count<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> Int {
+        if case .edges(let traversal) = plan.source {
+            return try await traversal.limited(traversalKeys(traversal.unlimited, of: Item.self).count)
+        }
         let (index, clauses) = try indexQuery(plan)
         let statement = try index.statement(
             clauses, selecting: .count, collection: Item.collection, keyOrder: ItemKeyOrder(of: Item.ID.self),
@@ -99,12 +110,44 @@ extension PostgresReadTransaction {
         return (kept, clauses)
     }
 
+    /// The keys a traversal reaches, distinct, in the order of `Item`'s keys, limited (as on a
+    /// Trove file: `RelationshipTraversal`'s own ordering).
+    private func traversalKeys<Item: Persistable>(_ traversal: RelationshipTraversal, of type: Item.Type)
+        async throws -> [String]
+    {
+        try traversal.checkEdge()
+        guard let kept = store.relationshipsByName[traversal.extensionName],
+            kept.fingerprint == "relationships " + traversal.fingerprint
+        else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The relationships '\(traversal.extensionName)' are not kept by this PostgreSQL store with this definition: open the store with their model in models:, or with them in extensions:.",
+                collection: traversal.sourceCollection, extensionName: traversal.extensionName)
+        }
+        let table = kept.table(names)
+        let rows: PostgresRowSequence
+        switch traversal.direction {
+        case .destinations(let source):
+            rows = try await query(
+                "SELECT DISTINCT dst_key FROM \(table) WHERE src_key = $1 AND edge = $2", source, traversal.edge,
+                collection: traversal.sourceCollection, key: source)
+        case .sources(let destination):
+            rows = try await query(
+                "SELECT DISTINCT src_key FROM \(table) WHERE edge = $1 AND dst_key = $2", traversal.edge, destination,
+                collection: traversal.sourceCollection)
+        }
+        var keys: [String] = []
+        for try await key in rows.decode(String.self) { keys.append(key) }
+        return traversal.ordered(keys, of: Item.self)
+    }
+
     /// The error of a kind of query that PostgreSQL does not run yet.
     private static func refusal<Item: Persistable>(of plan: QueryPlan<Item>) -> TroveError {
         TroveError(
             code: .misuse,
             message:
-                "PostgreSQL does not run \(plan.kind) yet: a PostgreSQL store runs the queries of secondary indexes only; run this one on a Trove file.",
+                "PostgreSQL does not run \(plan.kind) yet: a PostgreSQL store runs the queries of secondary indexes and relationships only; run this one on a Trove file.",
             collection: Item.collection)
     }
 }

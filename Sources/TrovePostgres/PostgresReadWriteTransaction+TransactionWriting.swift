@@ -6,9 +6,10 @@ import Trove
 
 extension PostgresReadWriteTransaction: TransactionWriting {
     /// Stores `item` and its metadata under its key in its collection, replacing any item there,
-    /// and updates the secondary indexes of its collection.
+    /// and updates the secondary indexes of its collection and the edges of the relationships
+    /// whose sources it holds.
     ///
-    /// When the collection has no secondary index, the row is not sent at once: it travels with
+    /// When no extension follows the collection, the row is not sent at once: it travels with
     /// the transaction's next statement, or with its commit, in one round trip with the other
     /// rows written meanwhile (a server error about it is thrown from there).
     ///
@@ -20,7 +21,7 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         var writer = BinaryWriter()
         let (data, metadata) = try Self.encode(item, with: &writer)
         let address = CacheKey(collection: Item.collection, key: key)
-        guard let indexes = store.indexes[Item.collection] else {
+        guard let followers = store.writeFollowers[Item.collection] else {
             try await buffer(address, data: data, metadata: metadata)
             noteChange(address, item: item)
             return
@@ -30,15 +31,15 @@ extension PostgresReadWriteTransaction: TransactionWriting {
             ON CONFLICT (collection, key) DO UPDATE SET data = excluded.data, metadata = excluded.metadata
             """
         _ = try await query(sql, Item.collection, key, data, metadata, collection: Item.collection, key: key)
-        for index in indexes {
-            try await index.store(item, key: key, in: self)
+        for follower in followers {
+            try await follower.written(item, key: key, in: self)
         }
         noteChange(address, item: item)
     }
 
     /// Stores every item of `items`, in this one transaction.
     ///
-    /// When the collection has no secondary index, the items go to the server in statements of
+    /// When no extension follows the collection, the items go to the server in statements of
     /// up to 1,000 rows (one round trip per batch, not per item), the last batch with the
     /// transaction's next statement or its commit.
     ///
@@ -94,8 +95,8 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     public func setMetadata<Item: Persistable>(_ metadata: Item.Metadata?, for type: Item.Type, key: Item.ID)
         async throws -> Bool
     {
-        if store.indexes[Item.collection] != nil {
-            // An index may hold metadata fields: rewrite the item, which updates them.
+        if store.writeFollowers[Item.collection] != nil {
+            // An index or an edge may be read from the metadata: rewrite the item, which updates them.
             guard var item = try await read(Item.self, key: key) else { return false }
             item.metadata = metadata
             try await write(item)
@@ -120,16 +121,18 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         return changed > 0
     }
 
-    /// Removes the item at `key` of `collection` and its index rows.
+    /// Removes the item at `key` of `collection`, its index rows and edges, and what the delete
+    /// rules of relationships remove with it.
     func removeItem(forKey key: String, in collection: String) async throws -> Bool {
         let sql = "DELETE FROM \(names.items) WHERE collection = $1 AND key = $2 RETURNING 1"
         let removed = try await count(
             PostgresQuery(unsafeSQL: sql, binds: try Self.bind(collection, key)), collection: collection, key: key)
         guard removed > 0 else { return false }
-        for index in store.indexes[collection] ?? [] {
-            try await index.remove(key: key, in: self)
-        }
         noteChange(CacheKey(collection: collection, key: key), item: nil)
+        for follower in store.removalFollowers[collection] ?? [] {
+            try await follower.removed(key: key, collection: collection, in: self)
+        }
+        try await runCascade()
         return true
     }
 
@@ -153,10 +156,10 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         try await removeItems(forKeys: items.map { $0.id.itemKey }, in: Items.Element.collection)
     }
 
-    /// Removes the items at `keys` of `collection`: in one statement per batch when the collection
-    /// has no index, item by item (with their index rows) otherwise.
+    /// Removes the items at `keys` of `collection`: in one statement per batch when no extension
+    /// follows the collection, item by item (with their index rows, edges and rules) otherwise.
     func removeItems(forKeys keys: [String], in collection: String) async throws -> Int {
-        guard store.indexes[collection] == nil else {
+        guard store.removalFollowers[collection] == nil else {
             var removed = 0
             for key in keys where try await removeItem(forKey: key, in: collection) {
                 removed += 1
@@ -201,21 +204,27 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         try await removeItems(forKeys: keys.map(\.itemKey), in: Item.collection)
     }
 
-    /// Removes every item of type `Item`: the whole collection, and its index rows.
+    /// Removes every item of type `Item`: the whole collection, its index rows and edges, and
+    /// what the delete rules of relationships remove with it.
     ///
     /// - Parameter type: The type of the items.
     /// - Returns: The number of items removed.
     /// - Throws: ``/Trove/TroveError`` when the server fails.
     @discardableResult
     public func removeAll<Item: Persistable>(_ type: Item.Type) async throws -> Int {
-        let sql = "DELETE FROM \(names.items) WHERE collection = $1 RETURNING 1"
-        let removed = try await count(
-            PostgresQuery(unsafeSQL: sql, binds: try Self.bind(Item.collection)), collection: Item.collection)
-        for index in store.indexes[Item.collection] ?? [] {
-            try await index.removeAll(in: self)
+        let followers = store.removalFollowers[Item.collection] ?? []
+        let sql = "DELETE FROM \(names.items) WHERE collection = $1 RETURNING key"
+        var keys: [String] = []
+        for try await key in try await query(sql, Item.collection, collection: Item.collection).decode(String.self) {
+            keys.append(key)
         }
-        if removed > 0 { noteCleared(Item.collection) }
-        return removed
+        if !keys.isEmpty { noteCleared(Item.collection) }
+        for follower in followers {
+            let removed = follower.needsRemovedKeys(of: Item.collection) ? keys : []
+            try await follower.removedAll(of: Item.collection, keys: removed, in: self)
+        }
+        try await runCascade()
+        return keys.count
     }
 
     /// Stores raw bytes at `key` of `collection` (for copying a Trove file), without touching

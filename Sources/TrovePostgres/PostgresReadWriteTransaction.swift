@@ -9,7 +9,7 @@ import Trove
 /// It is a ``/Trove/TransactionWriting``: its typed writes and removals are the protocol's, with
 /// `await`. Its reads go to the server (not the store's cache), so that PostgreSQL sees every
 /// read and aborts a transaction that would lose an update; its writes keep the secondary
-/// indexes.
+/// indexes and the edges of relationships, and its removals apply their delete rules.
 public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     var changedItems: Set<CacheKey> = []
     var clearedCollections: Set<String> = []
@@ -20,6 +20,12 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
 
     /// Rows written to collections without indexes and not sent yet.
     var pendingRows = PendingRows()
+
+    /// The removals that delete rules decided and that have not run yet, in order; those before
+    /// `nextRemoval` are done.
+    private var cascade: [CacheKey] = []
+    private var nextRemoval = 0
+    private var isRunningCascade = false
 
     /// Whether ``announce()`` sent its statement alone, outside a transaction: nothing had been
     /// sent before it, so that statement was the whole transaction and committed by itself.
@@ -38,6 +44,31 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
         pendingRows.add(address, data: data, metadata: metadata)
         if pendingRows.count >= PendingRows.batchSize {
             try await sendPendingRows()
+        }
+    }
+
+    /// Queues the removal of the item at `address`, decided by a delete rule: it runs once the
+    /// removal that fired the rule is done (``runCascade()``).
+    func queueRemoval(_ address: CacheKey) {
+        cascade.append(address)
+    }
+
+    /// Runs the queued removals, each an ordinary removal whose own rules queue more, until none
+    /// is left. Does nothing when called from inside the loop, which picks up what was queued:
+    /// a cascade runs at a bounded depth of calls, however long its chain. An item already gone
+    /// is skipped: that is how a cycle ends.
+    func runCascade() async throws {
+        guard !isRunningCascade, nextRemoval < cascade.count else { return }
+        isRunningCascade = true
+        defer {
+            isRunningCascade = false
+            cascade.removeAll()
+            nextRemoval = 0
+        }
+        while nextRemoval < cascade.count {
+            let address = cascade[nextRemoval]
+            nextRemoval += 1
+            _ = try await removeItem(forKey: address.key, in: address.collection)
         }
     }
 

@@ -8,7 +8,8 @@ import Trove
 ///   compare bytewise (`COLLATE "C"`), as SQLite's do.
 /// - `changes (seq, collection, key)`: the change log, one row per item written or removed by a
 ///   commit (`key` null: the collection was emptied), numbered from `change_number` in commit order.
-/// - `extensions (name, version, fingerprint)`: the secondary indexes built, and from what.
+/// - `extensions (name, version, fingerprint)`: the extensions built (secondary indexes in
+///   `index_<name>`, relationships in `edges_<name>`), and from what.
 /// - `schema_version`: the version of this ladder the schema is at.
 enum PostgresSchema {
     /// The version this Trove writes.

@@ -14,7 +14,7 @@ public struct PostgresCopyProgress: Sendable, Hashable {
 
 extension PostgresStore {
     /// Copies every item and its metadata from a Trove file into this store, with the rows of the
-    /// indexes this store keeps: the way to move an app from one machine to PostgreSQL.
+    /// indexes and the edges of the relationships this store keeps: the way to move an app from one machine to PostgreSQL.
     ///
     /// Each batch is one read transaction of the file and one read-write transaction of the store
     /// that writes its items over whatever is at their keys, so a copy is idempotent: when it
@@ -58,9 +58,8 @@ extension PostgresStore {
                         let dataBuffer = ByteBuffer(bytes: data)
                         let metadataBuffer = metadata.map { ByteBuffer(bytes: $0) }
                         try await tx.setRawData(dataBuffer, metadata: metadataBuffer, forKey: key, in: collection)
-                        for index in indexes[collection] ?? [] {
-                            let values = try index.decodeValues(tx, dataBuffer, metadataBuffer, key)
-                            try await index.storeRow(values, key: key, in: tx)
+                        for kept in writeFollowers[collection] ?? [] {
+                            try await kept.store(key: key, data: dataBuffer, metadata: metadataBuffer, in: tx)
                         }
                     }
                 }

@@ -1,18 +1,20 @@
 import Trove
 
-// The extensions a store is opened with: the secondary indexes it keeps, and the refusal of
-// what PostgreSQL does not keep yet, by name, before anything reaches the server (a model with
-// delete rules would otherwise lose its cascades without a word).
+// The extensions a store is opened with: the secondary indexes and relationships it keeps, and
+// the refusal of what PostgreSQL does not keep yet, by name, before anything reaches the server
+// (nothing is left out without a word).
 
-extension PostgresIndex {
-    /// The secondary indexes of `models` (their generated `databaseExtensions`) and of
-    /// `extensions`, in order, each once.
+extension PostgresStore {
+    /// The extensions of `models` (their generated `databaseExtensions`) and of `extensions` that
+    /// the store keeps, in order, each once.
     ///
     /// - Throws: ``/Trove/TroveError/Code/misuse`` naming the model (or the collection) and the
     ///   extension that PostgreSQL does not keep, or two different extensions with one name.
-    static func indexes(of models: [any Persistable.Type], extensions: [DatabaseExtension]) throws -> [PostgresIndex] {
-        var indexes: [PostgresIndex] = []
-        var byName: [String: PostgresIndex] = [:]
+    static func keptExtensions(of models: [any Persistable.Type], extensions: [DatabaseExtension]) throws
+        -> [any PostgresKeptExtension]
+    {
+        var kept: [any PostgresKeptExtension] = []
+        var byName: [String: any PostgresKeptExtension] = [:]
         var requested: [(model: String?, extension: DatabaseExtension)] = []
         for model in models {
             for databaseExtension in (model as? any DatabaseExtensionProviding.Type)?.databaseExtensions ?? [] {
@@ -21,44 +23,43 @@ extension PostgresIndex {
         }
         requested += extensions.map { (nil, $0) }
         for (model, databaseExtension) in requested {
-            guard let index = try make(databaseExtension, of: model) else { continue }
-            if let kept = byName[index.name] {
-                guard kept.collection == index.collection, kept.version == index.version,
-                    kept.fingerprint == index.fingerprint
+            let made = try make(databaseExtension, of: model)
+            if let other = byName[made.name] {
+                guard other.collection == made.collection, other.version == made.version,
+                    other.fingerprint == made.fingerprint
                 else {
                     throw TroveError(
                         code: .misuse,
                         message:
-                            "Two different extensions are named '\(index.name)' (of the collections '\(kept.collection)' and '\(index.collection)'): a PostgreSQL store keeps one extension per name.",
-                        collection: index.collection, extensionName: index.name)
+                            "Two different extensions are named '\(made.name)' (of the collections '\(other.collection)' and '\(made.collection)'): a PostgreSQL store keeps one extension per name.",
+                        collection: made.collection, extensionName: made.name)
                 }
                 continue
             }
-            byName[index.name] = index
-            indexes.append(index)
+            byName[made.name] = made
+            kept.append(made)
         }
-        return indexes
+        return kept
     }
 
-    /// The index that `databaseExtension` is; `nil` for relationships without rules, which need
-    /// nothing kept; or the error that refuses it.
-    private static func make(_ databaseExtension: DatabaseExtension, of model: String?) throws -> PostgresIndex? {
+    /// The extension that `databaseExtension` is on PostgreSQL, or the error that refuses it.
+    private static func make(_ databaseExtension: DatabaseExtension, of model: String?) throws
+        -> any PostgresKeptExtension
+    {
         let what: String
         switch databaseExtension.definition {
         case .secondaryIndex(let definition):
             return PostgresIndex(definition)
+        case .relationships(let definition):
+            if let refusal = refusal(of: definition) {
+                what = refusal
+            } else {
+                return PostgresRelationships(definition)
+            }
         case .fullTextSearch:
             what = "the full-text search '\(databaseExtension.name)'"
         case .view:
             what = "the view '\(databaseExtension.name)'"
-        case .relationships(let hasDeleteRules):
-            guard hasDeleteRules else {
-                // Nothing is lost: edges are read from the items, and a traversal is refused when
-                // it runs (`PostgresReadTransaction+Queries.swift`).
-                return nil
-            }
-            what =
-                "the relationships '\(databaseExtension.name)', whose delete rules (cascades and notices) it would not apply,"
         case .other(let kind):
             what = "the extension '\(databaseExtension.name)' (of the kind '\(kind)')"
         }
@@ -66,16 +67,32 @@ extension PostgresIndex {
             model.map { "of the model \($0)" } ?? "of the collection '\(databaseExtension.collection)'"
         let remedy =
             model.map {
-                "pass the extensions of \($0) that PostgreSQL keeps (its secondary indexes) in extensions: instead of the model, or keep \($0) in a Trove file"
-            } ?? "pass only secondary indexes in extensions:"
+                "pass the extensions of \($0) that PostgreSQL keeps (its secondary indexes and relationships) in extensions: instead of the model, or keep \($0) in a Trove file"
+            } ?? "pass only secondary indexes and relationships in extensions:"
         throw TroveError(
             code: .misuse,
             message: "A PostgreSQL store does not keep \(what) \(whose) yet: \(remedy).",
             collection: databaseExtension.collection, extensionName: databaseExtension.name)
     }
 
+    /// What of `definition` PostgreSQL does not keep, in words, or `nil` when it keeps it all:
+    /// manual edges and notify rules hand the app a Trove file's transaction.
+    private static func refusal(of definition: some RelationshipsDefinition) -> String? {
+        if let edge = definition.edges.first(where: \.isManual) {
+            return
+                "the manual edge '\(edge.name)' of the relationships '\(definition.name)' (added and removed by hand in a Trove file's transaction)"
+        }
+        if let edge = definition.edges.first(where: \.rules.notifies) {
+            return
+                "the notify rule of the edge '\(edge.name)' of the relationships '\(definition.name)' (its callback, RelationshipNotifiable, runs in a Trove file's transaction)"
+        }
+        return nil
+    }
+}
+
+extension PostgresIndex {
     /// The PostgreSQL form of the index `definition` describes.
-    private init(_ definition: some SecondaryIndexDefinition) {
+    fileprivate init(_ definition: some SecondaryIndexDefinition) {
         self.init(definition.index)
     }
 }

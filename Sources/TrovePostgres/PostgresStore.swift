@@ -34,8 +34,10 @@ import Trove
 ///   transaction also checks the log's newest number in its snapshot and catches up from the log
 ///   before it first consults the cache, so a cached item is never older than the snapshot, even
 ///   before the notification arrives. A dropped listener connection flushes the cache.
-/// - Secondary indexes run their queries (``/Trove/IndexQuery``). Full-text search, views and
-///   relationships do not run on PostgreSQL yet: a model or an extension that needs them is
+/// - Secondary indexes run their queries (``/Trove/IndexQuery``). Relationships keep their edges
+///   and apply their four delete rules inside the transaction that removes an item, transitively;
+///   their traversals (``/Trove/RelationshipQuery``) run. Full-text search, views, manual edges
+///   and notify rules do not run on PostgreSQL yet: a model or an extension that needs them is
 ///   refused when the store opens, and such a query is refused when it runs, each with a
 ///   ``/Trove/TroveError`` that names it.
 ///
@@ -140,10 +142,16 @@ public final class PostgresStore: AsyncDatabaseWriter {
     public let configuration: Configuration
     let client: PostgresClient
     let names: PostgresNames
-    /// The secondary indexes the store keeps, by collection.
-    let indexes: [String: [PostgresIndex]]
+    /// The extensions that follow the writes of each collection: its secondary indexes, and the
+    /// relationships whose sources it holds.
+    let writeFollowers: [String: [any PostgresKeptExtension]]
+    /// The extensions that follow the removals of each collection: those of its writes, and the
+    /// relationships whose rules act when one of its items goes.
+    let removalFollowers: [String: [any PostgresKeptExtension]]
     /// The secondary indexes the store keeps, by name.
     let indexesByName: [String: PostgresIndex]
+    /// The relationships the store keeps, by name.
+    let relationshipsByName: [String: PostgresRelationships]
     let cache: PostgresItemCache
     let hub: PostgresChangeHub
     let logger: Logger
@@ -160,13 +168,22 @@ public final class PostgresStore: AsyncDatabaseWriter {
     }
 
     private init(
-        configuration: Configuration, client: PostgresClient, indexes: [PostgresIndex], logger: Logger
+        configuration: Configuration, client: PostgresClient, extensions: [any PostgresKeptExtension], logger: Logger
     ) {
         self.configuration = configuration
         self.client = client
         names = PostgresNames(schema: configuration.schema)
-        self.indexes = Dictionary(grouping: indexes, by: \.collection)
-        indexesByName = Dictionary(indexes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        writeFollowers = Dictionary(grouping: extensions, by: \.collection)
+        var removalFollowers: [String: [any PostgresKeptExtension]] = [:]
+        for kept in extensions {
+            for collection in kept.followedRemovals.sorted() { removalFollowers[collection, default: []].append(kept) }
+        }
+        self.removalFollowers = removalFollowers
+        indexesByName = Dictionary(
+            extensions.compactMap { $0 as? PostgresIndex }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        relationshipsByName = Dictionary(
+            extensions.compactMap { $0 as? PostgresRelationships }.map { ($0.name, $0) },
+            uniquingKeysWith: { first, _ in first })
         cache = PostgresItemCache(limit: configuration.itemCacheLimit)
         hub = PostgresChangeHub()
         self.logger = logger
@@ -179,15 +196,15 @@ public final class PostgresStore: AsyncDatabaseWriter {
     ///
     /// A model whose generated code declares extensions (``/Trove/DatabaseExtensionProviding``)
     /// brings them; `extensions` adds extensions defined by hand. PostgreSQL keeps secondary
-    /// indexes. A model or an extension that needs what it does not keep yet (a full-text search, a
-    /// view, relationships with delete or notify rules, whose cascades would be lost) is refused
-    /// before anything is sent to the server; relationships without rules are accepted (their
-    /// traversals are refused when they run).
+    /// indexes and relationships (their edges, traversals and delete rules). A model or an
+    /// extension that needs what it does not keep yet (a full-text search, a view, a manual edge, a
+    /// notify rule) is refused before anything is sent to the server, naming it.
     ///
     /// - Parameters:
     ///   - configuration: Where the server is and how the store behaves.
-    ///   - models: The models whose secondary indexes to keep, such as `[User.self, Note.self]`.
-    ///   - extensions: Secondary indexes defined by hand (`byAge.databaseExtension`).
+    ///   - models: The models whose secondary indexes and relationships to keep, such as
+    ///     `[User.self, Note.self]`.
+    ///   - extensions: Secondary indexes and relationships defined by hand (`byAge.databaseExtension`).
     /// - Returns: An open store.
     /// - Throws: ``/Trove/TroveError/Code/misuse`` naming the model and the extension that
     ///   PostgreSQL does not keep, or two extensions with the same name;
@@ -197,7 +214,7 @@ public final class PostgresStore: AsyncDatabaseWriter {
     public static func open(
         configuration: Configuration, models: [any Persistable.Type] = [], extensions: [DatabaseExtension] = []
     ) async throws -> PostgresStore {
-        let indexes = try PostgresIndex.indexes(of: models, extensions: extensions)
+        let kept = try keptExtensions(of: models, extensions: extensions)
         var logger = Logger(label: "trove.postgres")
         // postgres-nio warns of a lease before `run()` starts, which the pool then serves: not news.
         logger.logLevel = .error
@@ -213,11 +230,11 @@ public final class PostgresStore: AsyncDatabaseWriter {
         try? await probe.close()
 
         let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
-        let store = PostgresStore(configuration: configuration, client: client, indexes: indexes, logger: logger)
+        let store = PostgresStore(configuration: configuration, client: client, extensions: kept, logger: logger)
         store.tasks.withLock { $0.pool = Task { await client.run() } }
         do {
             try await PostgresSchema.migrate(store)
-            try await PostgresIndexBuilder.prepare(indexes, in: store)
+            try await PostgresExtensionBuilder.prepare(kept, in: store)
         } catch {
             store.close()
             throw error
@@ -237,8 +254,8 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// - Parameters:
     ///   - url: The URL of the database.
     ///   - schema: The PostgreSQL schema that holds Trove's tables.
-    ///   - models: The models whose secondary indexes to keep.
-    ///   - extensions: Secondary indexes defined by hand.
+    ///   - models: The models whose secondary indexes and relationships to keep.
+    ///   - extensions: Secondary indexes and relationships defined by hand.
     /// - Returns: An open store.
     /// - Throws: As ``open(configuration:models:extensions:)``, and ``/Trove/TroveError/Code/misuse``
     ///   for a malformed URL.

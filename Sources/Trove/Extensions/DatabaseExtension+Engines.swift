@@ -1,5 +1,5 @@
 // What an engine other than SQLite reads of an extension (package access, for TrovePostgres):
-// which kind it is, and for a secondary index, the index itself. The kinds that engine does not
+// which kind it is, and for a secondary index or relationships, their definition. The kinds that engine does not
 // keep are refused when it opens, by name, instead of being left out without a word.
 
 /// An extension as an engine other than SQLite's sees it.
@@ -8,9 +8,10 @@ package enum ExtensionDefinition: Sendable {
     case secondaryIndex(any SecondaryIndexDefinition)
     /// A full-text search.
     case fullTextSearch
-    /// Relationships; `hasDeleteRules` when an edge has a delete or notify rule, which another
-    /// engine would have to apply in its write transactions.
-    case relationships(hasDeleteRules: Bool)
+    /// Relationships, with their definition: the edges, their rules, and how to read a source's
+    /// destinations, which another engine keeps in its own table and whose rules it applies in
+    /// its write transactions.
+    case relationships(any RelationshipsDefinition)
     /// A view (of one collection or of several).
     case view
     /// A kind of extension this list does not know yet, by the kind's name.
@@ -60,8 +61,33 @@ extension FullTextSearchImplementation: EngineDescribable {
 
 extension RelationshipsImplementation: EngineDescribable {
     fileprivate func definition(name: String, version: Int) -> ExtensionDefinition {
-        .relationships(hasDeleteRules: edges.contains { !$0.rules.isEmpty })
+        .relationships(RelationshipsDefinitionOf(name: name, version: version, implementation: self))
     }
+}
+
+/// The definition of relationships of some source type: what another engine keeps their edges
+/// from (open the existential with a generic function to get at `Source`).
+package protocol RelationshipsDefinition: Sendable {
+    /// The type of the sources.
+    associatedtype Source: Persistable
+    /// The name of the extension.
+    var name: String { get }
+    /// The version of the definition.
+    var version: Int { get }
+    /// What the edges are kept from: a change of it rebuilds them.
+    var fingerprint: String { get }
+    /// The edges.
+    var edges: [RelationshipEdge<Source>] { get }
+}
+
+/// ``RelationshipsDefinition`` of a registered ``Relationships``.
+private struct RelationshipsDefinitionOf<Source: Persistable>: RelationshipsDefinition {
+    let name: String
+    let version: Int
+    let implementation: RelationshipsImplementation<Source>
+
+    var fingerprint: String { implementation.fingerprint }
+    var edges: [RelationshipEdge<Source>] { implementation.edges }
 }
 
 extension ViewImplementation: EngineDescribable {

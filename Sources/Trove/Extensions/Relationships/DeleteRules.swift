@@ -52,7 +52,7 @@ public struct DeleteRules: OptionSet, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// Whether one of the rules acts when the destination is removed.
-    var actOnDestinationRemoval: Bool {
+    package var actOnDestinationRemoval: Bool {
         !isDisjoint(with: [
             .deleteSourceWhenDestinationDeleted, .deleteSourceWhenAllDestinationsDeleted,
             .notifySourceWhenDestinationDeleted,
@@ -60,10 +60,48 @@ public struct DeleteRules: OptionSet, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// Whether one of the rules acts when the source is removed.
-    var actOnSourceRemoval: Bool {
+    package var actOnSourceRemoval: Bool {
         !isDisjoint(with: [
             .deleteDestinationWhenSourceDeleted, .deleteDestinationWhenAllSourcesDeleted,
             .notifyDestinationWhenSourceDeleted,
         ])
+    }
+
+    // The decisions of the rules, written once for every engine: each engine reads what they
+    // need (the sources left, a live destination) from its own tables and queues the removals.
+
+    /// Whether the destination of an edge goes once a source of it went, while `sourcesLeft`
+    /// sources still point at it through an edge of the same name (counted only when
+    /// ``countsSourcesLeft``).
+    package func removesDestination(sourcesLeft: Int) -> Bool {
+        contains(.deleteDestinationWhenSourceDeleted)
+            || (contains(.deleteDestinationWhenAllSourcesDeleted) && sourcesLeft == 0)
+    }
+
+    /// Whether ``removesDestination(sourcesLeft:)`` needs the number of sources left.
+    package var countsSourcesLeft: Bool {
+        contains(.deleteDestinationWhenAllSourcesDeleted)
+    }
+
+    /// What the rules do to a source once one destination of its edge went.
+    package enum SourceRemoval: Sendable {
+        /// The source stays.
+        case never
+        /// The source goes.
+        case always
+        /// The source goes when no destination of its edges of this name exists any more.
+        case whenNoDestinationLeft
+    }
+
+    /// What the rules do to a source once one destination of its edge went.
+    package var sourceRemoval: SourceRemoval {
+        if contains(.deleteSourceWhenDestinationDeleted) { return .always }
+        if contains(.deleteSourceWhenAllDestinationsDeleted) { return .whenNoDestinationLeft }
+        return .never
+    }
+
+    /// Whether a rule reports a removal to the other end (a callback of the notified item).
+    package var notifies: Bool {
+        !isDisjoint(with: [.notifySourceWhenDestinationDeleted, .notifyDestinationWhenSourceDeleted])
     }
 }

@@ -12,7 +12,7 @@ public struct RelationshipEdge<Source: Persistable>: Sendable {
     /// What a removal of one end does to the other.
     public let rules: DeleteRules
     /// The keys of the destinations of a source; `nil` for a manual edge.
-    let destinations: (@Sendable (Source) -> [String])?
+    package let destinations: (@Sendable (Source) -> [String])?
     /// Tells the source of a removed destination, when it is `RelationshipNotifiable`.
     let notifySource: @Sendable (ReadWriteTransaction, RelationshipNotice) throws -> Void
     /// Tells the destination of a removed source, when it is `RelationshipNotifiable`.

@@ -113,6 +113,55 @@ extension Relationships {
     }
 }
 
+// What every engine does with the keys its table of edges gives for a traversal, written once.
+extension RelationshipTraversal {
+    /// Throws the error of an edge the relationships do not have, listing those they have.
+    package func checkEdge() throws {
+        guard !knownEdges.contains(edge) else { return }
+        let known = knownEdges.map { "'\($0)'" }.joined(separator: ", ")
+        throw TroveError(
+            code: .extensionFailed,
+            message:
+                "The relationship '\(extensionName)' has no edge named '\(edge)'; its edges are \(known.isEmpty ? "none" : known).",
+            collection: sourceCollection, extensionName: extensionName)
+    }
+
+    /// `keys` (distinct) in the order of `Item`'s keys, at most ``limit`` of them.
+    package func ordered<Item: Persistable>(_ keys: [String], of type: Item.Type) -> [String] {
+        var keys = keys
+        keys.sort(by: ItemKeyOrder(of: Item.ID.self).precedes)
+        if let limit, keys.count > limit {
+            keys.removeSubrange(limit...)
+        }
+        return keys
+    }
+
+    /// `keys` as `Item`'s keys, or the error of one that is not.
+    package func ids<Item: Persistable>(_ keys: [String], of type: Item.Type) throws -> [Item.ID] {
+        try keys.map { key in
+            guard let id = Item.ID(itemKey: key) else {
+                throw TroveError(
+                    code: .invalidKey, message: "The key '\(key)' is not a valid \(Item.ID.self).",
+                    collection: Item.collection, key: key, extensionName: extensionName)
+            }
+            return id
+        }
+    }
+
+    /// A count of distinct keys, after the limit.
+    package func limited(_ count: Int) -> Int {
+        limit.map { min($0, count) } ?? count
+    }
+
+    /// The traversal without its limit: the items terminal reads keys until it has `limit`
+    /// items that exist.
+    package var unlimited: Self {
+        var copy = self
+        copy.limit = nil
+        return copy
+    }
+}
+
 extension ReadTransaction {
     /// The keys a traversal reaches, distinct, in the order of `Item`'s keys, limited.
     func traversalKeys<Item: Persistable>(_ traversal: RelationshipTraversal, of type: Item.Type) throws -> [String] {
@@ -124,25 +173,13 @@ extension ReadTransaction {
         }
         var keys: [String] = []
         try runTraversal(traversal, sql) { keys.append($0.string(at: 0)) }
-        let order = ItemKeyOrder(of: Item.ID.self)
-        keys.sort(by: order.precedes)
-        if let limit = traversal.limit, keys.count > limit {
-            keys.removeSubrange(limit...)
-        }
-        return keys
+        return traversal.ordered(keys, of: Item.self)
     }
 
     /// The keys a traversal reaches, as `Item`'s keys.
     @usableFromInline
     func traversalIDs<Item: Persistable>(_ traversal: RelationshipTraversal, of type: Item.Type) throws -> [Item.ID] {
-        try traversalKeys(traversal, of: Item.self).map { key in
-            guard let id = Item.ID(itemKey: key) else {
-                throw TroveError(
-                    code: .invalidKey, message: "The key '\(key)' is not a valid \(Item.ID.self).",
-                    collection: Item.collection, key: key, extensionName: traversal.extensionName)
-            }
-            return id
-        }
+        try traversal.ids(traversalKeys(traversal, of: Item.self), of: Item.self)
     }
 
     /// The number of distinct keys a traversal reaches (after its limit).
@@ -156,15 +193,13 @@ extension ReadTransaction {
         }
         var count = 0
         try runTraversal(traversal, sql) { count = Int($0.int64(at: 0)) }
-        return traversal.limit.map { min($0, count) } ?? count
+        return traversal.limited(count)
     }
 
     /// The items a traversal reaches that exist, in the order of their keys.
     @usableFromInline
     func traversalItems<Item: Persistable>(_ traversal: RelationshipTraversal, of type: Item.Type) throws -> [Item] {
-        var unlimited = traversal
-        unlimited.limit = nil
-        let keys = try traversalKeys(unlimited, of: Item.self).compactMap { Item.ID(itemKey: $0) }
+        let keys = try traversalKeys(traversal.unlimited, of: Item.self).compactMap { Item.ID(itemKey: $0) }
         var items: [Item] = []
         for key in keys {
             if let limit = traversal.limit, items.count >= limit { break }
@@ -176,14 +211,7 @@ extension ReadTransaction {
     private func runTraversal(_ traversal: RelationshipTraversal, _ sql: String, row: (Statement) throws -> Void)
         throws
     {
-        guard traversal.knownEdges.contains(traversal.edge) else {
-            let known = traversal.knownEdges.map { "'\($0)'" }.joined(separator: ", ")
-            throw TroveError(
-                code: .extensionFailed,
-                message:
-                    "The relationship '\(traversal.extensionName)' has no edge named '\(traversal.edge)'; its edges are \(known.isEmpty ? "none" : known).",
-                collection: traversal.sourceCollection, extensionName: traversal.extensionName)
-        }
+        try traversal.checkEdge()
         let core = checkedCore
         recorder?.recordIndex(traversal.extensionName, of: traversal.sourceCollection)
         try core.database.checkQueryable(traversal.extensionName, fingerprint: traversal.fingerprint)

@@ -314,8 +314,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             guard let offset = edgesByName[name], edges[offset].rules.actOnSourceRemoval else { continue }
             let edge = edges[offset]
             let left =
-                edge.rules.contains(.deleteDestinationWhenAllSourcesDeleted)
-                ? try countSources(edge: name, destination: destination, in: context) : 0
+                edge.rules.countsSourcesLeft ? try countSources(edge: name, destination: destination, in: context) : 0
             try destinationSideRules(edge, sourceKey: key, destinationKey: destination, sourcesLeft: left, in: context)
         }
     }
@@ -326,9 +325,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         in context: ExtensionContext
     ) throws {
         let destination = ItemAddress(collection: edge.destinationCollection, key: destinationKey)
-        if edge.rules.contains(.deleteDestinationWhenSourceDeleted)
-            || (edge.rules.contains(.deleteDestinationWhenAllSourcesDeleted) && sourcesLeft == 0)
-        {
+        if edge.rules.removesDestination(sourcesLeft: sourcesLeft) {
             context.core.cascade.removals.append(destination)
         }
         if edge.rules.contains(.notifyDestinationWhenSourceDeleted) {
@@ -360,12 +357,15 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             let destination = ItemAddress(collection: collection, key: key)
             for source in sources {
                 let address = ItemAddress(collection: Source.collection, key: source.key)
-                if edge.rules.contains(.deleteSourceWhenDestinationDeleted) {
+                switch edge.rules.sourceRemoval {
+                case .always:
                     context.core.cascade.removals.append(address)
-                } else if edge.rules.contains(.deleteSourceWhenAllDestinationsDeleted),
-                    try !hasLiveDestination(source: source.rowID, edge: edge, in: context)
-                {
-                    context.core.cascade.removals.append(address)
+                case .whenNoDestinationLeft:
+                    if try !hasLiveDestination(source: source.rowID, edge: edge, in: context) {
+                        context.core.cascade.removals.append(address)
+                    }
+                case .never:
+                    break
                 }
                 if edge.rules.contains(.notifySourceWhenDestinationDeleted) {
                     let notice = RelationshipNotice(

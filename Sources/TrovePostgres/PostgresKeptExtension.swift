@@ -1,0 +1,74 @@
+import NIOCore
+import PostgresNIO
+import Trove
+
+/// An extension that a ``PostgresStore`` keeps in tables of its own, in the transactions that
+/// write the items: a secondary index (``PostgresIndex``) or relationships
+/// (``PostgresRelationships``). The store calls it on every write and removal of a collection it
+/// follows; its life (tables made once, rebuilt from the items when its definition changes, rows
+/// copied from a Trove file) is written once, in ``PostgresExtensionBuilder``.
+protocol PostgresKeptExtension: Sendable {
+    /// The name of the extension, unique in the store.
+    var name: String { get }
+    /// The version of its definition.
+    var version: Int { get }
+    /// What its tables are built from: a change rebuilds them.
+    var fingerprint: String { get }
+    /// The collection whose items it is built from.
+    var collection: String { get }
+    /// The collections whose removals it follows (its own, and any other it acts on).
+    var followedRemovals: Set<String> { get }
+
+    /// Drops its tables, if any, and makes them again, empty.
+    func makeTables(in transaction: PostgresReadWriteTransaction) async throws
+    /// Adds what it keeps of the stored item at `key` of its collection, from its bytes (when it
+    /// is built, or when a Trove file is copied).
+    func store(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
+        async throws
+    /// Follows the write of `item`, of its collection, at `key`.
+    func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws
+    /// Follows the removal of the item at `key` of `collection`.
+    func removed(key: String, collection: String, in transaction: PostgresReadWriteTransaction) async throws
+    /// Whether ``removedAll(of:keys:in:)`` needs the keys of the items removed from `collection`.
+    func needsRemovedKeys(of collection: String) -> Bool
+    /// Follows the removal of every item of `collection`, whose keys were `keys` (when
+    /// ``needsRemovedKeys(of:)``, else empty).
+    func removedAll(of collection: String, keys: [String], in transaction: PostgresReadWriteTransaction) async throws
+}
+
+/// Makes the tables of the extensions a store keeps, and rebuilds those whose definition changed.
+enum PostgresExtensionBuilder {
+    /// Brings the tables of `extensions` up to their definitions, each in a transaction of its
+    /// own under an advisory lock, so that instances starting together build each once.
+    static func prepare(_ extensions: [any PostgresKeptExtension], in store: PostgresStore) async throws {
+        let names = store.names
+        for kept in extensions {
+            try await store.write { tx in
+                _ = try await tx.query("SELECT pg_advisory_xact_lock($1)", names.lockKey &+ 2)
+                var current = false
+                for try await (version, fingerprint) in try await tx.query(
+                    "SELECT version, fingerprint FROM \(names.extensions) WHERE name = $1", kept.name
+                ).decode((Int32, String).self) {
+                    current = Int(version) == kept.version && fingerprint == kept.fingerprint
+                }
+                guard !current else { return }
+                try await kept.makeTables(in: tx)
+                var rows: [(String, ByteBuffer, ByteBuffer?)] = []
+                for try await row in try await tx.query(
+                    "SELECT key, data, metadata FROM \(names.items) WHERE collection = $1", kept.collection,
+                    collection: kept.collection
+                ).decode((String, ByteBuffer, ByteBuffer?).self) {
+                    rows.append(row)
+                }
+                for (key, data, metadata) in rows {
+                    try await kept.store(key: key, data: data, metadata: metadata, in: tx)
+                }
+                _ = try await tx.query(
+                    """
+                    INSERT INTO \(names.extensions) (name, version, fingerprint) VALUES ($1, $2, $3)
+                    ON CONFLICT (name) DO UPDATE SET version = excluded.version, fingerprint = excluded.fingerprint
+                    """, kept.name, Int32(kept.version), kept.fingerprint)
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import NIOCore
+import PostgresNIO
+import Trove
+
+/// Relationships that a ``PostgresStore`` keeps: the same `Relationships` definition a Trove file
+/// uses (generated from `// @relationship` annotations, brought by `models:`), its edges in a table
+/// of their own, and its delete rules applied inside the transaction that removes an item.
+///
+/// ## The table
+///
+/// `edges_<name> (src_key, edge, dst_key)` holds one row per edge of each stored source, keyed by
+/// all three; an index on `(edge, dst_key)` finds the sources of a destination. Every write of a
+/// source replaces its edges in one statement; the removal of a source removes them. An edge
+/// points at a key: its destination need not exist.
+///
+/// ## The rules
+///
+/// What each rule decides is Trove's (`DeleteRules`, the same code as on a Trove file); this type
+/// reads what the decisions need from its table (the edges of a removed source, the sources left
+/// of a destination, whether a source has a destination left) and queues the removals on the
+/// transaction (``PostgresReadWriteTransaction/queueRemoval(_:)``), which runs them as ordinary
+/// removals, each firing the rules of its own edges, until none is left: cascades are transitive,
+/// end on cycles (an item already gone is skipped), and belong to the transaction, so a
+/// serialization failure that runs the body again runs them again, never half.
+///
+/// Manual edges and notify rules stay on Trove files: both hand the app a Trove file's
+/// transaction. A store opened with them refuses them by name (`PostgresStore+Extensions.swift`).
+struct PostgresRelationships: Sendable {
+    /// One edge of the definition, as the rules need it.
+    struct Edge: Sendable {
+        var name: String
+        var destinationCollection: String
+        var rules: DeleteRules
+    }
+
+    let name: String
+    let version: Int
+    let fingerprint: String
+    /// The collection of the sources.
+    let collection: String
+    let edges: [Edge]
+    /// The edges by name.
+    let edgesByName: [String: Edge]
+    /// The edges of an item of the source type, as (edge, destination key); `nil` for another type.
+    let edgesOfItem: @Sendable (any Sendable) -> [(edge: String, key: String)]?
+    /// The edges of a stored source, decoded.
+    let edgesOfRow: @Sendable (PostgresReadTransaction, ByteBuffer, ByteBuffer?, String) throws -> [(edge: String, key: String)]
+
+    /// The PostgreSQL form of `definition`, whose edges are all read from the sources'
+    /// properties and have no notify rule (checked by the caller).
+    init<Definition: RelationshipsDefinition>(_ definition: Definition) {
+        typealias Source = Definition.Source
+        name = definition.name
+        version = definition.version
+        fingerprint = "relationships " + definition.fingerprint
+        collection = Source.collection
+        edges = definition.edges.map { Edge(name: $0.name, destinationCollection: $0.destinationCollection, rules: $0.rules) }
+        edgesByName = Dictionary(edges.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let readers = definition.edges.compactMap { edge in edge.destinations.map { (edge.name, $0) } }
+        @Sendable func edgesOf(_ source: Source) -> [(edge: String, key: String)] {
+            var result: [(edge: String, key: String)] = []
+            for (edge, destinations) in readers {
+                for key in destinations(source) { result.append((edge, key)) }
+            }
+            return result
+        }
+        edgesOfItem = { item in (item as? Source).map(edgesOf) }
+        edgesOfRow = { transaction, data, metadata, key in
+            edgesOf(try transaction.decodeItem(Source.self, data: data, metadata: metadata, key: key))
+        }
+    }
+
+    func table(_ names: PostgresNames) -> String { names.edgeTable(name) }
+
+    /// Replaces the edges of the source at `key` with `edges`, in one statement: the edges that
+    /// are no longer there go, the new ones come, the others stay.
+    func replaceEdges(
+        of key: String, with edges: [(edge: String, key: String)], in transaction: PostgresReadWriteTransaction
+    ) async throws {
+        let table = table(transaction.names)
+        let sql = """
+            WITH new (edge, dst_key) AS (SELECT * FROM unnest($2::text[], $3::text[])),
+            gone AS (DELETE FROM \(table) WHERE src_key = $1 AND (edge, dst_key) NOT IN (SELECT edge, dst_key FROM new))
+            INSERT INTO \(table) (src_key, edge, dst_key) SELECT $1, edge, dst_key FROM new ON CONFLICT DO NOTHING
+            """
+        _ = try await transaction.query(sql, key, edges.map(\.edge), edges.map(\.key), collection: collection, key: key)
+    }
+
+    // MARK: Rules
+
+    /// A source went: its edges go, and what the rules decide for their destinations is queued.
+    private func sourceRemoved(key: String, in transaction: PostgresReadWriteTransaction) async throws {
+        let table = table(transaction.names)
+        var removed: [(edge: String, key: String)] = []
+        for try await row in try await transaction.query(
+            "DELETE FROM \(table) WHERE src_key = $1 RETURNING edge, dst_key", key, collection: collection, key: key
+        ).decode((String, String).self) {
+            removed.append(row)
+        }
+        try await destinationsLost(removed, in: transaction)
+    }
+
+    /// Queues what the rules decide for the destinations of `removed`, edges of sources that went.
+    private func destinationsLost(_ removed: [(edge: String, key: String)], in transaction: PostgresReadWriteTransaction)
+        async throws
+    {
+        let table = table(transaction.names)
+        for (name, destination) in removed {
+            guard let edge = edgesByName[name], edge.rules.actOnSourceRemoval else { continue }
+            var left = 0
+            if edge.rules.countsSourcesLeft {
+                for try await count in try await transaction.query(
+                    "SELECT count(DISTINCT src_key) FROM \(table) WHERE edge = $1 AND dst_key = $2", name, destination,
+                    collection: collection
+                ).decode(Int64.self) {
+                    left = Int(count)
+                }
+            }
+            if edge.rules.removesDestination(sourcesLeft: left) {
+                transaction.queueRemoval(CacheKey(collection: edge.destinationCollection, key: destination))
+            }
+        }
+    }
+
+    /// A destination went: what the rules decide for the sources that point at it is queued.
+    /// The edges stay: they are the sources' properties.
+    private func destinationRemoved(key: String, collection removed: String, in transaction: PostgresReadWriteTransaction)
+        async throws
+    {
+        let table = table(transaction.names)
+        for edge in edges where edge.destinationCollection == removed && edge.rules.actOnDestinationRemoval {
+            let removal = edge.rules.sourceRemoval
+            guard removal != .never else { continue }
+            var sources: [String] = []
+            for try await source in try await transaction.query(
+                "SELECT DISTINCT src_key FROM \(table) WHERE edge = $1 AND dst_key = $2", edge.name, key,
+                collection: collection
+            ).decode(String.self) {
+                sources.append(source)
+            }
+            for source in sources {
+                if removal == .whenNoDestinationLeft {
+                    let sql = """
+                        SELECT 1 FROM \(table) AS e JOIN \(transaction.names.items) AS i
+                        ON i.collection = $3 AND i.key = e.dst_key WHERE e.src_key = $1 AND e.edge = $2 LIMIT 1
+                        """
+                    let live = try await transaction.count(
+                        PostgresQuery(
+                            unsafeSQL: sql,
+                            binds: try PostgresReadTransaction.bind(source, edge.name, edge.destinationCollection)),
+                        collection: collection, key: source)
+                    guard live == 0 else { continue }
+                }
+                transaction.queueRemoval(CacheKey(collection: collection, key: source))
+            }
+        }
+    }
+}
+
+extension PostgresRelationships: PostgresKeptExtension {
+    var followedRemovals: Set<String> {
+        Set(edges.filter(\.rules.actOnDestinationRemoval).map(\.destinationCollection)).union([collection])
+    }
+
+    func makeTables(in transaction: PostgresReadWriteTransaction) async throws {
+        let table = table(transaction.names)
+        _ = try await transaction.query("DROP TABLE IF EXISTS \(table)")
+        _ = try await transaction.query(
+            """
+            CREATE TABLE \(table) (
+                src_key text COLLATE "C" NOT NULL, edge text NOT NULL, dst_key text COLLATE "C" NOT NULL,
+                PRIMARY KEY (src_key, edge, dst_key)
+            )
+            """)
+        _ = try await transaction.query("CREATE INDEX ON \(table) (edge, dst_key)")
+    }
+
+    func store(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
+        async throws
+    {
+        try await replaceEdges(of: key, with: edgesOfRow(transaction, data, metadata, key), in: transaction)
+    }
+
+    func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
+        guard let edges = edgesOfItem(item) else { return }
+        try await replaceEdges(of: key, with: edges, in: transaction)
+    }
+
+    func removed(key: String, collection removed: String, in transaction: PostgresReadWriteTransaction) async throws {
+        if removed == collection {
+            try await sourceRemoved(key: key, in: transaction)
+        }
+        if edges.contains(where: { $0.destinationCollection == removed }) {
+            try await destinationRemoved(key: key, collection: removed, in: transaction)
+        }
+    }
+
+    func needsRemovedKeys(of removed: String) -> Bool {
+        edges.contains { $0.destinationCollection == removed && $0.rules.actOnDestinationRemoval }
+    }
+
+    func removedAll(of removed: String, keys: [String], in transaction: PostgresReadWriteTransaction) async throws {
+        if removed == collection {
+            // Every source went: every edge goes, and the destination-side rules of each apply.
+            var edges: [(edge: String, key: String)] = []
+            for try await row in try await transaction.query(
+                "DELETE FROM \(table(transaction.names)) RETURNING edge, dst_key", collection: collection
+            ).decode((String, String).self) {
+                edges.append(row)
+            }
+            try await destinationsLost(edges, in: transaction)
+        }
+        for key in keys {
+            try await destinationRemoved(key: key, collection: removed, in: transaction)
+        }
+    }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import Testing
+import Trove
+import TrovePostgres
+import TroveTestSupport
+
+/// A node of a random graph, with one edge of each delete rule.
+struct CascadeNode: Persistable, Codable, Equatable {
+    typealias Coder = CodableCoder<CascadeNode>
+    static let collection = "cascade_nodes"
+    var id: String
+    /// `.deleteSourceWhenDestinationDeleted`: this node goes when one of these goes.
+    var next: [String] = []
+    /// `.deleteDestinationWhenSourceDeleted`: these go when this node goes.
+    var owned: [String] = []
+    /// `.deleteDestinationWhenAllSourcesDeleted`: a tag goes when its last node goes.
+    var tags: [String] = []
+    /// `.deleteSourceWhenAllDestinationsDeleted`: this node goes when none of these is left.
+    var parts: [String] = []
+}
+
+/// A tag of nodes.
+struct CascadeTag: Persistable, Codable, Equatable {
+    typealias Coder = CodableCoder<CascadeTag>
+    static let collection = "cascade_tags"
+    var id: String
+}
+
+/// The relationships of the random graphs: the four delete rules.
+let cascadeEdges = Relationships<CascadeNode>(
+    "cascade_edges",
+    edges: [
+        .to("next", CascadeNode.self, rules: .deleteSourceWhenDestinationDeleted, keys: { $0.next }),
+        .to("owned", CascadeNode.self, rules: .deleteDestinationWhenSourceDeleted, keys: { $0.owned }),
+        .to("tags", CascadeTag.self, rules: .deleteDestinationWhenAllSourcesDeleted, keys: { $0.tags }),
+        .to("parts", CascadeNode.self, rules: .deleteSourceWhenAllDestinationsDeleted, keys: { $0.parts }),
+    ])
+
+/// The engines the relationship tests run on: PostgreSQL only when a server is configured.
+enum RelationshipEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    static let available: [RelationshipEngine] = allCases.filter { $0 == .sqlite || TestServer.isConfigured }
+}
+
+/// Relationships on both engines, written once against `some AsyncDatabaseWriter`: random graphs
+/// and removals against a brute-force model of the four delete rules, traversals against the
+/// model's edges, and on PostgreSQL two instances sharing one schema.
+struct RelationshipEngineTests {
+    /// Runs `body` with a fresh place of `engine` that keeps `cascadeEdges`.
+    func withPlace(
+        _ engine: RelationshipEngine, _ body: (any AsyncDatabaseWriter) async throws -> Void
+    ) async throws {
+        switch engine {
+        case .sqlite:
+            try await body(try Database.temporary(extensions: [cascadeEdges.databaseExtension]))
+        case .postgres:
+            let store = try await TestServer.openStore(extensions: [cascadeEdges.databaseExtension])
+            do {
+                try await body(store)
+            } catch {
+                await TestServer.dispose(store)
+                throw error
+            }
+            await TestServer.dispose(store)
+        }
+    }
+
+    /// A random graph of 2 to 31 nodes and 5 tags.
+    static func randomGraph(_ random: inout SeededGenerator) -> [String: CascadeNode] {
+        let count = Int.random(in: 2...31, using: &random)
+        let ids = (0..<count).map { "n\($0)" }
+        func some(_ range: ClosedRange<Int>, of keys: [String]) -> [String] {
+            (0..<Int.random(in: range, using: &random)).map { _ in keys.randomElement(using: &random)! }
+        }
+        var nodes: [String: CascadeNode] = [:]
+        for id in ids {
+            nodes[id] = CascadeNode(
+                id: id, next: some(0...2, of: ids),
+                owned: Int.random(in: 0..<10, using: &random) < 3 ? some(1...1, of: ids) : [],
+                tags: some(0...2, of: (0..<5).map { "t\($0)" }), parts: some(0...2, of: ids))
+        }
+        return nodes
+    }
+
+    /// What is left after removals: the brute-force model of the rules, a worklist of removals
+    /// over the graph as written.
+    struct Model {
+        let nodes: [String: CascadeNode]
+        var aliveNodes: Set<String>
+        var aliveTags: Set<String>
+
+        /// Removes `key` (a node or a tag) and everything the rules remove with it.
+        mutating func remove(_ key: String, isTag: Bool) {
+            var work: [(key: String, isTag: Bool)] = [(key, isTag)]
+            while let (key, isTag) = work.popLast() {
+                if isTag {
+                    // No rule acts when a tag goes.
+                    aliveTags.remove(key)
+                    continue
+                }
+                guard aliveNodes.remove(key) != nil, let node = nodes[key] else { continue }
+                // As a source: its owned nodes go; a tag goes with its last node.
+                for owned in node.owned { work.append((owned, false)) }
+                for tag in Set(node.tags) where !aliveNodes.contains(where: { nodes[$0]!.tags.contains(tag) }) {
+                    work.append((tag, true))
+                }
+                // As a destination: a node whose `next` points at it goes; a node whose `parts`
+                // has no node left goes.
+                for other in aliveNodes where nodes[other]!.next.contains(key) { work.append((other, false)) }
+                for other in aliveNodes where nodes[other]!.parts.contains(key) {
+                    if !nodes[other]!.parts.contains(where: aliveNodes.contains) { work.append((other, false)) }
+                }
+            }
+        }
+
+        /// Removes every node, as `removeAll(CascadeNode.self)` does: every tag of a node goes too.
+        mutating func removeAllNodes() {
+            for key in aliveNodes { aliveTags.subtract(nodes[key]!.tags) }
+            aliveNodes.removeAll()
+        }
+    }
+
+    @Test(arguments: RelationshipEngine.available, 0..<40)
+    func cascadesMatchABruteForceModel(_ engine: RelationshipEngine, seed: Int) async throws {
+        try await withPlace(engine) { db in try await cascades(db, engine: engine, seed: seed) }
+    }
+
+    func cascades(_ db: some AsyncDatabaseWriter, engine: RelationshipEngine, seed: Int) async throws {
+        var random = SeededGenerator(seed: UInt64(seed) &+ 7)
+        let nodes = Self.randomGraph(&random)
+        let tags = (0..<5).map { CascadeTag(id: "t\($0)") }
+        try await db.write { tx in
+            try await tx.write(Array(nodes.values))
+            try await tx.write(tags)
+        }
+        var model = Model(nodes: nodes, aliveNodes: Set(nodes.keys), aliveTags: Set(tags.map(\.id)))
+        let ids = nodes.keys.sorted()
+        for step in 0..<4 {
+            let label = "\(engine.rawValue), seed \(seed), step \(step)"
+            switch Int.random(in: 0..<20, using: &random) {
+            case 0:
+                _ = try await db.removeAll(CascadeNode.self)
+                model.removeAllNodes()
+            case 1, 2:
+                let tag = "t\(Int.random(in: 0..<5, using: &random))"
+                _ = try await db.remove(CascadeTag.self, key: tag)
+                model.remove(tag, isTag: true)
+            default:
+                let victim = ids.randomElement(using: &random)!
+                _ = try await db.remove(CascadeNode.self, key: victim)
+                model.remove(victim, isTag: false)
+            }
+            #expect(Set(try await db.keys(of: CascadeNode.self)) == model.aliveNodes, "\(label)")
+            #expect(Set(try await db.keys(of: CascadeTag.self)) == model.aliveTags, "\(label)")
+            try await checkTraversals(db, model, label: label, random: &random)
+        }
+    }
+
+    /// Traversals from a few nodes, each way, against the model's edges.
+    func checkTraversals(
+        _ db: some AsyncDatabaseWriter, _ model: Model, label: String, random: inout SeededGenerator
+    ) async throws {
+        for key in model.nodes.keys.sorted().shuffled(using: &random).prefix(3) {
+            let node = model.nodes[key]!
+            let pointing = model.aliveNodes.filter { model.nodes[$0]!.next.contains(key) }.sorted()
+            let sources = cascadeEdges.sources(pointingTo: key, edge: "next")
+            #expect(try await sources.keys(in: db) == pointing, "\(label): sources of \(key)")
+            #expect(try await sources.count(in: db) == pointing.count, "\(label)")
+            #expect(try await sources.limit(1).keys(in: db) == Array(pointing.prefix(1)), "\(label)")
+            // Destinations are keys (the edge holds while its source does), items those that exist.
+            let tags = model.aliveNodes.contains(key) ? Array(Set(node.tags)).sorted() : []
+            let destinations = cascadeEdges.destinations(of: key, edge: "tags", as: CascadeTag.self)
+            #expect(try await destinations.keys(in: db) == tags, "\(label): tags of \(key)")
+            #expect(try await destinations.count(in: db) == tags.count, "\(label)")
+            #expect(
+                try await destinations.items(in: db).map(\.id) == tags.filter(model.aliveTags.contains),
+                "\(label): tags of \(key) that exist")
+        }
+    }
+
+    /// A chain of 2,000 nodes, each removed by the removal of the one before: the cascade is a
+    /// loop, not a recursion, on both engines.
+    @Test(arguments: RelationshipEngine.available)
+    func longChainsCascade(_ engine: RelationshipEngine) async throws {
+        try await withPlace(engine) { db in try await longChain(db) }
+    }
+
+    func longChain(_ db: some AsyncDatabaseWriter) async throws {
+        let count = 2_000
+        try await db.write((0..<count).map { CascadeNode(id: "n\($0)", next: $0 == 0 ? [] : ["n\($0 - 1)"]) })
+        #expect(try await db.remove(CascadeNode.self, key: "n0"))
+        #expect(try await db.count(of: CascadeNode.self) == 0)
+    }
+
+    /// A write that moves an edge moves what the rules act on: the old destination no longer
+    /// takes the source with it, the new one does.
+    @Test(arguments: RelationshipEngine.available)
+    func rewritingASourceMovesItsEdges(_ engine: RelationshipEngine) async throws {
+        try await withPlace(engine) { db in try await movedEdges(db) }
+    }
+
+    func movedEdges(_ db: some AsyncDatabaseWriter) async throws {
+        try await db.write { tx in
+            try await tx.write([CascadeNode(id: "a"), CascadeNode(id: "b"), CascadeNode(id: "c", next: ["a"])])
+            try await tx.write(CascadeNode(id: "c", next: ["b"]))
+        }
+        #expect(try await cascadeEdges.sources(pointingTo: "a", edge: "next").keys(in: db) == [])
+        _ = try await db.remove(CascadeNode.self, key: "a")
+        #expect(try await db.keys(of: CascadeNode.self) == ["b", "c"])
+        _ = try await db.remove(CascadeNode.self, key: "b")
+        #expect(try await db.keys(of: CascadeNode.self) == [])
+    }
+
+    /// A transaction that throws after a cascade leaves everything as it was.
+    @Test(arguments: RelationshipEngine.available)
+    func aRolledBackCascadeLeavesEverything(_ engine: RelationshipEngine) async throws {
+        try await withPlace(engine) { db in try await rolledBack(db) }
+    }
+
+    func rolledBack(_ db: some AsyncDatabaseWriter) async throws {
+        try await db.write([CascadeNode(id: "a"), CascadeNode(id: "b", next: ["a"])])
+        struct Abort: Error {}
+        await #expect(throws: Abort.self) {
+            try await db.write { tx in
+                _ = try await tx.remove(CascadeNode.self, key: "a")
+                #expect(try await tx.count(of: CascadeNode.self) == 0)
+                throw Abort()
+            }
+        }
+        #expect(try await db.keys(of: CascadeNode.self) == ["a", "b"])
+        #expect(try await cascadeEdges.sources(pointingTo: "a", edge: "next").keys(in: db) == ["b"])
+    }
+}
+
+/// Relationships across two instances of a PostgreSQL store on one schema.
+@Suite(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
+struct RelationshipTwoInstanceTests {
+    /// A cascade started by one instance is seen whole by the other, and a store opened later on
+    /// the same schema builds nothing again.
+    @Test func aCascadeOfOneInstanceIsSeenWholeByTheOther() async throws {
+        let schema = TestServer.freshSchema()
+        let first = try await TestServer.openStore(schema: schema, extensions: [cascadeEdges.databaseExtension])
+        let second = try await TestServer.openStore(schema: schema, extensions: [cascadeEdges.databaseExtension])
+        defer {
+            second.close()
+            Task { await TestServer.dispose(first) }
+        }
+        // 100 parents, each with 10 children that go with it.
+        let parents = (0..<100).map { CascadeNode(id: String(format: "p%03d", $0)) }
+        let children = (0..<1_000).map { CascadeNode(id: String(format: "c%04d", $0), next: [String(format: "p%03d", $0 / 10)]) }
+        try await first.write { tx in
+            try await tx.write(parents)
+            try await tx.write(children)
+        }
+        #expect(try await second.count(of: CascadeNode.self) == 1_100)
+        #expect(try await cascadeEdges.sources(pointingTo: "p007", edge: "next").count(in: second) == 10)
+        _ = try await second.write { tx in try await tx.remove(CascadeNode.self, keys: parents.prefix(50).map(\.id)) }
+        // Half the parents went, with their 500 children, in one commit the other instance sees whole.
+        #expect(try await first.count(of: CascadeNode.self) == 550)
+        #expect(try await cascadeEdges.sources(pointingTo: "p007", edge: "next").count(in: first) == 0)
+        #expect(try await cascadeEdges.sources(pointingTo: "p077", edge: "next").count(in: first) == 10)
+    }
+
+    /// Two instances removing at once, with cascades that meet: the server's serialization
+    /// failures run a body again, cascade included, never half; the result is the model's.
+    @Test func concurrentCascadesOfTwoInstancesMatchTheModel() async throws {
+        let schema = TestServer.freshSchema()
+        let first = try await TestServer.openStore(schema: schema, extensions: [cascadeEdges.databaseExtension])
+        let second = try await TestServer.openStore(schema: schema, extensions: [cascadeEdges.databaseExtension])
+        defer {
+            second.close()
+            Task { await TestServer.dispose(first) }
+        }
+        for seed in 0..<8 {
+            var random = SeededGenerator(seed: UInt64(seed) &+ 101)
+            let nodes = RelationshipEngineTests.randomGraph(&random)
+            let tags = (0..<5).map { CascadeTag(id: "t\($0)") }
+            try await first.write { tx in
+                _ = try await tx.removeAll(CascadeNode.self)
+                _ = try await tx.removeAll(CascadeTag.self)
+                try await tx.write(Array(nodes.values))
+                try await tx.write(tags)
+            }
+            var model = RelationshipEngineTests.Model(
+                nodes: nodes, aliveNodes: Set(nodes.keys), aliveTags: Set(tags.map(\.id)))
+            let ids = nodes.keys.sorted()
+            let victims = (0..<2).map { _ in ids.randomElement(using: &random)! }
+            async let one: Bool = first.write { tx in try await tx.remove(CascadeNode.self, key: victims[0]) }
+            async let other: Bool = second.write { tx in try await tx.remove(CascadeNode.self, key: victims[1]) }
+            _ = try await (one, other)
+            for victim in victims { model.remove(victim, isTag: false) }
+            #expect(Set(try await first.keys(of: CascadeNode.self)) == model.aliveNodes, "seed \(seed): \(victims)")
+            #expect(Set(try await second.keys(of: CascadeTag.self)) == model.aliveTags, "seed \(seed): \(victims)")
+        }
+    }
+}
