@@ -63,6 +63,11 @@ struct BadInputPostgresTests {
             saying: ["manual edge 'linked'"])
     }
 
+    /// Whether PostgreSQL keeps relationships: no manual edge, no notify rule.
+    static func isKeptOnPostgres(_ definition: some RelationshipsDefinition) -> Bool {
+        !definition.edges.contains { $0.isManual || $0.rules.notifies }
+    }
+
     /// Every kind of extension a Trove file registers is either kept by a PostgreSQL store or
     /// refused when it opens: the switch lists every kind, so a new kind fails to compile here
     /// until it is decided.
@@ -82,7 +87,7 @@ struct BadInputPostgresTests {
                 kept = true
             case .relationships(let definition):
                 seen.insert("relationships")
-                kept = !definition.edges.contains { $0.isManual || $0.rules.notifies }
+                kept = Self.isKeptOnPostgres(definition)
             case .fullTextSearch:
                 seen.insert("full-text search")
                 kept = false

@@ -220,11 +220,10 @@ struct RelationshipEngineTests {
         try await withPlace(engine) { db in try await rolledBack(db) }
     }
 
-    func rolledBack(_ db: some AsyncDatabaseWriter) async throws {
+    func rolledBack<DB: AsyncDatabaseWriter>(_ db: DB) async throws {
         try await db.write([CascadeNode(id: "a"), CascadeNode(id: "b", next: ["a"])])
-        struct Abort: Error {}
         await #expect(throws: Abort.self) {
-            try await db.write { tx in
+            try await db.write { (tx: DB.WritingTransaction) async throws -> Void in
                 _ = try await tx.remove(CascadeNode.self, key: "a")
                 #expect(try await tx.count(of: CascadeNode.self) == 0)
                 throw Abort()
@@ -234,6 +233,9 @@ struct RelationshipEngineTests {
         #expect(try await cascadeEdges.sources(pointingTo: "a", edge: "next").keys(in: db) == ["b"])
     }
 }
+
+/// The error that rolls a transaction back in the tests.
+private struct Abort: Error {}
 
 /// Relationships across two instances of a PostgreSQL store on one schema.
 @Suite(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
