@@ -125,10 +125,11 @@ extension PostgresIndex: PostgresKeptExtension {
         try await storeRow(values, key: key, in: transaction)
     }
 
-    /// Removes the row at `key`.
-    func removed(key: String, collection: String, in transaction: PostgresReadWriteTransaction) async throws {
+    /// Removes the rows at `keys`.
+    func removed(keys: [String], collection: String, in transaction: PostgresReadWriteTransaction) async throws {
         _ = try await transaction.query(
-            "DELETE FROM \(table(transaction.names)) WHERE key = $1", key, collection: collection, key: key)
+            "DELETE FROM \(table(transaction.names)) WHERE key = ANY($1)", keys, collection: collection,
+            key: keys.count == 1 ? keys[0] : nil)
     }
 
     func needsRemovedKeys(of collection: String) -> Bool { false }

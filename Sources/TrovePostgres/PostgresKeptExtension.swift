@@ -27,8 +27,8 @@ protocol PostgresKeptExtension: Sendable {
         async throws
     /// Follows the write of `item`, of its collection, at `key`.
     func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws
-    /// Follows the removal of the item at `key` of `collection`.
-    func removed(key: String, collection: String, in transaction: PostgresReadWriteTransaction) async throws
+    /// Follows the removal of the items at `keys` (each removed, none repeated) of `collection`.
+    func removed(keys: [String], collection: String, in transaction: PostgresReadWriteTransaction) async throws
     /// Whether ``removedAll(of:keys:in:)`` needs the keys of the items removed from `collection`.
     func needsRemovedKeys(of collection: String) -> Bool
     /// Follows the removal of every item of `collection`, whose keys were `keys` (when

@@ -121,19 +121,9 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         return changed > 0
     }
 
-    /// Removes the item at `key` of `collection`, its index rows and edges, and what the delete
-    /// rules of relationships remove with it.
+    /// Removes the item at `key` of `collection` (``removeItems(forKeys:in:)``).
     func removeItem(forKey key: String, in collection: String) async throws -> Bool {
-        let sql = "DELETE FROM \(names.items) WHERE collection = $1 AND key = $2 RETURNING 1"
-        let removed = try await count(
-            PostgresQuery(unsafeSQL: sql, binds: try Self.bind(collection, key)), collection: collection, key: key)
-        guard removed > 0 else { return false }
-        noteChange(CacheKey(collection: collection, key: key), item: nil)
-        for follower in store.removalFollowers[collection] ?? [] {
-            try await follower.removed(key: key, collection: collection, in: self)
-        }
-        try await runCascade()
-        return true
+        try await removeItems(forKeys: [key], in: collection) > 0
     }
 
     /// Removes `item` (by its key) from its collection.
@@ -156,28 +146,37 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         try await removeItems(forKeys: items.map { $0.id.itemKey }, in: Items.Element.collection)
     }
 
-    /// Removes the items at `keys` of `collection`: in one statement per batch when no extension
-    /// follows the collection, item by item (with their index rows, edges and rules) otherwise.
+    /// Removes the items at `keys` of `collection`, in one statement per batch of keys, with what
+    /// the extensions that follow the collection keep of them (one statement per batch each), and
+    /// what the delete rules of relationships remove with them (``runCascade()``).
     func removeItems(forKeys keys: [String], in collection: String) async throws -> Int {
-        guard store.removalFollowers[collection] == nil else {
-            var removed = 0
-            for key in keys where try await removeItem(forKey: key, in: collection) {
-                removed += 1
-            }
-            return removed
-        }
+        let removed = try await deleteRows(forKeys: keys, in: collection)
+        try await runCascade()
+        return removed
+    }
+
+    /// Deletes the rows at `keys` of `collection` and tells the extensions that follow the
+    /// collection which went; returns how many went (a key where nothing is stored is skipped).
+    func deleteRows(forKeys keys: [String], in collection: String) async throws -> Int {
+        let followers = store.removalFollowers[collection] ?? []
         let sql = "DELETE FROM \(names.items) WHERE collection = $1 AND key = ANY($2) RETURNING key"
-        var removed = 0
+        var count = 0
         var start = 0
         while start < keys.count {
             let batch = Array(keys[start..<min(keys.count, start + PendingRows.batchSize)])
             start += batch.count
+            var removed: [String] = []
             for try await (key) in try await query(sql, collection, batch, collection: collection).decode(String.self) {
                 noteChange(CacheKey(collection: collection, key: key), item: nil)
-                removed += 1
+                removed.append(key)
+            }
+            count += removed.count
+            guard !removed.isEmpty else { continue }
+            for follower in followers {
+                try await follower.removed(keys: removed, collection: collection, in: self)
             }
         }
-        return removed
+        return count
     }
 
     /// Removes the item of type `Item` at `key`.

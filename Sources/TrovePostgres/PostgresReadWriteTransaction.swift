@@ -21,15 +21,9 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     /// Rows written to collections without indexes and not sent yet.
     var pendingRows = PendingRows()
 
-    /// The removals that delete rules decided and that have not run yet, in order; those before
-    /// `nextRemoval` are done.
+    /// The removals that delete rules decided and that have not run yet, in order.
     private var cascade: [CacheKey] = []
-    private var nextRemoval = 0
     private var isRunningCascade = false
-
-    /// Whether ``announce()`` sent its statement alone, outside a transaction: nothing had been
-    /// sent before it, so that statement was the whole transaction and committed by itself.
-    private(set) var committedAlone = false
 
     init(store: PostgresStore, connection: PostgresConnection) {
         super.init(store: store, connection: connection, begin: "BEGIN ISOLATION LEVEL SERIALIZABLE")
@@ -48,27 +42,40 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     }
 
     /// Queues the removal of the item at `address`, decided by a delete rule: it runs once the
-    /// removal that fired the rule is done (``runCascade()``).
+    /// removals that fired the rule are done (``runCascade()``).
     func queueRemoval(_ address: CacheKey) {
         cascade.append(address)
     }
 
-    /// Runs the queued removals, each an ordinary removal whose own rules queue more, until none
-    /// is left. Does nothing when called from inside the loop, which picks up what was queued:
-    /// a cascade runs at a bounded depth of calls, however long its chain. An item already gone
-    /// is skipped: that is how a cycle ends.
+    /// Runs the queued removals in waves: each wave removes what the one before queued, one
+    /// statement per collection (and one per extension that follows it), and its rules queue the
+    /// next wave, until none is left. Does nothing when called from inside the loop, which picks
+    /// up what was queued: a cascade runs at a bounded depth of calls, however long its chain.
+    /// An item already gone is skipped: that is how a cycle ends.
+    ///
+    /// A wave removes several items before their rules are read, where a Trove file removes them
+    /// one by one; both end with the same items, since every rule only ever removes more as more
+    /// goes (`RelationshipEngineTests` checks both against one model).
     func runCascade() async throws {
-        guard !isRunningCascade, nextRemoval < cascade.count else { return }
+        guard !isRunningCascade, !cascade.isEmpty else { return }
         isRunningCascade = true
         defer {
             isRunningCascade = false
             cascade.removeAll()
-            nextRemoval = 0
         }
-        while nextRemoval < cascade.count {
-            let address = cascade[nextRemoval]
-            nextRemoval += 1
-            _ = try await removeItem(forKey: address.key, in: address.collection)
+        while !cascade.isEmpty {
+            let wave = cascade
+            cascade.removeAll()
+            var collections: [String] = []
+            var keys: [String: [String]] = [:]
+            var seen: Set<CacheKey> = []
+            for address in wave where seen.insert(address).inserted {
+                if keys[address.collection] == nil { collections.append(address.collection) }
+                keys[address.collection, default: []].append(address.key)
+            }
+            for collection in collections {
+                _ = try await deleteRows(forKeys: keys[collection]!, in: collection)
+            }
         }
     }
 

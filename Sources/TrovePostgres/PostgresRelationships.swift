@@ -16,9 +16,10 @@ import Trove
 /// ## The rules
 ///
 /// What each rule decides is Trove's (`DeleteRules`, the same code as on a Trove file); this type
-/// reads what the decisions need from its table (the edges of a removed source, the sources left
-/// of a destination, whether a source has a destination left) and queues the removals on the
-/// transaction (``PostgresReadWriteTransaction/queueRemoval(_:)``), which runs them as ordinary
+/// reads what the decisions need from its table (the edges of the removed sources, the sources
+/// left of their destinations, whether a source has a destination left), a statement for all the
+/// items removed together, and queues the removals on the transaction
+/// (``PostgresReadWriteTransaction/queueRemoval(_:)``), which runs them in waves of ordinary
 /// removals, each firing the rules of its own edges, until none is left: cascades are transitive,
 /// end on cycles (an item already gone is skipped), and belong to the transaction, so a
 /// serialization failure that runs the body again runs them again, never half.
@@ -88,69 +89,75 @@ struct PostgresRelationships: Sendable {
 
     // MARK: Rules
 
-    /// A source went: its edges go, and what the rules decide for their destinations is queued.
-    private func sourceRemoved(key: String, in transaction: PostgresReadWriteTransaction) async throws {
-        let table = table(transaction.names)
+    /// Sources went: their edges go, and what the rules decide for their destinations is queued.
+    private func sourcesRemoved(keys: [String], in transaction: PostgresReadWriteTransaction) async throws {
         var removed: [(edge: String, key: String)] = []
         for try await row in try await transaction.query(
-            "DELETE FROM \(table) WHERE src_key = $1 RETURNING edge, dst_key", key, collection: collection, key: key
+            "DELETE FROM \(table(transaction.names)) WHERE src_key = ANY($1) RETURNING edge, dst_key", keys,
+            collection: collection, key: keys.count == 1 ? keys[0] : nil
         ).decode((String, String).self) {
             removed.append(row)
         }
         try await destinationsLost(removed, in: transaction)
     }
 
-    /// Queues what the rules decide for the destinations of `removed`, edges of sources that went.
+    /// Queues what the rules decide for the destinations of `removed`, the edges of sources that
+    /// went: the sources left of each destination are counted in one statement.
     private func destinationsLost(_ removed: [(edge: String, key: String)], in transaction: PostgresReadWriteTransaction)
         async throws
     {
-        let table = table(transaction.names)
-        for (name, destination) in removed {
+        var seen: Set<[String]> = []
+        var lost: [(edge: Edge, key: String)] = []
+        for (name, key) in removed where seen.insert([name, key]).inserted {
             guard let edge = edgesByName[name], edge.rules.actOnSourceRemoval else { continue }
-            var left = 0
-            if edge.rules.countsSourcesLeft {
-                for try await count in try await transaction.query(
-                    "SELECT count(DISTINCT src_key) FROM \(table) WHERE edge = $1 AND dst_key = $2", name, destination,
-                    collection: collection
-                ).decode(Int64.self) {
-                    left = Int(count)
-                }
+            lost.append((edge, key))
+        }
+        var left: [[String]: Int] = [:]
+        let counted = lost.filter(\.edge.rules.countsSourcesLeft)
+        if !counted.isEmpty {
+            let sql = """
+                SELECT u.edge, u.dst_key, (SELECT count(DISTINCT e.src_key) FROM \(table(transaction.names)) AS e
+                WHERE e.edge = u.edge AND e.dst_key = u.dst_key)
+                FROM unnest($1::text[], $2::text[]) AS u (edge, dst_key)
+                """
+            for try await (edge, key, count) in try await transaction.query(
+                sql, counted.map(\.edge.name), counted.map(\.key), collection: collection
+            ).decode((String, String, Int64).self) {
+                left[[edge, key]] = Int(count)
             }
-            if edge.rules.removesDestination(sourcesLeft: left) {
-                transaction.queueRemoval(CacheKey(collection: edge.destinationCollection, key: destination))
-            }
+        }
+        for (edge, key) in lost where edge.rules.removesDestination(sourcesLeft: left[[edge.name, key]] ?? 0) {
+            transaction.queueRemoval(CacheKey(collection: edge.destinationCollection, key: key))
         }
     }
 
-    /// A destination went: what the rules decide for the sources that point at it is queued.
-    /// The edges stay: they are the sources' properties.
-    private func destinationRemoved(key: String, collection removed: String, in transaction: PostgresReadWriteTransaction)
-        async throws
-    {
+    /// Destinations went: what the rules decide for the sources that point at them is queued, in
+    /// one statement per edge. The edges stay: they are the sources' properties.
+    private func destinationsRemoved(
+        keys: [String], collection removed: String, in transaction: PostgresReadWriteTransaction
+    ) async throws {
         let table = table(transaction.names)
-        for edge in edges where edge.destinationCollection == removed && edge.rules.actOnDestinationRemoval {
-            let removal = edge.rules.sourceRemoval
-            guard removal != .never else { continue }
-            var sources: [String] = []
-            for try await source in try await transaction.query(
-                "SELECT DISTINCT src_key FROM \(table) WHERE edge = $1 AND dst_key = $2", edge.name, key,
-                collection: collection
-            ).decode(String.self) {
-                sources.append(source)
+        for edge in edges where edge.destinationCollection == removed {
+            let sql: String
+            switch edge.rules.sourceRemoval {
+            case .never:
+                continue
+            case .always:
+                sql = "SELECT DISTINCT src_key FROM \(table) WHERE edge = $1 AND dst_key = ANY($2)"
+            case .whenNoDestinationLeft:
+                sql = """
+                    SELECT DISTINCT s.src_key FROM \(table) AS s WHERE s.edge = $1 AND s.dst_key = ANY($2)
+                    AND NOT EXISTS (SELECT 1 FROM \(table) AS e JOIN \(transaction.names.items) AS i
+                    ON i.collection = $3 AND i.key = e.dst_key WHERE e.src_key = s.src_key AND e.edge = $1)
+                    """
             }
-            for source in sources {
-                if removal == .whenNoDestinationLeft {
-                    let sql = """
-                        SELECT 1 FROM \(table) AS e JOIN \(transaction.names.items) AS i
-                        ON i.collection = $3 AND i.key = e.dst_key WHERE e.src_key = $1 AND e.edge = $2 LIMIT 1
-                        """
-                    let live = try await transaction.count(
-                        PostgresQuery(
-                            unsafeSQL: sql,
-                            binds: try PostgresReadTransaction.bind(source, edge.name, edge.destinationCollection)),
-                        collection: collection, key: source)
-                    guard live == 0 else { continue }
-                }
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(edge.name)
+            bindings.append(keys)
+            if edge.rules.sourceRemoval == .whenNoDestinationLeft { bindings.append(removed) }
+            for try await source in try await transaction.run(
+                PostgresQuery(unsafeSQL: sql, binds: bindings), collection: collection
+            ).decode(String.self) {
                 transaction.queueRemoval(CacheKey(collection: collection, key: source))
             }
         }
@@ -186,13 +193,11 @@ extension PostgresRelationships: PostgresKeptExtension {
         try await replaceEdges(of: key, with: edges, in: transaction)
     }
 
-    func removed(key: String, collection removed: String, in transaction: PostgresReadWriteTransaction) async throws {
+    func removed(keys: [String], collection removed: String, in transaction: PostgresReadWriteTransaction) async throws {
         if removed == collection {
-            try await sourceRemoved(key: key, in: transaction)
+            try await sourcesRemoved(keys: keys, in: transaction)
         }
-        if edges.contains(where: { $0.destinationCollection == removed }) {
-            try await destinationRemoved(key: key, collection: removed, in: transaction)
-        }
+        try await destinationsRemoved(keys: keys, collection: removed, in: transaction)
     }
 
     func needsRemovedKeys(of removed: String) -> Bool {
@@ -210,8 +215,8 @@ extension PostgresRelationships: PostgresKeptExtension {
             }
             try await destinationsLost(edges, in: transaction)
         }
-        for key in keys {
-            try await destinationRemoved(key: key, collection: removed, in: transaction)
+        if !keys.isEmpty {
+            try await destinationsRemoved(keys: keys, collection: removed, in: transaction)
         }
     }
 }
