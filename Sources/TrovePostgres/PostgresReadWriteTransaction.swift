@@ -25,6 +25,10 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     private var cascade: [CacheKey] = []
     private var isRunningCascade = false
 
+    /// Whether ``announce()`` sent its statement alone, outside a transaction: nothing had been
+    /// sent before it, so that statement was the whole transaction and committed by itself.
+    private(set) var committedAlone = false
+
     init(store: PostgresStore, connection: PostgresConnection) {
         super.init(store: store, connection: connection, begin: "BEGIN ISOLATION LEVEL SERIALIZABLE")
         // Its reads go to the server: no snapshot number to read.
