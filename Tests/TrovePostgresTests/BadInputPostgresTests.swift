@@ -182,15 +182,10 @@ struct BadInputPostgresTests {
 
     /// A store that keeps the index of `User` (and nothing else), with one user written.
     func withStore(_ body: (PostgresStore) async throws -> Void) async throws {
-        let store = try await TestServer.openStore(extensions: [User.index.databaseExtension])
-        try await store.write(makeUsers(1)[0])
-        do {
+        try await TestServer.withStore(extensions: [User.index.databaseExtension]) { store in
+            try await store.write(makeUsers(1)[0])
             try await body(store)
-        } catch {
-            await TestServer.dispose(store)
-            throw error
         }
-        await TestServer.dispose(store)
     }
 
     @Test(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))

@@ -14,17 +14,51 @@ import TrovePostgres
 import TroveTestSupport
 
 /// The server the PostgreSQL tests use: `TROVE_POSTGRES_URL`, as printed by
-/// `Scripts/postgres-test-server.sh start`. Without it the tests that need a server skip, saying
-/// so; `.ci/run` sets `TROVE_POSTGRES_REQUIRED=1`, which turns a missing server into a failure.
+/// `Scripts/postgres-test-server.sh start`; without it, a throwaway server that this process
+/// starts with that script on loopback when PostgreSQL's binaries are installed, and stops when it
+/// exits. Only when neither is possible do the tests that need a server skip, saying why;
+/// `.ci/run` sets `TROVE_POSTGRES_REQUIRED=1`, which turns a missing server into a failure.
 enum TestServer {
-    static let url: String? = ProcessInfo.processInfo.environment["TROVE_POSTGRES_URL"].flatMap {
-        $0.isEmpty ? nil : $0
-    }
+    static let url: String? = environmentURL ?? ownServer.url
 
     static let isConfigured = url != nil
 
     static let skipMessage =
-        "TROVE_POSTGRES_URL is not set: no PostgreSQL server to test against. Start one with `eval \"$(Scripts/postgres-test-server.sh start)\"`."
+        "No PostgreSQL server to test against: TROVE_POSTGRES_URL is not set, and \(ownServer.failure ?? "none was started"). Install PostgreSQL (apt-get install postgresql), or start a server with `eval \"$(Scripts/postgres-test-server.sh start)\"`."
+
+    private static let environmentURL = ProcessInfo.processInfo.environment["TROVE_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// The server this process started (when `TROVE_POSTGRES_URL` is not set), or why it could not.
+    private static let ownServer: (url: String?, failure: String?) = {
+        guard environmentURL == nil else { return (nil, nil) }
+        do {
+            let output = try shell([script, "start"])
+            func value(_ name: String) -> String? {
+                output.split(separator: "\n").lazy.compactMap { line -> String? in
+                    let prefix = "export \(name)="
+                    guard line.hasPrefix(prefix) else { return nil }
+                    return String(line.dropFirst(prefix.count)).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+                }.first
+            }
+            guard let url = value("TROVE_POSTGRES_URL"), let folder = value("TROVE_POSTGRES_DATA") else {
+                return (nil, "Scripts/postgres-test-server.sh printed no server")
+            }
+            startedFolder.withLock { $0 = folder }
+            atexit {
+                if let folder = TestServer.startedFolder.withLock({ $0 }) {
+                    _ = try? TestServer.shell([TestServer.script, "stop", folder])
+                }
+            }
+            return (url, nil)
+        } catch {
+            return (nil, "no server could be started (\(error))")
+        }
+    }()
+
+    /// The folder of the server this process started, which it stops when it exits.
+    private static let startedFolder = Mutex<String?>(nil)
 
     /// The repository's `Scripts/postgres-test-server.sh`.
     static let script: String = {
@@ -48,6 +82,40 @@ enum TestServer {
         configuration.schema = schema ?? freshSchema()
         configure(&configuration)
         return try await PostgresStore.open(configuration: configuration, models: models, extensions: extensions)
+    }
+
+    /// Runs `body` with a store opened on a fresh schema with `extensions`, then disposes of the
+    /// store (``dispose(_:)``), whether `body` throws or not.
+    static func withStore<T>(
+        extensions: [DatabaseExtension] = [], _ body: (PostgresStore) async throws -> T
+    ) async throws -> T {
+        let store = try await openStore(extensions: extensions)
+        do {
+            let result = try await body(store)
+            await dispose(store)
+            return result
+        } catch {
+            await dispose(store)
+            throw error
+        }
+    }
+
+    /// Two stores on one fresh schema, with `extensions`: two instances of an app. The first
+    /// store's `dispose` drops the schema.
+    static func withTwoStores(
+        extensions: [DatabaseExtension] = [], _ body: (PostgresStore, PostgresStore) async throws -> Void
+    ) async throws {
+        let schema = freshSchema()
+        let first = try await openStore(schema: schema, extensions: extensions)
+        do {
+            let second = try await openStore(schema: schema, extensions: extensions)
+            defer { second.close() }
+            try await body(first, second)
+            await dispose(first)
+        } catch {
+            await dispose(first)
+            throw error
+        }
     }
 
     /// Drops the schema of `store` and closes it.

@@ -57,14 +57,7 @@ struct RelationshipEngineTests {
         case .sqlite:
             try await body(try Database.temporary(extensions: [cascadeEdges.databaseExtension]))
         case .postgres:
-            let store = try await TestServer.openStore(extensions: [cascadeEdges.databaseExtension])
-            do {
-                try await body(store)
-            } catch {
-                await TestServer.dispose(store)
-                throw error
-            }
-            await TestServer.dispose(store)
+            try await TestServer.withStore(extensions: [cascadeEdges.databaseExtension]) { try await body($0) }
         }
     }
 
@@ -240,16 +233,14 @@ private struct Abort: Error {}
 /// Relationships across two instances of a PostgreSQL store on one schema.
 @Suite(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
 struct RelationshipTwoInstanceTests {
-    /// A cascade started by one instance is seen whole by the other, and a store opened later on
-    /// the same schema builds nothing again.
+    /// A cascade started by one instance is seen whole by the other.
     @Test func aCascadeOfOneInstanceIsSeenWholeByTheOther() async throws {
-        let schema = TestServer.freshSchema()
-        let first = try await TestServer.openStore(schema: schema, extensions: [cascadeEdges.databaseExtension])
-        let second = try await TestServer.openStore(schema: schema, extensions: [cascadeEdges.databaseExtension])
-        defer {
-            second.close()
-            Task { await TestServer.dispose(first) }
+        try await TestServer.withTwoStores(extensions: [cascadeEdges.databaseExtension]) { first, second in
+            try await cascadeSeenWhole(first, second)
         }
+    }
+
+    func cascadeSeenWhole(_ first: PostgresStore, _ second: PostgresStore) async throws {
         // 100 parents, each with 10 children that go with it.
         let parents = (0..<100).map { CascadeNode(id: String(format: "p%03d", $0)) }
         let children = (0..<1_000).map { CascadeNode(id: String(format: "c%04d", $0), next: [String(format: "p%03d", $0 / 10)]) }
@@ -269,13 +260,12 @@ struct RelationshipTwoInstanceTests {
     /// Two instances removing at once, with cascades that meet: the server's serialization
     /// failures run a body again, cascade included, never half; the result is the model's.
     @Test func concurrentCascadesOfTwoInstancesMatchTheModel() async throws {
-        let schema = TestServer.freshSchema()
-        let first = try await TestServer.openStore(schema: schema, extensions: [cascadeEdges.databaseExtension])
-        let second = try await TestServer.openStore(schema: schema, extensions: [cascadeEdges.databaseExtension])
-        defer {
-            second.close()
-            Task { await TestServer.dispose(first) }
+        try await TestServer.withTwoStores(extensions: [cascadeEdges.databaseExtension]) { first, second in
+            try await concurrentCascades(first, second)
         }
+    }
+
+    func concurrentCascades(_ first: PostgresStore, _ second: PostgresStore) async throws {
         for seed in 0..<8 {
             var random = SeededGenerator(seed: UInt64(seed) &+ 101)
             let nodes = RelationshipEngineTests.randomGraph(&random)

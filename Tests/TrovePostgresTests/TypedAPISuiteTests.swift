@@ -33,15 +33,9 @@ enum Place: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .sqlite:
             try await body(try Database.temporary(models: [User.self]))
         case .postgres, .postgresWithoutIndex:
-            let store = try await TestServer.openStore(
-                extensions: self == .postgres ? [User.index.databaseExtension] : [])
-            do {
-                try await body(store)
-            } catch {
-                await TestServer.dispose(store)
-                throw error
+            try await TestServer.withStore(extensions: self == .postgres ? [User.index.databaseExtension] : []) {
+                try await body($0)
             }
-            await TestServer.dispose(store)
         }
     }
 }
