@@ -119,6 +119,8 @@ extension PostgresIndex: PostgresKeptExtension {
         try await storeRow(decodeValues(transaction, data, metadata, key), key: key, in: transaction)
     }
 
+    var holdsWritesBack: Bool { false }
+
     /// Stores the row of `item` at `key`.
     func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
         guard let values = values(item) else { return }

@@ -27,6 +27,10 @@ protocol PostgresKeptExtension: Sendable {
         async throws
     /// Follows the write of `item`, of its collection, at `key`.
     func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws
+    /// Whether ``written(_:key:in:)`` holds what it writes back until the transaction's next
+    /// statement, so that the item's own row may be held back too (a unique index must see its
+    /// row at once, to name the item a violation is about).
+    var holdsWritesBack: Bool { get }
     /// Follows the removal of the items at `keys` (each removed, none repeated) of `collection`.
     func removed(keys: [String], collection: String, in transaction: PostgresReadWriteTransaction) async throws
     /// Whether ``removedAll(of:keys:in:)`` needs the keys of the items removed from `collection`.

@@ -26,6 +26,14 @@ extension PostgresReadWriteTransaction: TransactionWriting {
             noteChange(address, item: item)
             return
         }
+        if followers.allSatisfy(\.holdsWritesBack) {
+            try await buffer(address, data: data, metadata: metadata)
+            for follower in followers {
+                try await follower.written(item, key: key, in: self)
+            }
+            noteChange(address, item: item)
+            return
+        }
         let sql = """
             INSERT INTO \(names.items) (collection, key, data, metadata) VALUES ($1, $2, $3, $4)
             ON CONFLICT (collection, key) DO UPDATE SET data = excluded.data, metadata = excluded.metadata

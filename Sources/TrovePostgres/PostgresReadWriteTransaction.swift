@@ -20,6 +20,10 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
 
     /// Rows written to collections without indexes and not sent yet.
     var pendingRows = PendingRows()
+    /// Edges of sources written and not sent yet, by the name of their relationships.
+    private var pendingEdges: [String: PendingEdges] = [:]
+    /// How many writes of sources ``pendingEdges`` holds (a source written twice counts twice).
+    private var pendingEdgeSources = 0
 
     /// The removals that delete rules decided and that have not run yet, in order.
     private var cascade: [CacheKey] = []
@@ -83,15 +87,47 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
         }
     }
 
-    /// Sends the rows held back, in one statement.
+    /// Holds back the edges of the source at `key` of `relationships` (replacing any held for it),
+    /// to send them with those of the other sources written meanwhile, before the next statement
+    /// (``sendPendingRows()``) or the commit; sends them when a batch is full.
+    func bufferEdges(
+        _ edges: [(edge: String, key: String)], of key: String, in relationships: PostgresRelationships
+    ) async throws {
+        if pendingEdges[relationships.name] == nil {
+            pendingEdges[relationships.name] = PendingEdges(relationships: relationships)
+        }
+        pendingEdges[relationships.name]!.sources[key] = edges
+        pendingEdgeSources += 1
+        if pendingEdgeSources >= PendingRows.batchSize {
+            try await sendPendingRows()
+        }
+    }
+
+    /// Sends the rows held back, in one statement, then the edges held back, in one statement per
+    /// relationships.
     override func sendPendingRows() async throws {
-        guard !pendingRows.isEmpty else { return }
-        let rows = pendingRows
-        pendingRows = PendingRows()
-        let sql = rows.upsertSQL(into: names.items, firstParameter: 1)
-        var bindings = PostgresBindings(capacity: 5)
-        rows.bind(into: &bindings)
-        _ = try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), key: rows.onlyKey)
+        if !pendingRows.isEmpty {
+            let rows = pendingRows
+            pendingRows = PendingRows()
+            let sql = rows.upsertSQL(into: names.items, firstParameter: 1)
+            var bindings = PostgresBindings(capacity: 5)
+            rows.bind(into: &bindings)
+            _ = try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), key: rows.onlyKey)
+        }
+        guard !pendingEdges.isEmpty else { return }
+        let edges = pendingEdges
+        pendingEdges = [:]
+        pendingEdgeSources = 0
+        for name in edges.keys.sorted() {
+            let pending = edges[name]!
+            try await pending.relationships.replaceEdges(of: pending.sources, in: self)
+        }
+    }
+
+    /// The edges of the sources of one relationships written and not sent yet, by source key.
+    struct PendingEdges {
+        let relationships: PostgresRelationships
+        var sources: [String: [(edge: String, key: String)]] = [:]
     }
 
     /// Notes that the item at `address` changed; `item` is its new value, or `nil` when removed.
@@ -120,6 +156,11 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     /// statement is atomic by itself, holds the advisory lock until it commits, and read nothing
     /// that a serializable transaction would have to protect. One round trip instead of three.
     func announce() async throws {
+        if !pendingEdges.isEmpty {
+            // Edges go in statements of their own, before the change log's (which opens the
+            // transaction: it is no longer one statement alone).
+            try await sendPendingRows()
+        }
         guard !changedItems.isEmpty || !clearedCollections.isEmpty else {
             // (Every row held back is a noted change: nothing to send here, in principle.)
             try await sendPendingRows()

@@ -9,9 +9,10 @@ import Trove
 /// ## The table
 ///
 /// `edges_<name> (src_key, edge, dst_key)` holds one row per edge of each stored source, keyed by
-/// all three; an index on `(edge, dst_key)` finds the sources of a destination. Every write of a
-/// source replaces its edges in one statement; the removal of a source removes them. An edge
-/// points at a key: its destination need not exist.
+/// all three; an index on `(edge, dst_key)` finds the sources of a destination. The writes of
+/// sources replace their edges in one statement per batch, held back until the transaction's next
+/// statement or its commit, as the rows of items are; the removal of a source removes them. An
+/// edge points at a key: its destination need not exist.
 ///
 /// ## The rules
 ///
@@ -73,18 +74,34 @@ struct PostgresRelationships: Sendable {
 
     func table(_ names: PostgresNames) -> String { names.edgeTable(name) }
 
-    /// Replaces the edges of the source at `key` with `edges`, in one statement: the edges that
-    /// are no longer there go, the new ones come, the others stay.
-    func replaceEdges(
-        of key: String, with edges: [(edge: String, key: String)], in transaction: PostgresReadWriteTransaction
-    ) async throws {
+    /// Replaces the edges of each source of `sources` (by key) with the edges given for it, in
+    /// one statement: the edges that are no longer there go, the new ones come, the others stay.
+    func replaceEdges(of sources: [String: [(edge: String, key: String)]], in transaction: PostgresReadWriteTransaction)
+        async throws
+    {
         let table = table(transaction.names)
+        var keys: [String] = []
+        var sourceKeys: [String] = []
+        var edgeNames: [String] = []
+        var destinations: [String] = []
+        for (key, edges) in sources {
+            keys.append(key)
+            for (edge, destination) in edges {
+                sourceKeys.append(key)
+                edgeNames.append(edge)
+                destinations.append(destination)
+            }
+        }
         let sql = """
-            WITH new (edge, dst_key) AS (SELECT * FROM unnest($2::text[], $3::text[])),
-            gone AS (DELETE FROM \(table) WHERE src_key = $1 AND (edge, dst_key) NOT IN (SELECT edge, dst_key FROM new))
-            INSERT INTO \(table) (src_key, edge, dst_key) SELECT $1, edge, dst_key FROM new ON CONFLICT DO NOTHING
+            WITH new (src_key, edge, dst_key) AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[])),
+            gone AS (
+                DELETE FROM \(table) WHERE src_key = ANY($1)
+                AND (src_key, edge, dst_key) NOT IN (SELECT src_key, edge, dst_key FROM new))
+            INSERT INTO \(table) (src_key, edge, dst_key) SELECT DISTINCT src_key, edge, dst_key FROM new
+            ON CONFLICT DO NOTHING
             """
-        _ = try await transaction.query(sql, key, edges.map(\.edge), edges.map(\.key), collection: collection, key: key)
+        _ = try await transaction.query(
+            sql, keys, sourceKeys, edgeNames, destinations, collection: collection, key: keys.count == 1 ? keys[0] : nil)
     }
 
     // MARK: Rules
@@ -185,13 +202,17 @@ extension PostgresRelationships: PostgresKeptExtension {
     func store(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
         async throws
     {
-        try await replaceEdges(of: key, with: edgesOfRow(transaction, data, metadata, key), in: transaction)
+        try await transaction.bufferEdges(edgesOfRow(transaction, data, metadata, key), of: key, in: self)
     }
 
+    /// Holds back the edges of the source written: they go with those of the other sources
+    /// written before the transaction's next statement.
     func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
         guard let edges = edgesOfItem(item) else { return }
-        try await replaceEdges(of: key, with: edges, in: transaction)
+        try await transaction.bufferEdges(edges, of: key, in: self)
     }
+
+    var holdsWritesBack: Bool { true }
 
     func removed(keys: [String], collection removed: String, in transaction: PostgresReadWriteTransaction) async throws {
         if removed == collection {

@@ -55,6 +55,45 @@
         }
     }
 
+    /// An author of the relationship workloads, as a Fluent model.
+    final class FluentAuthor: Model, @unchecked Sendable {
+        // @unchecked Sendable as ``FluentUser``.
+        static let schema = "authors"
+        static let space: String? = "bench_fluent"
+
+        @ID(custom: "id", generatedBy: .user) var id: String?
+        @Field(key: "name") var name: String
+
+        init() {}
+
+        init(_ author: Author) {
+            id = author.id
+            name = author.name
+        }
+    }
+
+    /// A post of the relationship workloads, as a Fluent model: its author is a `@Parent`, whose
+    /// foreign key removes the post with its author (`ON DELETE CASCADE`).
+    final class FluentPost: Model, @unchecked Sendable {
+        // @unchecked Sendable as ``FluentUser``.
+        static let schema = "posts"
+        static let space: String? = "bench_fluent"
+
+        @ID(custom: "id", generatedBy: .user) var id: String?
+        @Parent(key: "author_id") var author: FluentAuthor
+        @Field(key: "title") var title: String
+        @Field(key: "body") var body: String
+
+        init() {}
+
+        init(_ post: Post) {
+            id = post.id
+            $author.id = post.authorID
+            title = post.title
+            body = post.body
+        }
+    }
+
     /// Fluent (FluentKit with its PostgreSQL driver, on its default connection pool) through the
     /// workloads of the suite, written as Fluent's documentation shows: `find` for a point read,
     /// `create` for an insert, a query's `set`/`update` and `delete` for the others, in
@@ -93,6 +132,33 @@
                 .field("last_seen", .datetime)
                 .ignoreExisting()
                 .create()
+            try await database.schema(FluentAuthor.schema, space: FluentAuthor.space)
+                .field("id", .string, .identifier(auto: false))
+                .field("name", .string, .required)
+                .ignoreExisting()
+                .create()
+            try await database.schema(FluentPost.schema, space: FluentPost.space)
+                .field("id", .string, .identifier(auto: false))
+                .field("author_id", .string, .required, .references(FluentAuthor.schema, "id", onDelete: .cascade))
+                .field("title", .string, .required)
+                .field("body", .string, .required)
+                .ignoreExisting()
+                .create()
+            try await sql.raw("CREATE INDEX IF NOT EXISTS posts_author ON bench_fluent.posts (author_id)").run()
+        }
+
+        func writePosts(_ posts: [Post], of authors: [Author]) async throws {
+            try await database.transaction { tx in
+                for author in authors { try await FluentAuthor(author).create(on: tx) }
+                for post in posts { try await FluentPost(post).create(on: tx) }
+            }
+        }
+
+        func removeAuthors(_ keys: [String]) async throws -> Int {
+            try await database.transaction { tx in
+                try await FluentAuthor.query(on: tx).filter(\.$id ~~ keys).delete()
+                return try await FluentPost.query(on: tx).count()
+            }
         }
 
         func close() {
@@ -107,6 +173,7 @@
 
         func reset() async throws {
             try await FluentUser.query(on: database).delete()
+            try await FluentAuthor.query(on: database).delete()
         }
 
         func insert(_ users: [User]) async throws {

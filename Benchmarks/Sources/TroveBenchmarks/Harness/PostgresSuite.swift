@@ -128,6 +128,13 @@
                 ("update \(Workload.format(updates.count)) (10%), one transaction", { store in try await store.update(updates); return nil }),
                 ("delete \(Workload.format(deletes.count)) (10%), one transaction", { store in try await store.delete(deletes); return nil }),
                 ("\(Workload.format(singles.count)) writes of one item, each its own transaction", { store in try await store.writeEach(singles); return nil }),
+                ("relationships: write 1,000 authors and 10,000 posts with their author edge, one transaction", { store in
+                    try await store.writePosts(PostgresCascadeFixtures.posts, of: PostgresCascadeFixtures.authors)
+                    return nil
+                }),
+                ("relationships: remove the 1,000 authors, cascading to their 10,000 posts, one transaction", { store in
+                    Checksum(found: try await store.removeAuthors(PostgresCascadeFixtures.authors.map(\.id)))
+                }),
             ]
         }
 
@@ -170,7 +177,21 @@
         func update(_ users: [User]) async throws
         func delete(_ keys: [String]) async throws
         func writeEach(_ users: [User]) async throws
+        /// Writes `authors`, then `posts`, each post with its author's edge (Trove), foreign key
+        /// (raw) or parent (Fluent), in one transaction.
+        func writePosts(_ posts: [Post], of authors: [Author]) async throws
+        /// Removes the authors at `keys` in one transaction; their posts go with them (Trove's
+        /// delete rule, the foreign key's `ON DELETE CASCADE`); returns the posts left.
+        func removeAuthors(_ keys: [String]) async throws -> Int
         func close()
+    }
+
+    /// The authors and posts of the relationship workloads (issue 28): 1,000 authors with 10 posts each.
+    enum PostgresCascadeFixtures {
+        static let authors = (0..<1_000).map { Author(id: String(format: "a%04d", $0), name: "Author \($0)") }
+        static let posts = (0..<10_000).map {
+            Post(id: String(format: "p%05d", $0), authorID: String(format: "a%04d", $0 / 10), title: "Post \($0)", body: "lorem ipsum")
+        }
     }
 
     extension PostgresStore.Configuration {
@@ -193,12 +214,35 @@
     final class TroveOnPostgres: PostgresBenchmarkStore {
         let store: PostgresStore
 
+        /// The relationship of the cascade workload: a post goes with its author.
+        static let edges = Relationships<Post>(
+            "post_edges",
+            edges: [.to("author", Author.self, rules: .deleteSourceWhenDestinationDeleted) { $0.authorID }])
+
         init(url: String) async throws {
-            store = try await PostgresStore.open(url: url, schema: "bench_trove")
+            store = try await PostgresStore.open(url: url, schema: "bench_trove", extensions: [Self.edges.databaseExtension])
         }
 
         func reset() async throws {
-            try await store.write { tx in _ = try await tx.removeAll(User.self) }
+            try await store.write { tx in
+                _ = try await tx.removeAll(User.self)
+                _ = try await tx.removeAll(Post.self)
+                _ = try await tx.removeAll(Author.self)
+            }
+        }
+
+        func writePosts(_ posts: [Post], of authors: [Author]) async throws {
+            try await store.write { tx in
+                try await tx.write(authors)
+                try await tx.write(posts)
+            }
+        }
+
+        func removeAuthors(_ keys: [String]) async throws -> Int {
+            try await store.write { tx in
+                _ = try await tx.remove(Author.self, keys: keys)
+                return try await tx.count(of: Post.self)
+            }
         }
 
         func insert(_ users: [User]) async throws {
@@ -285,6 +329,45 @@
                     collection text COLLATE "C" NOT NULL, key text COLLATE "C" NOT NULL,
                     data bytea NOT NULL, metadata bytea, PRIMARY KEY (collection, key))
                 """)
+            // The relationship workloads, as a careful user writes them by hand: a foreign key
+            // with ON DELETE CASCADE, indexed.
+            try await client.query("CREATE TABLE IF NOT EXISTS bench_raw.authors (id text PRIMARY KEY, name text NOT NULL)")
+            try await client.query(
+                """
+                CREATE TABLE IF NOT EXISTS bench_raw.posts (
+                    id text PRIMARY KEY, author_id text NOT NULL REFERENCES bench_raw.authors (id) ON DELETE CASCADE,
+                    title text NOT NULL, body text NOT NULL)
+                """)
+            try await client.query("CREATE INDEX IF NOT EXISTS posts_author ON bench_raw.posts (author_id)")
+        }
+
+        func writePosts(_ posts: [Post], of authors: [Author]) async throws {
+            try await transaction("BEGIN") { connection in
+                for author in authors {
+                    try await connection.query(
+                        "INSERT INTO bench_raw.authors (id, name) VALUES (\(author.id), \(author.name))", logger: logger)
+                }
+                for post in posts {
+                    try await connection.query(
+                        """
+                        INSERT INTO bench_raw.posts (id, author_id, title, body)
+                        VALUES (\(post.id), \(post.authorID), \(post.title), \(post.body))
+                        """, logger: logger)
+                }
+            }
+        }
+
+        func removeAuthors(_ keys: [String]) async throws -> Int {
+            try await transaction("BEGIN") { connection in
+                try await connection.query("DELETE FROM bench_raw.authors WHERE id = ANY(\(keys))", logger: logger)
+                var count = 0
+                for try await value in try await connection.query("SELECT count(*) FROM bench_raw.posts", logger: logger)
+                    .decode(Int.self)
+                {
+                    count = value
+                }
+                return count
+            }
         }
 
         func close() { task.cancel() }
@@ -325,6 +408,7 @@
 
         func reset() async throws {
             try await client.query("DELETE FROM bench_raw.items WHERE collection = 'users'")
+            try await client.query("DELETE FROM bench_raw.authors")
         }
 
         private func upsert(_ users: [User], on connection: PostgresConnection) async throws {
