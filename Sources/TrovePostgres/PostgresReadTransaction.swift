@@ -212,7 +212,9 @@ public class PostgresReadTransaction {
         do {
             item = try data.withUnsafeReadableBytes { bytes in
                 var reader = BinaryReader(bytes)
-                return try Item.Coder.decode(from: &reader)
+                let item = try Item.Coder.decode(from: &reader)
+                if reader.hasSkippedFields { store.unknownFields.note(Item.collection) }
+                return item
             }
         } catch {
             throw TroveError.coderFailure(error, decoding: true, collection: Item.collection, key: key, field: nil)
@@ -231,7 +233,9 @@ public class PostgresReadTransaction {
         do {
             return try bytes.withUnsafeReadableBytes { bytes in
                 var reader = BinaryReader(bytes)
-                return try Item.MetadataCoder.decode(from: &reader)
+                let metadata = try Item.MetadataCoder.decode(from: &reader)
+                if reader.hasSkippedFields { store.unknownFields.note(Item.collection) }
+                return metadata
             }
         } catch {
             throw TroveError.coderFailure(

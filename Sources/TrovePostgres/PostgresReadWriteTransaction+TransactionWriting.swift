@@ -19,7 +19,8 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     public func write<Item: Persistable>(_ item: Item) async throws {
         let key = item.id.itemKey
         var writer = BinaryWriter()
-        let (data, metadata) = try Self.encode(item, with: &writer)
+        let stored = store.unknownFields.contains(Item.collection) ? try await row(collection: Item.collection, key: key) : nil
+        let (data, metadata) = try Self.encode(item, keeping: stored, with: &writer)
         let address = CacheKey(collection: Item.collection, key: key)
         guard let followers = store.writeFollowers[Item.collection] else {
             try await buffer(address, data: data, metadata: metadata)
@@ -59,29 +60,44 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         }
     }
 
-    /// The bytes of `item` and of its metadata, encoded with `writer`; a failure is Trove's error
-    /// for an item that does not encode, naming the collection, the key and the field.
-    static func encode<Item: Persistable>(_ item: Item, with writer: inout BinaryWriter) throws
-        -> (data: ByteBuffer, metadata: ByteBuffer?)
-    {
+    /// The bytes of `item` and of its metadata, encoded with `writer`, after the fields of the
+    /// `stored` row that `Item`'s coders do not know (written by a newer version of the model),
+    /// when given; a failure is Trove's error for an item that does not encode, naming the
+    /// collection, the key and the field.
+    static func encode<Item: Persistable>(
+        _ item: Item, keeping stored: (data: ByteBuffer, metadata: ByteBuffer?)? = nil, with writer: inout BinaryWriter
+    ) throws -> (data: ByteBuffer, metadata: ByteBuffer?) {
         writer.removeAll()
+        let key = item.id.itemKey
         do {
+            if let stored {
+                try stored.data.withUnsafeReadableBytes { bytes in
+                    try UnknownFields.append(from: bytes, probe: { _ = try Item.Coder.decode(from: &$0) }, to: &writer)
+                }
+            }
             try Item.Coder.encode(item, to: &writer)
         } catch {
-            throw TroveError.coderFailure(
-                error, decoding: false, collection: Item.collection, key: item.id.itemKey, field: nil)
+            throw TroveError.coderFailure(error, decoding: false, collection: Item.collection, key: key, field: nil)
         }
         let data = writer.withUnsafeBytes { ByteBuffer(bytes: $0) }
         guard let value = item.metadata else { return (data, nil) }
-        return (data, try encodeMetadata(Item.self, value, key: item.id.itemKey, with: &writer))
+        return (data, try encodeMetadata(Item.self, value, key: key, keeping: stored?.metadata, with: &writer))
     }
 
-    /// The bytes of `metadata`, of the item of type `Item` at `key`, encoded with `writer`.
+    /// The bytes of `metadata`, of the item of type `Item` at `key`, encoded with `writer` after
+    /// the fields of the `stored` metadata that `Item`'s metadata coder does not know.
     static func encodeMetadata<Item: Persistable>(
-        _ type: Item.Type, _ metadata: Item.Metadata, key: String, with writer: inout BinaryWriter
+        _ type: Item.Type, _ metadata: Item.Metadata, key: String, keeping stored: ByteBuffer? = nil,
+        with writer: inout BinaryWriter
     ) throws -> ByteBuffer {
         writer.removeAll()
         do {
+            if let stored {
+                try stored.withUnsafeReadableBytes { bytes in
+                    try UnknownFields.append(
+                        from: bytes, probe: { _ = try Item.MetadataCoder.decode(from: &$0) }, to: &writer)
+                }
+            }
             try Item.MetadataCoder.encode(metadata, to: &writer)
         } catch {
             throw TroveError.coderFailure(
@@ -113,7 +129,10 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         var bytes: ByteBuffer?
         if let metadata {
             var writer = BinaryWriter()
-            bytes = try Self.encodeMetadata(Item.self, metadata, key: key.itemKey, with: &writer)
+            let stored =
+                store.unknownFields.contains(Item.collection)
+                ? try await row(collection: Item.collection, key: key.itemKey)?.metadata : nil
+            bytes = try Self.encodeMetadata(Item.self, metadata, key: key.itemKey, keeping: stored, with: &writer)
         }
         let sql = "UPDATE \(names.items) SET metadata = $3 WHERE collection = $1 AND key = $2 RETURNING 1"
         var bindings = PostgresBindings()

@@ -153,6 +153,9 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// The relationships the store keeps, by name.
     let relationshipsByName: [String: PostgresRelationships]
     let cache: PostgresItemCache
+    /// The collections where this store decoded fields its coders do not know (written by a newer
+    /// version of a model): typed writes to them keep those fields, as on a Trove file.
+    let unknownFields = UnknownFieldRegistry()
     let hub: PostgresChangeHub
     let logger: Logger
     private let tasks: Mutex<BackgroundTasks>

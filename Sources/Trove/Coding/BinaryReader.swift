@@ -63,6 +63,10 @@ public struct BinaryReader {
     @inlinable
     public var hasSkippedTopLevelFields: Bool { flags.contains(.skippedTopLevelField) }
 
+    /// Whether ``skip(_:)`` skipped any field, at any depth: what a read reports so that later
+    /// writes to the collection keep the fields (for engines other than SQLite's).
+    package var hasSkippedFields: Bool { !flags.isEmpty }
+
     /// Whether ``skip(_:)`` skipped a field of a nested message (a `@coded` value stored in a
     /// field), at any depth.
     ///

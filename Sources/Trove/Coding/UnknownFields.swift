@@ -22,7 +22,7 @@
 /// The kept fields come first and the new encoding after: decoders read fields in any order,
 /// and when a field occurs twice the last one wins, so a newer decoder that knows a kept field
 /// under another number (an enum case, a name read by a rename) sees the value just written.
-enum UnknownFields {
+package enum UnknownFields {
     /// Appends to `writer` every top-level field of `stored` that `probe` skips.
     ///
     /// Stored bytes that are not a well-formed sequence of fields end the scan: the fields
@@ -34,7 +34,7 @@ enum UnknownFields {
     ///   - writer: The writer of the new column, before the new value is encoded.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/nestedUnknownFields`` naming the field
     ///   when a known field holds unknown nested fields.
-    static func append(
+    package static func append(
         from stored: UnsafeRawBufferPointer, probe: (inout BinaryReader) throws -> Void, to writer: inout BinaryWriter
     ) throws {
         var scanner = BinaryReader(stored)
