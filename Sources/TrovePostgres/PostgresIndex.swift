@@ -24,6 +24,16 @@ struct PostgresIndex: Sendable {
         }
 
         var quoted: String { PostgresNames.quote("c_" + name) }
+
+        /// The type a parameter is cast to for this column.
+        var castType: String {
+            switch type {
+            case .integer: "bigint"
+            case .real: "double precision"
+            case .text: "text"
+            case .blob: "bytea"
+            }
+        }
     }
 
     /// The name of the index.
@@ -73,30 +83,58 @@ struct PostgresIndex: Sendable {
     }
 
 
+    /// Stores the row of the item at `key`. With unique columns, the statement first looks for
+    /// another item that has one of the row's unique values, and writes nothing if so: the error
+    /// then names the value and that item, as on a Trove file (PostgreSQL's own unique violation,
+    /// left for a race with another transaction, names neither).
     func storeRow(_ values: [IndexValue], key: String, in transaction: PostgresReadTransaction) async throws {
         let table = table(transaction.names)
         let columnList = columns.map(\.quoted).joined(separator: ", ")
-        let placeholders = (0..<columns.count).map { "$\($0 + 2)" }.joined(separator: ", ")
+        let placeholders = columns.indices.map { "$\($0 + 2)::\(columns[$0].castType)" }.joined(separator: ", ")
         let updates = columns.map { "\($0.quoted) = excluded.\($0.quoted)" }.joined(separator: ", ")
-        let sql = """
-            INSERT INTO \(table) (key, \(columnList)) VALUES ($1, \(placeholders))
-            ON CONFLICT (key) DO UPDATE SET \(updates)
-            """
+        let unique = columns.indices.filter { columns[$0].isUnique && values[$0] != .null }
+        let sql: String
+        if unique.isEmpty {
+            sql = """
+                INSERT INTO \(table) (key, \(columnList)) VALUES ($1, \(placeholders))
+                ON CONFLICT (key) DO UPDATE SET \(updates)
+                """
+        } else {
+            let conflicts = unique.map {
+                "SELECT key, \($0) AS c FROM \(table) WHERE \(columns[$0].quoted) = $\($0 + 2)::\(columns[$0].castType) AND key <> $1"
+            }
+            sql = """
+                WITH conflict AS (\(conflicts.joined(separator: " UNION ALL ")) LIMIT 1),
+                written AS (
+                    INSERT INTO \(table) (key, \(columnList)) SELECT $1, \(placeholders)
+                    WHERE NOT EXISTS (SELECT 1 FROM conflict)
+                    ON CONFLICT (key) DO UPDATE SET \(updates))
+                SELECT key, c FROM conflict
+                """
+        }
         var bindings = PostgresBindings(capacity: values.count + 1)
         bindings.append(key)
         for value in values { Self.bind(value, to: &bindings) }
+        var conflict: (other: String, column: Int)?
         do {
-            _ = try await transaction.run(PostgresQuery(unsafeSQL: sql, binds: bindings), collection: collection, key: key)
+            let rows = try await transaction.run(PostgresQuery(unsafeSQL: sql, binds: bindings), collection: collection, key: key)
+            for try await (other, column) in rows.decode((String, Int32).self) {
+                conflict = (other, Int(column))
+            }
         } catch where PostgresErrors.sqlState(of: error) == "23505" {
             let column = columns.first { PostgresErrors.describe(error).contains("c_" + $0.name) }?.name
             throw TroveError(
                 code: .uniqueViolation,
                 message:
-                    "Another item of \(collection) already has this value in the unique column \(column.map { "\"\($0)\"" } ?? "") of the index \(name); the transaction is rolled back.",
-                collection: collection, key: key, field: column, extensionName: name, sql: sql, underlyingError: error)
+                    "The unique index '\(name)' already has this value in '\(column ?? "a unique column")', for an item another transaction wrote at the same time; the item '\(key)' cannot have it too. The transaction is rolled back.",
+                collection: collection, key: key, field: column, extensionName: name, underlyingError: error)
+        }
+        if let (other, offset) = conflict {
+            throw TroveError.uniqueViolation(
+                index: name, value: values[offset], column: columns[offset].name, heldBy: other, key: key,
+                collection: collection, cause: nil)
         }
     }
-
 }
 
 extension PostgresIndex: PostgresKeptExtension {

@@ -206,6 +206,13 @@ struct TypedAPISuiteTests {
             let error = await #expect(throws: TroveError.self) { try await store.write(twin) }
             #expect(error?.code == .uniqueViolation)
             #expect(error?.extensionName == User.index.name)
+            // The same words on both engines: the index, the value, the item that has it.
+            #expect(error?.field == "email")
+            let message = error?.message ?? ""
+            #expect(message.contains(Self.users[0].email), "\(message)")
+            #expect(message.contains("'\(Self.users[0].userID.itemKey)'"), "\(message)")
+            #expect(message.contains("'\(User.index.name)'"), "\(message)")
+            #expect(internalsShown(in: error.map { String(describing: $0) } ?? "").isEmpty, "\(String(describing: error))")
             #expect(try await store.read(User.self, key: twin.userID) == nil)
             #expect(try await store.count(of: User.self) == 3)
         }

@@ -139,7 +139,7 @@
                 .create()
             try await database.schema(FluentPost.schema, space: FluentPost.space)
                 .field("id", .string, .identifier(auto: false))
-                .field("author_id", .string, .required, .references(FluentAuthor.schema, "id", onDelete: .cascade))
+                .field("author_id", .string, .required, .references(FluentAuthor.schema, space: FluentAuthor.space, "id", onDelete: .cascade))
                 .field("title", .string, .required)
                 .field("body", .string, .required)
                 .ignoreExisting()

@@ -77,13 +77,9 @@ struct SecondaryIndexImplementation<Item: Persistable>: RowPerItemTable {
             try statement.bind(values[offset], at: 1)
             try statement.bind(rowID, at: 2)
             guard try statement.step() else { continue }
-            let other = statement.string(at: 0)
-            return TroveError(
-                code: .uniqueViolation,
-                message:
-                    "The unique index '\(name)' already has \(values[offset].description) in '\(column.name)', for the item '\(other)'; the item '\(key)' cannot have it too. The transaction is rolled back.",
-                collection: Item.collection, key: key, field: column.name, extensionName: name,
-                sqliteResultCode: cause.sqliteResultCode, underlyingError: cause)
+            return .uniqueViolation(
+                index: name, value: values[offset], column: column.name, heldBy: statement.string(at: 0), key: key,
+                collection: Item.collection, cause: cause)
         }
         return cause
     }
@@ -136,5 +132,21 @@ extension Statement {
         case .text(let text): try bind(text, at: index)
         case .blob(let bytes): try bytes.withUnsafeBytes { try bindCopy($0, at: index) }
         }
+    }
+}
+
+extension TroveError {
+    /// The error of a write whose `value` in the unique `column` of the index `index` is already
+    /// the item `other`'s, in every engine's words.
+    package static func uniqueViolation(
+        index: String, value: IndexValue, column: String, heldBy other: String, key: String, collection: String,
+        cause: (any Error)?
+    ) -> TroveError {
+        TroveError(
+            code: .uniqueViolation,
+            message:
+                "The unique index '\(index)' already has \(value.description) in '\(column)', for the item '\(other)'; the item '\(key)' cannot have it too. The transaction is rolled back.",
+            collection: collection, key: key, field: column, extensionName: index,
+            sqliteResultCode: (cause as? TroveError)?.sqliteResultCode, underlyingError: cause)
     }
 }
