@@ -173,7 +173,7 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         try await removeItems(forKeys: items.map { $0.id.itemKey }, in: Items.Element.collection)
     }
 
-    /// Removes the items at `keys` of `collection`, in one statement per batch of keys, with what
+    /// Removes the items at `keys` of `collection`, in one statement per 10,000 keys, with what
     /// the extensions that follow the collection keep of them (one statement per batch each), and
     /// what the delete rules of relationships remove with them (``runCascade()``).
     func removeItems(forKeys keys: [String], in collection: String) async throws -> Int {
@@ -181,6 +181,9 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         try await runCascade()
         return removed
     }
+
+    /// The most keys one statement removes (an array parameter of PostgreSQL).
+    static let removalBatchSize = 10_000
 
     /// Deletes the rows at `keys` of `collection` and tells the extensions that follow the
     /// collection which went; returns how many went (a key where nothing is stored is skipped).
@@ -190,7 +193,7 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         var count = 0
         var start = 0
         while start < keys.count {
-            let batch = Array(keys[start..<min(keys.count, start + PendingRows.batchSize)])
+            let batch = Array(keys[start..<min(keys.count, start + Self.removalBatchSize)])
             start += batch.count
             var removed: [String] = []
             for try await (key) in try await query(sql, collection, batch, collection: collection).decode(String.self) {

@@ -232,6 +232,9 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
             var k: [[String]]
             var c: [String]
         }
+        // Each key takes at least 7 bytes of JSON (`["c","k"],`): more than 1,000 never fit, and
+        // are not encoded only to be thrown away (a cascade's commit changes thousands).
+        guard items.count + cleared.count <= 1_000 else { return " *" }
         let body = Body(k: items.map { [$0.collection, $0.key] }, c: Array(cleared))
         guard let json = try? JSONEncoder().encode(body), json.count < 7000,
             let text = String(data: json, encoding: .utf8)
