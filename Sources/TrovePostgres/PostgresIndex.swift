@@ -117,7 +117,8 @@ struct PostgresIndex: Sendable {
         for value in values { Self.bind(value, to: &bindings) }
         var conflict: (other: String, column: Int)?
         do {
-            let rows = try await transaction.run(PostgresQuery(unsafeSQL: sql, binds: bindings), collection: collection, key: key)
+            let rows = try await transaction.run(
+                PostgresQuery(unsafeSQL: sql, binds: bindings), collection: collection, key: key)
             for try await (other, column) in rows.decode((String, Int32).self) {
                 conflict = (other, Int(column))
             }

@@ -19,7 +19,9 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     public func write<Item: Persistable>(_ item: Item) async throws {
         let key = item.id.itemKey
         var writer = BinaryWriter()
-        let stored = store.unknownFields.contains(Item.collection) ? try await row(collection: Item.collection, key: key) : nil
+        // Fields of a newer version of the model that this store has seen in the collection: kept.
+        let stored =
+            store.unknownFields.contains(Item.collection) ? try await row(collection: Item.collection, key: key) : nil
         let (data, metadata) = try Self.encode(item, keeping: stored, with: &writer)
         let address = CacheKey(collection: Item.collection, key: key)
         guard let followers = store.writeFollowers[Item.collection] else {
