@@ -155,6 +155,11 @@ struct PostgresNames: Sendable {
         "\(Self.quote(schema)).\(Self.quote("edges_" + name))"
     }
 
+    /// The table of the full-text search named `name`.
+    func searchTable(_ name: String) -> String {
+        "\(Self.quote(schema)).\(Self.quote("search_" + name))"
+    }
+
     /// `name` as a quoted SQL identifier.
     static func quote(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -160,6 +160,11 @@ extension PostgresIndex: PostgresKeptExtension {
 
     var holdsWritesBack: Bool { false }
 
+    /// Never called: an index writes its row at once, to name the item a unique value is held by.
+    func sendHeldBack(_ rows: [String: any Sendable], in transaction: PostgresReadWriteTransaction) async throws {
+        assertionFailure("The index '\(name)' holds no row back.")
+    }
+
     /// Stores the row of `item` at `key`.
     func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
         guard let values = values(item) else { return }

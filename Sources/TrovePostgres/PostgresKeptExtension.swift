@@ -3,8 +3,8 @@ import PostgresNIO
 import Trove
 
 /// An extension that a ``PostgresStore`` keeps in tables of its own, in the transactions that
-/// write the items: a secondary index (``PostgresIndex``) or relationships
-/// (``PostgresRelationships``). The store calls it on every write and removal of a collection it
+/// write the items: a secondary index (``PostgresIndex``), relationships
+/// (``PostgresRelationships``) or a full-text search (``PostgresSearch``). The store calls it on every write and removal of a collection it
 /// follows; its life (tables made once, rebuilt from the items when its definition changes, rows
 /// copied from a Trove file) is written once, in ``PostgresExtensionBuilder``.
 protocol PostgresKeptExtension: Sendable {
@@ -31,6 +31,10 @@ protocol PostgresKeptExtension: Sendable {
     /// statement, so that the item's own row may be held back too (a unique index must see its
     /// row at once, to name the item a violation is about).
     var holdsWritesBack: Bool { get }
+    /// Sends, in one statement, the rows that ``written(_:key:in:)`` or ``store(key:data:metadata:in:)``
+    /// held back with ``PostgresReadWriteTransaction/holdBack(_:of:for:)``: the last row held for
+    /// each key, by key.
+    func sendHeldBack(_ rows: [String: any Sendable], in transaction: PostgresReadWriteTransaction) async throws
     /// Follows the removal of the items at `keys` (each removed, none repeated) of `collection`.
     func removed(keys: [String], collection: String, in transaction: PostgresReadWriteTransaction) async throws
     /// Whether ``removedAll(of:keys:in:)`` needs the keys of the items removed from `collection`.

@@ -4,8 +4,9 @@ import PostgresNIO
 
 // The engine seam of Trove's queries on PostgreSQL: a query value (`User.query.filter(...)`)
 // hands its plan to the transaction, which runs a secondary index's clauses in PostgreSQL's
-// dialect, follows relationships' edges in their table, and refuses the kinds of query
-// PostgreSQL does not run yet (full-text search, views), naming them, rather than skipping them.
+// dialect, a full-text search on its `tsvector` table, follows relationships' edges in their
+// table, and refuses the kind of query PostgreSQL does not run (a view's), naming it, rather than
+// skipping it.
 
 extension PostgresReadTransaction {
     /// The items `plan` selects, decoded (what a query's `items` terminal runs).
@@ -21,6 +22,10 @@ extension PostgresReadTransaction {
             let ids = try await traversalKeys(traversal.unlimited, of: Item.self).compactMap { Item.ID(itemKey: $0) }
             let items = try await read(Item.self, keys: ids)
             return traversal.limit.map { Array(items.prefix($0)) } ?? items
+        }
+        if case .search(let search, var clauses) = plan.source {
+            clauses.excerpt = nil
+            return try await searchHits(search, clauses).map(\.item)
         }
         let (index, clauses) = try indexQuery(plan)
         let statement = try index.statement(
@@ -46,6 +51,16 @@ extension PostgresReadTransaction {
         if case .edges(let traversal) = plan.source {
             return try traversal.ids(await traversalKeys(traversal, of: Item.self), of: Item.self)
         }
+        if case .search(let search, let clauses) = plan.source {
+            var keys: [Item.ID] = []
+            guard let statement = try keptSearch(search).statement(clauses, selecting: .keys, store: store) else {
+                return []
+            }
+            for try await key in try await run(statement, collection: Item.collection).decode(String.self) {
+                keys.append(try Self.id(Item.self, key: key))
+            }
+            return keys
+        }
         let (index, clauses) = try indexQuery(plan)
         let statement = try index.statement(
             clauses, selecting: .keys, collection: Item.collection, keyOrder: ItemKeyOrder(of: Item.ID.self),
@@ -67,6 +82,16 @@ extension PostgresReadTransaction {
         if case .edges(let traversal) = plan.source {
             return try await traversal.limited(traversalKeys(traversal.unlimited, of: Item.self).count)
         }
+        if case .search(let search, let clauses) = plan.source {
+            guard let statement = try keptSearch(search).statement(clauses, selecting: .count, store: store) else {
+                return 0
+            }
+            var count: Int64 = 0
+            for try await value in try await run(statement, collection: Item.collection).decode(Int64.self) {
+                count = value
+            }
+            return Int(count)
+        }
         let (index, clauses) = try indexQuery(plan)
         let statement = try index.statement(
             clauses, selecting: .count, collection: Item.collection, keyOrder: ItemKeyOrder(of: Item.ID.self),
@@ -78,20 +103,57 @@ extension PostgresReadTransaction {
         return Int(count)
     }
 
-    /// The hits of a full-text search: refused, since PostgreSQL does not run full-text search
-    /// yet.
+    /// The hits of a full-text search, best first: the items, their scores (`ts_rank_cd`
+    /// negated, so that lower is better, as with bm25 on a Trove file) and the excerpts asked for.
     ///
-    /// - Parameter plan: The plan of a query.
-    /// - Returns: Never.
-    /// - Throws: ``/Trove/TroveError/Code/misuse`` naming the query.
+    /// - Parameter plan: The plan of a full-text search the store keeps.
+    /// - Returns: The hits, best first, then by key.
+    /// - Throws: ``/Trove/TroveError/Code/misuse`` for a plan that is not a search;
+    ///   ``/Trove/TroveError/Code/invalidSearchQuery`` for a query in FTS5's own syntax;
+    ///   ``/Trove/TroveError/Code/extensionFailed`` for a search the store does not keep, a
+    ///   column it does not have, or an index filter on an index it does not keep; `corruptData`
+    ///   or `server`.
     @_spi(TroveEngine)
     public func hits<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [SearchHit<Item>] {
-        guard case .search = plan.source else {
+        guard case .search(let search, let clauses) = plan.source else {
             throw TroveError(
                 code: .misuse, message: "Only a full-text search has hits, not \(plan.kind).",
                 collection: Item.collection)
         }
-        throw Self.refusal(of: plan)
+        return try await searchHits(search, clauses)
+    }
+
+    /// The hits of `search` for `clauses`, decoded.
+    private func searchHits<Item: Persistable>(_ search: FullTextSearch<Item>, _ clauses: FullTextClauses)
+        async throws -> [SearchHit<Item>]
+    {
+        guard let statement = try keptSearch(search).statement(clauses, selecting: .items, store: store) else {
+            return []
+        }
+        var hits: [SearchHit<Item>] = []
+        for try await (key, data, metadata, score, headline) in try await run(statement, collection: Item.collection)
+            .decode((String, ByteBuffer, ByteBuffer?, Double, String?).self)
+        {
+            hits.append(
+                SearchHit(
+                    key: try Self.id(Item.self, key: key),
+                    item: try decodeItem(Item.self, data: data, metadata: metadata, key: key), score: score,
+                    snippet: PostgresSearch.excerpt(headline, of: clauses.excerpt)))
+        }
+        return hits
+    }
+
+    /// The search the store keeps for `search`, or the error of a search it does not keep with
+    /// this definition.
+    private func keptSearch<Item: Persistable>(_ search: FullTextSearch<Item>) throws -> PostgresSearch {
+        guard let kept = store.searchesByName[search.name], kept.describes(search) else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The full-text search '\(search.name)' is not kept by this PostgreSQL store with this definition: open the store with the model \(Item.self) in models:, or with the search in extensions:.",
+                collection: Item.collection, extensionName: search.name)
+        }
+        return kept
     }
 
     /// The index a plan queries, as the store keeps it, and the clauses; or the refusal of a plan
@@ -142,12 +204,12 @@ extension PostgresReadTransaction {
         return traversal.ordered(keys, of: Item.self)
     }
 
-    /// The error of a kind of query that PostgreSQL does not run yet.
+    /// The error of a kind of query that PostgreSQL does not run.
     private static func refusal<Item: Persistable>(of plan: QueryPlan<Item>) -> TroveError {
         TroveError(
             code: .misuse,
             message:
-                "PostgreSQL does not run \(plan.kind) yet: a PostgreSQL store runs the queries of secondary indexes and relationships only; run this one on a Trove file.",
+                "PostgreSQL does not run \(plan.kind): a PostgreSQL store runs the queries of secondary indexes, full-text searches and relationships; run this one on a Trove file.",
             collection: Item.collection)
     }
 }
@@ -187,29 +249,11 @@ extension PostgresIndex {
         if selection == .items {
             from += " JOIN \(names.items) AS i ON i.collection = \(placeholder(.text(collection))) AND i.key = x.key"
         }
-        var predicates: [String] = []
-        for condition in clauses.conditions {
-            let column = try checkedColumn(condition.column)
-            switch condition.predicate {
-            case .equals(let value):
-                predicates.append("\(column) = \(placeholder(value))")
-            case .oneOf(let values):
-                predicates.append(
-                    values.isEmpty ? "FALSE" : "\(column) IN (\(values.map { placeholder($0) }.joined(separator: ", ")))")
-            case .range(let lower, let lowerIncluded, let upper, let upperIncluded):
-                if let lower { predicates.append("\(column) \(lowerIncluded ? ">=" : ">") \(placeholder(lower))") }
-                if let upper { predicates.append("\(column) \(upperIncluded ? "<=" : "<") \(placeholder(upper))") }
-                if lower == nil && upper == nil { predicates.append("\(column) IS NOT NULL") }
-            case .isNull:
-                predicates.append("\(column) IS NULL")
-            case .isNotNull:
-                predicates.append("\(column) IS NOT NULL")
-            }
-        }
+        let predicates = try predicates(of: clauses.conditions, alias: "x", placeholder: placeholder)
         let whereClause = predicates.isEmpty ? "" : " WHERE " + predicates.joined(separator: " AND ")
         var order: [String] = []
         for ordering in clauses.orderings {
-            let column = try checkedColumn(ordering.column)
+            let column = try checkedColumn(ordering.column, alias: "x")
             order.append(ordering.descending ? "\(column) DESC NULLS LAST" : "\(column) ASC NULLS FIRST")
         }
         order.append(keyOrder.postgresTerms(of: "x.key"))
@@ -231,9 +275,38 @@ extension PostgresIndex {
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
-    /// The quoted column of the index named `name`, or Trove's error for a column it does not
-    /// have (the error a Trove file gives).
-    private func checkedColumn(_ name: String) throws -> String {
+    /// The SQL of `conditions` on the columns of this index's table under `alias` (all must
+    /// hold), each value bound by `placeholder`, which returns its parameter.
+    ///
+    /// - Throws: ``/Trove/TroveError/Code/extensionFailed`` for a column the index does not have.
+    func predicates(
+        of conditions: [IndexQueryClauses.Condition], alias: String, placeholder: (IndexValue) -> String
+    ) throws -> [String] {
+        var predicates: [String] = []
+        for condition in conditions {
+            let column = try checkedColumn(condition.column, alias: alias)
+            switch condition.predicate {
+            case .equals(let value):
+                predicates.append("\(column) = \(placeholder(value))")
+            case .oneOf(let values):
+                predicates.append(
+                    values.isEmpty ? "FALSE" : "\(column) IN (\(values.map { placeholder($0) }.joined(separator: ", ")))")
+            case .range(let lower, let lowerIncluded, let upper, let upperIncluded):
+                if let lower { predicates.append("\(column) \(lowerIncluded ? ">=" : ">") \(placeholder(lower))") }
+                if let upper { predicates.append("\(column) \(upperIncluded ? "<=" : "<") \(placeholder(upper))") }
+                if lower == nil && upper == nil { predicates.append("\(column) IS NOT NULL") }
+            case .isNull:
+                predicates.append("\(column) IS NULL")
+            case .isNotNull:
+                predicates.append("\(column) IS NOT NULL")
+            }
+        }
+        return predicates
+    }
+
+    /// The quoted column of the index named `name` under `alias`, or Trove's error for a column
+    /// it does not have (the error a Trove file gives).
+    private func checkedColumn(_ name: String, alias: String) throws -> String {
         guard let column = columns.first(where: { $0.name == name }) else {
             throw TroveError(
                 code: .extensionFailed,
@@ -241,7 +314,7 @@ extension PostgresIndex {
                     "The index '\(self.name)' has no column '\(name)'; its columns are \(columns.map { "'\($0.name)'" }.joined(separator: ", ")).",
                 collection: collection, field: name, extensionName: self.name)
         }
-        return "x." + column.quoted
+        return alias + "." + column.quoted
     }
 }
 

@@ -20,10 +20,10 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
 
     /// Rows written to collections without indexes and not sent yet.
     var pendingRows = PendingRows()
-    /// Edges of sources written and not sent yet, by the name of their relationships.
-    private var pendingEdges: [String: PendingEdges] = [:]
-    /// How many writes of sources ``pendingEdges`` holds (a source written twice counts twice).
-    private var pendingEdgeSources = 0
+    /// What extensions hold back of the items written and have not sent yet, by extension name.
+    private var heldBack: [String: HeldBackRows] = [:]
+    /// How many writes ``heldBack`` holds (an item written twice counts twice).
+    private var heldBackCount = 0
 
     /// The removals that delete rules decided and that have not run yet, in order.
     private var cascade: [CacheKey] = []
@@ -87,24 +87,19 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
         }
     }
 
-    /// Holds back the edges of the source at `key` of `relationships` (replacing any held for it),
-    /// to send them with those of the other sources written meanwhile, before the next statement
-    /// (``sendPendingRows()``) or the commit; sends them when a batch is full.
-    func bufferEdges(
-        _ edges: [(edge: String, key: String)], of key: String, in relationships: PostgresRelationships
-    ) async throws {
-        if pendingEdges[relationships.name] == nil {
-            pendingEdges[relationships.name] = PendingEdges(relationships: relationships)
-        }
-        pendingEdges[relationships.name]!.sources[key] = edges
-        pendingEdgeSources += 1
-        if pendingEdgeSources >= PendingRows.batchSize {
+    /// Holds back `row`, what `kept` keeps of the item at `key` (replacing any row held for that
+    /// key), to send it with the rows of the other items written meanwhile, before the next
+    /// statement (``sendPendingRows()``) or the commit; sends them when a batch is full.
+    func holdBack(_ row: any Sendable, of key: String, for kept: any PostgresKeptExtension) async throws {
+        heldBack[kept.name, default: HeldBackRows(kept: kept)].rows[key] = row
+        heldBackCount += 1
+        if heldBackCount >= PendingRows.batchSize {
             try await sendPendingRows()
         }
     }
 
-    /// Sends the rows held back, in one statement, then the edges held back, in one statement per
-    /// relationships.
+    /// Sends the rows held back, in one statement, then what extensions held back, in one
+    /// statement per extension (``PostgresKeptExtension/sendHeldBack(_:in:)``).
     override func sendPendingRows() async throws {
         if !pendingRows.isEmpty {
             let rows = pendingRows
@@ -114,20 +109,20 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
             rows.bind(into: &bindings)
             _ = try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), key: rows.onlyKey)
         }
-        guard !pendingEdges.isEmpty else { return }
-        let edges = pendingEdges
-        pendingEdges = [:]
-        pendingEdgeSources = 0
-        for name in edges.keys.sorted() {
-            let pending = edges[name]!
-            try await pending.relationships.replaceEdges(of: pending.sources, in: self)
+        guard !heldBack.isEmpty else { return }
+        let held = heldBack
+        heldBack = [:]
+        heldBackCount = 0
+        for name in held.keys.sorted() {
+            let rows = held[name]!
+            try await rows.kept.sendHeldBack(rows.rows, in: self)
         }
     }
 
-    /// The edges of the sources of one relationships written and not sent yet, by source key.
-    struct PendingEdges {
-        let relationships: PostgresRelationships
-        var sources: [String: [(edge: String, key: String)]] = [:]
+    /// What one extension held back of the items written and has not sent yet, by item key.
+    struct HeldBackRows {
+        let kept: any PostgresKeptExtension
+        var rows: [String: any Sendable] = [:]
     }
 
     /// Notes that the item at `address` changed; `item` is its new value, or `nil` when removed.
@@ -156,9 +151,9 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     /// statement is atomic by itself, holds the advisory lock until it commits, and read nothing
     /// that a serializable transaction would have to protect. One round trip instead of three.
     func announce() async throws {
-        if !pendingEdges.isEmpty {
-            // Edges go in statements of their own, before the change log's (which opens the
-            // transaction: it is no longer one statement alone).
+        if !heldBack.isEmpty {
+            // Extensions' rows go in statements of their own, before the change log's (which
+            // opens the transaction: it is no longer one statement alone).
             try await sendPendingRows()
         }
         guard !changedItems.isEmpty || !clearedCollections.isEmpty else {

@@ -202,17 +202,22 @@ extension PostgresRelationships: PostgresKeptExtension {
     func store(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
         async throws
     {
-        try await transaction.bufferEdges(edgesOfRow(transaction, data, metadata, key), of: key, in: self)
+        try await transaction.holdBack(edgesOfRow(transaction, data, metadata, key), of: key, for: self)
     }
 
     /// Holds back the edges of the source written: they go with those of the other sources
     /// written before the transaction's next statement.
     func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
         guard let edges = edgesOfItem(item) else { return }
-        try await transaction.bufferEdges(edges, of: key, in: self)
+        try await transaction.holdBack(edges, of: key, for: self)
     }
 
     var holdsWritesBack: Bool { true }
+
+    /// Replaces the edges of the sources written, in one statement.
+    func sendHeldBack(_ rows: [String: any Sendable], in transaction: PostgresReadWriteTransaction) async throws {
+        try await replaceEdges(of: rows.compactMapValues { $0 as? [(edge: String, key: String)] }, in: transaction)
+    }
 
     func removed(keys: [String], collection removed: String, in transaction: PostgresReadWriteTransaction) async throws {
         if removed == collection {

@@ -1,8 +1,8 @@
 import Trove
 
-// The extensions a store is opened with: the secondary indexes and relationships it keeps, and
-// the refusal of what PostgreSQL does not keep yet, by name, before anything reaches the server
-// (nothing is left out without a word).
+// The extensions a store is opened with: the secondary indexes, full-text searches and
+// relationships it keeps, and the refusal of what PostgreSQL does not keep yet, by name, before
+// anything reaches the server (nothing is left out without a word).
 
 extension PostgresStore {
     /// The extensions of `models` (their generated `databaseExtensions`) and of `extensions` that
@@ -56,8 +56,12 @@ extension PostgresStore {
             } else {
                 return PostgresRelationships(definition)
             }
-        case .fullTextSearch:
-            what = "the full-text search '\(databaseExtension.name)'"
+        case .fullTextSearch(let definition):
+            if let refusal = refusal(of: definition) {
+                what = refusal
+            } else {
+                return PostgresSearch(definition)
+            }
         case .view:
             what = "the view '\(databaseExtension.name)'"
         case .other(let kind):
@@ -67,12 +71,20 @@ extension PostgresStore {
             model.map { "of the model \($0)" } ?? "of the collection '\(databaseExtension.collection)'"
         let remedy =
             model.map {
-                "pass the extensions of \($0) that PostgreSQL keeps (its secondary indexes and relationships) in extensions: instead of the model, or keep \($0) in a Trove file"
-            } ?? "pass only secondary indexes and relationships in extensions:"
+                "pass the extensions of \($0) that PostgreSQL keeps (its secondary indexes, full-text searches and relationships) in extensions: instead of the model, or keep \($0) in a Trove file"
+            } ?? "pass only secondary indexes, full-text searches and relationships in extensions:"
         throw TroveError(
             code: .misuse,
             message: "A PostgreSQL store does not keep \(what) \(whose) yet: \(remedy).",
             collection: databaseExtension.collection, extensionName: databaseExtension.name)
+    }
+
+    /// What of `definition` PostgreSQL does not keep, in words, or `nil` when it keeps it all:
+    /// the trigram tokenizer has no text-search configuration there.
+    private static func refusal(of definition: some FullTextSearchDefinition) -> String? {
+        guard definition.search.tokenizer == .trigram else { return nil }
+        return
+            "the full-text search '\(definition.search.name)' with the trigram tokenizer (PostgreSQL's text search has no trigram configuration)"
     }
 
     /// What of `definition` PostgreSQL does not keep, in words, or `nil` when it keeps it all:

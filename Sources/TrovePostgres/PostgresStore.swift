@@ -142,8 +142,8 @@ public final class PostgresStore: AsyncDatabaseWriter {
     public let configuration: Configuration
     let client: PostgresClient
     let names: PostgresNames
-    /// The extensions that follow the writes of each collection: its secondary indexes, and the
-    /// relationships whose sources it holds.
+    /// The extensions that follow the writes of each collection: its secondary indexes and
+    /// full-text searches, and the relationships whose sources it holds.
     let writeFollowers: [String: [any PostgresKeptExtension]]
     /// The extensions that follow the removals of each collection: those of its writes, and the
     /// relationships whose rules act when one of its items goes.
@@ -152,6 +152,8 @@ public final class PostgresStore: AsyncDatabaseWriter {
     let indexesByName: [String: PostgresIndex]
     /// The relationships the store keeps, by name.
     let relationshipsByName: [String: PostgresRelationships]
+    /// The full-text searches the store keeps, by name.
+    let searchesByName: [String: PostgresSearch]
     let cache: PostgresItemCache
     /// The collections where this store decoded fields its coders do not know (written by a newer
     /// version of a model): typed writes to them keep those fields, as on a Trove file.
@@ -186,6 +188,9 @@ public final class PostgresStore: AsyncDatabaseWriter {
             extensions.compactMap { $0 as? PostgresIndex }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         relationshipsByName = Dictionary(
             extensions.compactMap { $0 as? PostgresRelationships }.map { ($0.name, $0) },
+            uniquingKeysWith: { first, _ in first })
+        searchesByName = Dictionary(
+            extensions.compactMap { $0 as? PostgresSearch }.map { ($0.name, $0) },
             uniquingKeysWith: { first, _ in first })
         cache = PostgresItemCache(limit: configuration.itemCacheLimit)
         hub = PostgresChangeHub()

@@ -43,10 +43,14 @@ struct BadInputPostgresTests {
 
     // MARK: At open
 
-    @Test func aModelWithFullTextSearchIsRefusedAtOpen() async {
+    /// A search of trigrams: PostgreSQL's text search has no such configuration.
+    static let trigramSearch = FullTextSearch<Tally>(
+        "tally_trigrams", tokenizer: .trigram, columns: [.column("id") { $0.id }])
+
+    @Test func aTrigramSearchIsRefusedAtOpen() async {
         await expectRefusal(
-            models: [Tally.self, Note.self], naming: Note.fullTextSearch.name, collection: Note.collection,
-            model: "Note", saying: ["full-text search"])
+            extensions: [Self.trigramSearch.databaseExtension], naming: Self.trigramSearch.name,
+            collection: Tally.collection, model: nil, saying: ["full-text search", "trigram"])
     }
 
     /// `Post.editor` notifies its source: the callback takes a Trove file's transaction.
@@ -63,6 +67,11 @@ struct BadInputPostgresTests {
             saying: ["manual edge 'linked'"])
     }
 
+    /// Whether PostgreSQL keeps a full-text search: any tokenizer but trigram.
+    static func isKeptOnPostgres(_ definition: some FullTextSearchDefinition) -> Bool {
+        definition.search.tokenizer != .trigram
+    }
+
     /// Whether PostgreSQL keeps relationships: no manual edge, no notify rule.
     static func isKeptOnPostgres(_ definition: some RelationshipsDefinition) -> Bool {
         !definition.edges.contains { $0.isManual || $0.rules.notifies }
@@ -76,7 +85,7 @@ struct BadInputPostgresTests {
             User.index.databaseExtension, Self.plainEdges.databaseExtension, cascadeEdges.databaseExtension,
             Relationships<Tally>("tally_manual", edges: [.manual("linked", to: Tally.self)]).databaseExtension,
             Post.relationships.databaseExtension, Note.fullTextSearch.databaseExtension,
-            Self.tallyView.databaseExtension,
+            Self.trigramSearch.databaseExtension, Self.tallyView.databaseExtension,
         ]
         var seen: Set<String> = []
         for example in examples {
@@ -88,9 +97,9 @@ struct BadInputPostgresTests {
             case .relationships(let definition):
                 seen.insert("relationships")
                 kept = Self.isKeptOnPostgres(definition)
-            case .fullTextSearch:
+            case .fullTextSearch(let definition):
                 seen.insert("full-text search")
-                kept = false
+                kept = Self.isKeptOnPostgres(definition)
             case .view:
                 seen.insert("view")
                 kept = false
@@ -110,13 +119,6 @@ struct BadInputPostgresTests {
             }
         }
         #expect(seen == ["secondary index", "relationships", "full-text search", "view"])
-    }
-
-    @Test func aFullTextSearchInExtensionsIsRefusedAtOpen() async {
-        await expectRefusal(
-            extensions: [User.index.databaseExtension, User.fullTextSearch.databaseExtension],
-            naming: User.fullTextSearch.name, collection: User.collection, model: nil,
-            saying: ["full-text search", "collection 'users'"])
     }
 
     @Test func aViewIsRefusedAtOpen() async {
@@ -189,14 +191,30 @@ struct BadInputPostgresTests {
     }
 
     @Test(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
-    func aFullTextSearchIsRefused() async throws {
+    func aFullTextSearchTheStoreDoesNotKeepIsRefused() async throws {
         try await withStore { store in
             await expectRefusal(
-                of: User.search(for: .allWords(of: "ada")), code: .misuse,
-                saying: ["PostgreSQL does not run", "full-text search '\(User.fullTextSearch.name)'"], store: store)
+                of: User.search(for: .allWords(of: "ada")), code: .extensionFailed,
+                saying: ["full-text search '\(User.fullTextSearch.name)'", "not kept by this PostgreSQL store"],
+                store: store)
             let error = await #expect(throws: TroveError.self) { _ = try await User.search(for: .allWords(of: "ada")).hits(in: store) }
-            #expect(error?.code == .misuse)
+            #expect(error?.code == .extensionFailed)
             #expect(error?.message.contains("full-text search '\(User.fullTextSearch.name)'") == true)
+        }
+    }
+
+    /// A query in FTS5's own syntax has no meaning on PostgreSQL: refused by name, never run as
+    /// something else; the builders' queries run.
+    @Test(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
+    func aRawFTS5QueryIsRefused() async throws {
+        try await TestServer.withStore(
+            extensions: [User.index.databaseExtension, User.fullTextSearch.databaseExtension]
+        ) { store in
+            try await store.write(makeUsers(1)[0])
+            await expectRefusal(
+                of: User.search(for: .raw("ada*")), code: .invalidSearchQuery,
+                saying: ["'ada*'", "FTS5's syntax", "SearchQuery.prefixes(of:)"], store: store)
+            #expect(try await User.search(for: .prefixes(of: "ada*")).count(in: store) >= 0)
         }
     }
 

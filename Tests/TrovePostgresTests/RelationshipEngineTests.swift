@@ -36,13 +36,13 @@ let cascadeEdges = Relationships<CascadeNode>(
         .to("parts", CascadeNode.self, rules: .deleteSourceWhenAllDestinationsDeleted, keys: { $0.parts }),
     ])
 
-/// The engines the relationship tests run on: PostgreSQL only when a server is configured.
-enum RelationshipEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+/// The engines the extension suites run on: PostgreSQL only when a server is configured.
+enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite, postgres
 
     var testDescription: String { rawValue }
 
-    static let available: [RelationshipEngine] = allCases.filter { $0 == .sqlite || TestServer.isConfigured }
+    static let available: [TestEngine] = allCases.filter { $0 == .sqlite || TestServer.isConfigured }
 }
 
 /// Relationships on both engines, written once against `some AsyncDatabaseWriter`: random graphs
@@ -51,7 +51,7 @@ enum RelationshipEngine: String, CaseIterable, Sendable, CustomTestStringConvert
 struct RelationshipEngineTests {
     /// Runs `body` with a fresh place of `engine` that keeps `cascadeEdges`.
     func withPlace(
-        _ engine: RelationshipEngine, _ body: (any AsyncDatabaseWriter) async throws -> Void
+        _ engine: TestEngine, _ body: (any AsyncDatabaseWriter) async throws -> Void
     ) async throws {
         switch engine {
         case .sqlite:
@@ -116,12 +116,12 @@ struct RelationshipEngineTests {
         }
     }
 
-    @Test(arguments: RelationshipEngine.available, 0..<40)
-    func cascadesMatchABruteForceModel(_ engine: RelationshipEngine, seed: Int) async throws {
+    @Test(arguments: TestEngine.available, 0..<40)
+    func cascadesMatchABruteForceModel(_ engine: TestEngine, seed: Int) async throws {
         try await withPlace(engine) { db in try await cascades(db, engine: engine, seed: seed) }
     }
 
-    func cascades(_ db: some AsyncDatabaseWriter, engine: RelationshipEngine, seed: Int) async throws {
+    func cascades(_ db: some AsyncDatabaseWriter, engine: TestEngine, seed: Int) async throws {
         var random = SeededGenerator(seed: UInt64(seed) &+ 7)
         let nodes = Self.randomGraph(&random)
         let tags = (0..<5).map { CascadeTag(id: "t\($0)") }
@@ -176,8 +176,8 @@ struct RelationshipEngineTests {
 
     /// A chain of 2,000 nodes, each removed by the removal of the one before: the cascade is a
     /// loop, not a recursion, on both engines.
-    @Test(arguments: RelationshipEngine.available)
-    func longChainsCascade(_ engine: RelationshipEngine) async throws {
+    @Test(arguments: TestEngine.available)
+    func longChainsCascade(_ engine: TestEngine) async throws {
         try await withPlace(engine) { db in try await longChain(db) }
     }
 
@@ -190,8 +190,8 @@ struct RelationshipEngineTests {
 
     /// A write that moves an edge moves what the rules act on: the old destination no longer
     /// takes the source with it, the new one does.
-    @Test(arguments: RelationshipEngine.available)
-    func rewritingASourceMovesItsEdges(_ engine: RelationshipEngine) async throws {
+    @Test(arguments: TestEngine.available)
+    func rewritingASourceMovesItsEdges(_ engine: TestEngine) async throws {
         try await withPlace(engine) { db in try await movedEdges(db) }
     }
 
@@ -208,8 +208,8 @@ struct RelationshipEngineTests {
     }
 
     /// A transaction that throws after a cascade leaves everything as it was.
-    @Test(arguments: RelationshipEngine.available)
-    func aRolledBackCascadeLeavesEverything(_ engine: RelationshipEngine) async throws {
+    @Test(arguments: TestEngine.available)
+    func aRolledBackCascadeLeavesEverything(_ engine: TestEngine) async throws {
         try await withPlace(engine) { db in try await rolledBack(db) }
     }
 

@@ -7,8 +7,8 @@ import TroveTestSupport
 /// Schema evolution on both engines, written once: a typed write by an older version of a model
 /// keeps the fields that a newer version wrote and the older one does not know.
 struct UnknownFieldEngineTests {
-    @Test(arguments: RelationshipEngine.available)
-    func anOlderModelsWriteKeepsTheFieldsItDoesNotKnow(_ engine: RelationshipEngine) async throws {
+    @Test(arguments: TestEngine.available)
+    func anOlderModelsWriteKeepsTheFieldsItDoesNotKnow(_ engine: TestEngine) async throws {
         switch engine {
         case .sqlite:
             try await roundTrip(try Database.temporary())

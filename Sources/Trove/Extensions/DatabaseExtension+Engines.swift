@@ -6,8 +6,9 @@
 package enum ExtensionDefinition: Sendable {
     /// A secondary index, with its definition.
     case secondaryIndex(any SecondaryIndexDefinition)
-    /// A full-text search.
-    case fullTextSearch
+    /// A full-text search, with its definition: the columns, their weights and texts, and the
+    /// tokenizer, which another engine keeps in its own kind of text index.
+    case fullTextSearch(any FullTextSearchDefinition)
     /// Relationships, with their definition: the edges, their rules, and how to read a source's
     /// destinations, which another engine keeps in its own table and whose rules it applies in
     /// its write transactions.
@@ -30,6 +31,20 @@ package protocol SecondaryIndexDefinition: Sendable {
 extension SecondaryIndex: SecondaryIndexDefinition {
     /// The index itself.
     package var index: SecondaryIndex<Item> { self }
+}
+
+/// The definition of a full-text search of some item type: what another engine builds its own
+/// text index from (open the existential with a generic function to get at `Item`).
+package protocol FullTextSearchDefinition: Sendable {
+    /// The type of the searched items.
+    associatedtype Item: Persistable
+    /// The search.
+    var search: FullTextSearch<Item> { get }
+}
+
+extension FullTextSearch: FullTextSearchDefinition {
+    /// The search itself.
+    package var search: FullTextSearch<Item> { self }
 }
 
 extension DatabaseExtension {
@@ -55,7 +70,7 @@ extension SecondaryIndexImplementation: EngineDescribable {
 
 extension FullTextSearchImplementation: EngineDescribable {
     fileprivate func definition(name: String, version: Int) -> ExtensionDefinition {
-        .fullTextSearch
+        .fullTextSearch(FullTextSearch<Item>(name, version: version, tokenizer: tokenizer, columns: columns))
     }
 }
 

@@ -16,7 +16,7 @@ public struct SearchColumn<Item: Persistable>: Sendable {
     /// The weight of a match in this column in the bm25 ranking: a match in a column of weight
     /// 10 counts as much as ten in a column of weight 1.
     public let weight: Double
-    let text: @Sendable (Item) -> String?
+    package let text: @Sendable (Item) -> String?
 
     /// A column whose text `text` gets from each item; `nil` is no text.
     ///

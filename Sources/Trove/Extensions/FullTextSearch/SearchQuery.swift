@@ -13,9 +13,24 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// The FTS5 query expression, or `nil` for a query that matches nothing without asking
     /// SQLite (what ``prefixes(of:)`` builds from input without words).
     public let expression: String?
+    /// How the query was built, for an engine that does not read FTS5's syntax (PostgreSQL).
+    package let form: Form
 
-    private init(expression: String?) {
+    /// How a query was built: what an engine other than SQLite's turns into its own syntax.
+    package enum Form: Sendable, Hashable {
+        /// FTS5 syntax, written by hand (``SearchQuery/raw(_:)``).
+        case raw
+        /// Words split at white space and NUL: every one must be found, as a prefix or whole.
+        case words([String], prefix: Bool)
+        /// One phrase, its NUL characters replaced by spaces.
+        case phrase(String)
+        /// Input without words: the query matches nothing.
+        case nothing
+    }
+
+    private init(expression: String?, form: Form) {
         self.expression = expression
+        self.form = form
     }
 
     /// A query in FTS5's own syntax, passed to SQLite as it is: phrases (`"new york"`), prefixes
@@ -29,7 +44,7 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter expression: The FTS5 query.
     /// - Returns: The query.
     public static func raw(_ expression: String) -> SearchQuery {
-        SearchQuery(expression: expression)
+        SearchQuery(expression: expression, form: .raw)
     }
 
     /// A query for search-as-you-type, from anything a user typed: every word separated by white
@@ -63,18 +78,22 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter text: The phrase.
     /// - Returns: The query.
     public static func phrase(_ text: String) -> SearchQuery {
-        guard text.contains(where: { !$0.isWhitespace && $0 != "\0" }) else { return SearchQuery(expression: nil) }
+        guard text.contains(where: { !$0.isWhitespace && $0 != "\0" }) else {
+            return SearchQuery(expression: nil, form: .nothing)
+        }
         // FTS5 reads a query up to its first NUL: a NUL inside the quotes would leave them open.
-        return SearchQuery(expression: quoted(text.replacingOccurrences(of: "\0", with: " ")))
+        let phrase = text.replacingOccurrences(of: "\0", with: " ")
+        return SearchQuery(expression: quoted(phrase), form: .phrase(phrase))
     }
 
     private static func words(of input: String, prefix: Bool) -> SearchQuery {
         // NUL separates words too: FTS5 reads a query up to its first NUL, so a NUL inside a
         // quoted word would leave the quote open.
         let words = input.split(whereSeparator: { $0.isWhitespace || $0 == "\0" })
-        guard !words.isEmpty else { return SearchQuery(expression: nil) }
+        guard !words.isEmpty else { return SearchQuery(expression: nil, form: .nothing) }
         return SearchQuery(
-            expression: words.map { quoted(String($0)) + (prefix ? "*" : "") }.joined(separator: " "))
+            expression: words.map { quoted(String($0)) + (prefix ? "*" : "") }.joined(separator: " "),
+            form: .words(words.map(String.init), prefix: prefix))
     }
 
     /// `text` as an FTS5 string: in double quotes, each double quote in it doubled. Inside one,
