@@ -188,11 +188,8 @@ struct PostgresSearch: Sendable {
             return "$\(parameterCount)"
         }
         let table = table(store.names)
-        var from =
-            "\(function)(\(configuration)::regconfig, \(placeholder(text))) AS q (q) JOIN \(table) AS s ON s.document @@ q.q"
-        if selection == .items {
-            from += " JOIN \(store.names.items) AS i ON i.collection = \(placeholder(collection)) AND i.key = s.key"
-        }
+        let tsquery = "\(function)(\(configuration)::regconfig, \(placeholder(text))) AS q (q)"
+        var from = "\(tsquery) JOIN \(table) AS s ON s.document @@ q.q"
         var predicates: [String] = []
         for (offset, filter) in clauses.indexFilters.enumerated() {
             guard let index = store.indexesByName[filter.indexName], index.collection == collection else {
@@ -215,9 +212,17 @@ struct PostgresSearch: Sendable {
         let sql: String
         switch selection {
         case .items:
+            // The hits are ranked and limited first, from the search's table alone; only then are
+            // their items read and their excerpts made (`ts_headline` parses the whole text).
             let excerpt = try excerptSQL(clauses.excerpt, query: "q.q", placeholder: placeholder)
-            sql =
-                "SELECT s.key, i.data, i.metadata, (-\(rank))::float8, \(excerpt) FROM \(from)\(whereClause)\(order)\(limitClause)"
+            sql = """
+                WITH hit AS (SELECT s.key, \(rank) AS rank FROM \(from)\(whereClause)\(order)\(limitClause))
+                SELECT hit.key, i.data, i.metadata, (-hit.rank)::float8, \(excerpt)
+                FROM hit JOIN \(table) AS s ON s.key = hit.key
+                JOIN \(store.names.items) AS i ON i.collection = \(placeholder(collection)) AND i.key = hit.key,
+                \(tsquery)
+                ORDER BY hit.rank DESC, hit.key
+                """
         case .keys:
             sql = "SELECT s.key FROM \(from)\(whereClause)\(order)\(limitClause)"
         case .count where limitClause.isEmpty:
@@ -236,11 +241,7 @@ struct PostgresSearch: Sendable {
     ) throws -> String {
         guard let excerpt else { return "NULL" }
         guard let offset = columnNames.firstIndex(of: excerpt.column) else {
-            throw TroveError(
-                code: .extensionFailed,
-                message:
-                    "The full-text search '\(name)' has no column '\(excerpt.column)'; its columns are \(columnNames.map { "'\($0)'" }.joined(separator: ", ")).",
-                field: excerpt.column, extensionName: name)
+            throw TroveError.noSearchColumn(excerpt.column, in: name, columns: columnNames)
         }
         let text = "s." + textColumn(offset)
         let marks = "StartSel=\(Self.matchStart), StopSel=\(Self.matchEnd)"

@@ -63,7 +63,8 @@ extension PostgresStore {
                 return PostgresSearch(definition)
             }
         case .view:
-            what = "the view '\(databaseExtension.name)'"
+            what =
+                "the view '\(databaseExtension.name)' (its groups and order come from Swift closures, which the server cannot run: every instance would have to run them for every other instance's writes; a query of a secondary index, sorted by its columns, runs on PostgreSQL)"
         case .other(let kind):
             what = "the extension '\(databaseExtension.name)' (of the kind '\(kind)')"
         }

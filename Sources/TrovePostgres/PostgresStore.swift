@@ -34,11 +34,12 @@ import Trove
 ///   transaction also checks the log's newest number in its snapshot and catches up from the log
 ///   before it first consults the cache, so a cached item is never older than the snapshot, even
 ///   before the notification arrives. A dropped listener connection flushes the cache.
-/// - Secondary indexes run their queries (``/Trove/IndexQuery``). Relationships keep their edges
-///   and apply their four delete rules inside the transaction that removes an item, transitively;
-///   their traversals (``/Trove/RelationshipQuery``) run. Full-text search, views, manual edges
-///   and notify rules do not run on PostgreSQL yet: a model or an extension that needs them is
-///   refused when the store opens, and such a query is refused when it runs, each with a
+/// - Secondary indexes run their queries (``/Trove/IndexQuery``), full-text searches theirs
+///   (``/Trove/FullTextQuery``, on a `tsvector` table, ranked by `ts_rank_cd`). Relationships keep
+///   their edges and apply their four delete rules inside the transaction that removes an item,
+///   transitively; their traversals (``/Trove/RelationshipQuery``) run. Views, manual edges and
+///   notify rules do not run on PostgreSQL: a model or an extension that needs them is refused
+///   when the store opens, and such a query is refused when it runs, each with a
 ///   ``/Trove/TroveError`` that names it.
 ///
 /// Call ``close()`` when done (on shutdown): it ends the loops over ``changes`` and stops the
@@ -204,15 +205,15 @@ public final class PostgresStore: AsyncDatabaseWriter {
     ///
     /// A model whose generated code declares extensions (``/Trove/DatabaseExtensionProviding``)
     /// brings them; `extensions` adds extensions defined by hand. PostgreSQL keeps secondary
-    /// indexes and relationships (their edges, traversals and delete rules). A model or an
-    /// extension that needs what it does not keep yet (a full-text search, a view, a manual edge, a
-    /// notify rule) is refused before anything is sent to the server, naming it.
+    /// indexes, full-text searches and relationships (their edges, traversals and delete rules). A
+    /// model or an extension that needs what it does not keep (a view, a manual edge, a notify
+    /// rule, a search of trigrams) is refused before anything is sent to the server, naming it.
     ///
     /// - Parameters:
     ///   - configuration: Where the server is and how the store behaves.
-    ///   - models: The models whose secondary indexes and relationships to keep, such as
-    ///     `[User.self, Note.self]`.
-    ///   - extensions: Secondary indexes and relationships defined by hand (`byAge.databaseExtension`).
+    ///   - models: The models whose secondary indexes, full-text searches and relationships to
+    ///     keep, such as `[User.self, Note.self]`.
+    ///   - extensions: Extensions defined by hand (`byAge.databaseExtension`).
     /// - Returns: An open store.
     /// - Throws: ``/Trove/TroveError/Code/misuse`` naming the model and the extension that
     ///   PostgreSQL does not keep, or two extensions with the same name;
@@ -262,8 +263,8 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// - Parameters:
     ///   - url: The URL of the database.
     ///   - schema: The PostgreSQL schema that holds Trove's tables.
-    ///   - models: The models whose secondary indexes and relationships to keep.
-    ///   - extensions: Secondary indexes and relationships defined by hand.
+    ///   - models: The models whose secondary indexes, full-text searches and relationships to keep.
+    ///   - extensions: Extensions defined by hand.
     /// - Returns: An open store.
     /// - Throws: As ``open(configuration:models:extensions:)``, and ``/Trove/TroveError/Code/misuse``
     ///   for a malformed URL.

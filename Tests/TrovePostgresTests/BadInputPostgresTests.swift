@@ -124,7 +124,7 @@ struct BadInputPostgresTests {
     @Test func aViewIsRefusedAtOpen() async {
         await expectRefusal(
             extensions: [Self.tallyView.databaseExtension], naming: Self.tallyView.name, collection: Tally.collection,
-            model: nil, saying: ["view"])
+            model: nil, saying: ["view", "Swift closures", "secondary index"])
     }
 
     @Test func twoExtensionsWithOneNameAreRefusedAtOpen() async {

@@ -101,7 +101,7 @@
     /// ONLY` first, for the snapshot Trove's and raw postgres-nio's read transactions give.
     final class FluentPostgres: PostgresBenchmarkStore {
         private let databases: Databases
-        private let database: any Database
+        let database: any Database
 
         init(url: String) async throws {
             let configuration = try PostgresStore.Configuration(url: url)
@@ -145,6 +145,7 @@
                 .ignoreExisting()
                 .create()
             try await sql.raw("CREATE INDEX IF NOT EXISTS posts_author ON bench_fluent.posts (author_id)").run()
+            try await Self.makeSearchTable(sql)
         }
 
         func writePosts(_ posts: [Post], of authors: [Author]) async throws {
@@ -174,6 +175,7 @@
         func reset() async throws {
             try await FluentUser.query(on: database).delete()
             try await FluentAuthor.query(on: database).delete()
+            try await FluentDocument.query(on: database).delete()
         }
 
         func insert(_ users: [User]) async throws {

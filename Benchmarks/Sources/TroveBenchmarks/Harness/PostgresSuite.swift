@@ -135,6 +135,13 @@
                 ("relationships: remove the 1,000 authors, cascading to their 10,000 posts, one transaction", { store in
                     Checksum(found: try await store.removeAuthors(PostgresCascadeFixtures.authors.map(\.id)))
                 }),
+                ("search: index 5,000 documents (title and 150 to 350 words), one transaction", { store in
+                    try await store.indexDocuments(PostgresSearchFixtures.corpus.documents)
+                    return nil
+                }),
+                ("search: 300 queries, top 20 with a snippet of the body", { store in
+                    try await store.searchTop20(PostgresSearchFixtures.queries)
+                }),
             ]
         }
 
@@ -183,6 +190,11 @@
         /// Removes the authors at `keys` in one transaction; their posts go with them (Trove's
         /// delete rule, the foreign key's `ON DELETE CASCADE`); returns the posts left.
         func removeAuthors(_ keys: [String]) async throws -> Int
+        /// Writes `documents` in one transaction, each indexed for full-text search.
+        func indexDocuments(_ documents: [Document]) async throws
+        /// Runs each query (a word, or a prefix), reading the top 20 documents with a snippet of
+        /// the body.
+        func searchTop20(_ queries: [(text: String, prefix: Bool)]) async throws -> Checksum
         func close()
     }
 
@@ -220,7 +232,9 @@
             edges: [.to("author", Author.self, rules: .deleteSourceWhenDestinationDeleted) { $0.authorID }])
 
         init(url: String) async throws {
-            store = try await PostgresStore.open(url: url, schema: "bench_trove", extensions: [Self.edges.databaseExtension])
+            store = try await PostgresStore.open(
+                url: url, schema: "bench_trove",
+                extensions: [Self.edges.databaseExtension, Document.fullTextSearch.databaseExtension])
         }
 
         func reset() async throws {
@@ -228,6 +242,7 @@
                 _ = try await tx.removeAll(User.self)
                 _ = try await tx.removeAll(Post.self)
                 _ = try await tx.removeAll(Author.self)
+                _ = try await tx.removeAll(Document.self)
             }
         }
 
@@ -312,7 +327,7 @@
     final class RawPostgres: PostgresBenchmarkStore {
         let client: PostgresClient
         private let task: Task<Void, Never>
-        private let logger = Logger(label: "bench.raw")
+        let logger = Logger(label: "bench.raw")
 
         init(url: String) async throws {
             let configuration = try PostgresStore.Configuration(url: url)
@@ -339,6 +354,7 @@
                     title text NOT NULL, body text NOT NULL)
                 """)
             try await client.query("CREATE INDEX IF NOT EXISTS posts_author ON bench_raw.posts (author_id)")
+            try await Self.makeSearchTable(client)
         }
 
         func writePosts(_ posts: [Post], of authors: [Author]) async throws {
@@ -390,7 +406,7 @@
             return user
         }
 
-        private func transaction<T: Sendable>(
+        func transaction<T: Sendable>(
             _ begin: PostgresQuery, _ body: (PostgresConnection) async throws -> T
         ) async throws -> T {
             try await client.withConnection { connection in
@@ -409,6 +425,7 @@
         func reset() async throws {
             try await client.query("DELETE FROM bench_raw.items WHERE collection = 'users'")
             try await client.query("DELETE FROM bench_raw.authors")
+            try await client.query("DELETE FROM bench_raw.documents")
         }
 
         private func upsert(_ users: [User], on connection: PostgresConnection) async throws {

@@ -58,11 +58,7 @@ final class FullTextSearchPlanner: Sendable {
         }
         let excerptColumn = try clauses.excerpt.map { excerpt in
             guard let index = columnNames.firstIndex(of: excerpt.column) else {
-                throw TroveError(
-                    code: .extensionFailed,
-                    message:
-                        "The full-text search '\(name)' has no column '\(excerpt.column)'; its columns are \(columnNames.map { "'\($0)'" }.joined(separator: ", ")).",
-                    field: excerpt.column, extensionName: name)
+                throw TroveError.noSearchColumn(excerpt.column, in: name, columns: columnNames)
             }
             return index
         }
@@ -155,5 +151,17 @@ final class FullTextSearchPlanner: Sendable {
         case .count:
             return "SELECT count(*) FROM (SELECT 1\(from)\(order)\(limitClause))"
         }
+    }
+}
+
+extension TroveError {
+    /// The error of an excerpt of a column that the full-text search `search` does not have,
+    /// on every engine.
+    package static func noSearchColumn(_ column: String, in search: String, columns: [String]) -> TroveError {
+        TroveError(
+            code: .extensionFailed,
+            message:
+                "The full-text search '\(search)' has no column '\(column)'; its columns are \(columns.map { "'\($0)'" }.joined(separator: ", ")).",
+            field: column, extensionName: search)
     }
 }
