@@ -27,6 +27,8 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
 
     /// The removals that delete rules decided and that have not run yet, in order.
     private var cascade: [CacheKey] = []
+    /// The notices that notify rules decided and that have not been delivered yet, in order.
+    private var notices: [(RelationshipNotice, RelationshipNotifier)] = []
     private var isRunningCascade = false
 
     /// Whether ``announce()`` sent its statement alone, outside a transaction: nothing had been
@@ -55,6 +57,12 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
         cascade.append(address)
     }
 
+    /// Queues `notice`, decided by a notify rule, for `notifier` to deliver once the removals
+    /// queued before it are done (``runCascade()``).
+    func queueNotice(_ notice: RelationshipNotice, to notifier: RelationshipNotifier) {
+        notices.append((notice, notifier))
+    }
+
     /// Runs the queued removals in waves: each wave removes what the one before queued, one
     /// statement per collection (and one per extension that follows it), and its rules queue the
     /// next wave, until none is left. Does nothing when called from inside the loop, which picks
@@ -64,14 +72,24 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     /// A wave removes several items before their rules are read, where a Trove file removes them
     /// one by one; both end with the same items, since every rule only ever removes more as more
     /// goes (`RelationshipEngineTests` checks both against one model).
+    ///
+    /// Once no removal is left, the queued notices are delivered one by one, each followed by the
+    /// removals its answer caused, as on a Trove file: the notified item is read, told, and what
+    /// it answers is written or removed (an item gone by then is not told).
     func runCascade() async throws {
-        guard !isRunningCascade, !cascade.isEmpty else { return }
+        guard !isRunningCascade, !cascade.isEmpty || !notices.isEmpty else { return }
         isRunningCascade = true
         defer {
             isRunningCascade = false
             cascade.removeAll()
+            notices.removeAll()
         }
-        while !cascade.isEmpty {
+        while !cascade.isEmpty || !notices.isEmpty {
+            guard !cascade.isEmpty else {
+                let (notice, notifier) = notices.removeFirst()
+                try await notifier.deliver(notice, in: self)
+                continue
+            }
             let wave = cascade
             cascade.removeAll()
             var collections: [String] = []

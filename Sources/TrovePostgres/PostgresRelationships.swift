@@ -25,14 +25,21 @@ import Trove
 /// end on cycles (an item already gone is skipped), and belong to the transaction, so a
 /// serialization failure that runs the body again runs them again, never half.
 ///
-/// Manual edges and notify rules stay on Trove files: both hand the app a Trove file's
-/// transaction. A store opened with them refuses them by name (`PostgresStore+Extensions.swift`).
+/// Notify rules queue a `RelationshipNotice` for each notified item; once the removals are done,
+/// the transaction delivers them (`RelationshipNotifier`, the same code as on a Trove file) and
+/// does what each item answers. Manual edges stay on Trove files: they are added by hand in a
+/// Trove file's transaction. A store opened with one refuses it by name
+/// (`PostgresStore+Extensions.swift`).
 struct PostgresRelationships: Sendable {
     /// One edge of the definition, as the rules need it.
     struct Edge: Sendable {
         var name: String
         var destinationCollection: String
         var rules: DeleteRules
+        /// Tells the source of a removed destination (a notify rule).
+        var notifySource: RelationshipNotifier
+        /// Tells the destination of a removed source (a notify rule).
+        var notifyDestination: RelationshipNotifier
     }
 
     let name: String
@@ -56,7 +63,11 @@ struct PostgresRelationships: Sendable {
         version = definition.version
         fingerprint = "relationships " + definition.fingerprint
         collection = Source.collection
-        edges = definition.edges.map { Edge(name: $0.name, destinationCollection: $0.destinationCollection, rules: $0.rules) }
+        edges = definition.edges.map {
+            Edge(
+                name: $0.name, destinationCollection: $0.destinationCollection, rules: $0.rules,
+                notifySource: $0.notifySource, notifyDestination: $0.notifyDestination)
+        }
         edgesByName = Dictionary(edges.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let readers = definition.edges.compactMap { edge in edge.destinations.map { (edge.name, $0) } }
         @Sendable func edgesOf(_ source: Source) -> [(edge: String, key: String)] {
@@ -106,13 +117,16 @@ struct PostgresRelationships: Sendable {
 
     // MARK: Rules
 
+    /// An edge of a source that went.
+    typealias LostEdge = (source: String, edge: String, destination: String)
+
     /// Sources went: their edges go, and what the rules decide for their destinations is queued.
     private func sourcesRemoved(keys: [String], in transaction: PostgresReadWriteTransaction) async throws {
-        var removed: [(edge: String, key: String)] = []
+        var removed: [LostEdge] = []
         for try await row in try await transaction.query(
-            "DELETE FROM \(table(transaction.names)) WHERE src_key = ANY($1) RETURNING edge, dst_key", keys,
+            "DELETE FROM \(table(transaction.names)) WHERE src_key = ANY($1) RETURNING src_key, edge, dst_key", keys,
             collection: collection, key: keys.count == 1 ? keys[0] : nil
-        ).decode((String, String).self) {
+        ).decode((String, String, String).self) {
             removed.append(row)
         }
         try await destinationsLost(removed, in: transaction)
@@ -120,14 +134,20 @@ struct PostgresRelationships: Sendable {
 
     /// Queues what the rules decide for the destinations of `removed`, the edges of sources that
     /// went: the sources left of each destination are counted in one statement.
-    private func destinationsLost(_ removed: [(edge: String, key: String)], in transaction: PostgresReadWriteTransaction)
-        async throws
-    {
+    private func destinationsLost(_ removed: [LostEdge], in transaction: PostgresReadWriteTransaction) async throws {
         var seen: Set<[String]> = []
         var lost: [(edge: Edge, key: String)] = []
-        for (name, key) in removed where seen.insert([name, key]).inserted {
+        for (source, name, key) in removed {
             guard let edge = edgesByName[name], edge.rules.actOnSourceRemoval else { continue }
-            lost.append((edge, key))
+            if edge.rules.contains(.notifyDestinationWhenSourceDeleted) {
+                transaction.queueNotice(
+                    RelationshipNotice(
+                        relationship: self.name, edge: name, removed: .source,
+                        source: ItemAddress(collection: collection, key: source),
+                        destination: ItemAddress(collection: edge.destinationCollection, key: key)),
+                    to: edge.notifyDestination)
+            }
+            if seen.insert([name, key]).inserted { lost.append((edge, key)) }
         }
         var left: [[String]: Int] = [:]
         let counted = lost.filter(\.edge.rules.countsSourcesLeft)
@@ -149,12 +169,26 @@ struct PostgresRelationships: Sendable {
     }
 
     /// Destinations went: what the rules decide for the sources that point at them is queued, in
-    /// one statement per edge. The edges stay: they are the sources' properties.
+    /// one statement per edge (and one more for an edge that notifies its sources). The edges
+    /// stay: they are the sources' properties.
     private func destinationsRemoved(
         keys: [String], collection removed: String, in transaction: PostgresReadWriteTransaction
     ) async throws {
         let table = table(transaction.names)
         for edge in edges where edge.destinationCollection == removed {
+            if edge.rules.contains(.notifySourceWhenDestinationDeleted) {
+                for try await (source, destination) in try await transaction.query(
+                    "SELECT src_key, dst_key FROM \(table) WHERE edge = $1 AND dst_key = ANY($2) ORDER BY src_key, dst_key",
+                    edge.name, keys, collection: collection
+                ).decode((String, String).self) {
+                    transaction.queueNotice(
+                        RelationshipNotice(
+                            relationship: name, edge: edge.name, removed: .destination,
+                            source: ItemAddress(collection: collection, key: source),
+                            destination: ItemAddress(collection: removed, key: destination)),
+                        to: edge.notifySource)
+                }
+            }
             let sql: String
             switch edge.rules.sourceRemoval {
             case .never:
@@ -233,10 +267,10 @@ extension PostgresRelationships: PostgresKeptExtension {
     func removedAll(of removed: String, keys: [String], in transaction: PostgresReadWriteTransaction) async throws {
         if removed == collection {
             // Every source went: every edge goes, and the destination-side rules of each apply.
-            var edges: [(edge: String, key: String)] = []
+            var edges: [LostEdge] = []
             for try await row in try await transaction.query(
-                "DELETE FROM \(table(transaction.names)) RETURNING edge, dst_key", collection: collection
-            ).decode((String, String).self) {
+                "DELETE FROM \(table(transaction.names)) RETURNING src_key, edge, dst_key", collection: collection
+            ).decode((String, String, String).self) {
                 edges.append(row)
             }
             try await destinationsLost(edges, in: transaction)

@@ -89,15 +89,11 @@ extension PostgresStore {
     }
 
     /// What of `definition` PostgreSQL does not keep, in words, or `nil` when it keeps it all:
-    /// manual edges and notify rules hand the app a Trove file's transaction.
+    /// manual edges are added and removed in a Trove file's transaction.
     private static func refusal(of definition: some RelationshipsDefinition) -> String? {
         if let edge = definition.edges.first(where: \.isManual) {
             return
                 "the manual edge '\(edge.name)' of the relationships '\(definition.name)' (added and removed by hand in a Trove file's transaction)"
-        }
-        if let edge = definition.edges.first(where: \.rules.notifies) {
-            return
-                "the notify rule of the edge '\(edge.name)' of the relationships '\(definition.name)' (its callback, RelationshipNotifiable, runs in a Trove file's transaction)"
         }
         return nil
     }

@@ -36,11 +36,11 @@ import Trove
 ///   before the notification arrives. A dropped listener connection flushes the cache.
 /// - Secondary indexes run their queries (``/Trove/IndexQuery``), full-text searches theirs
 ///   (``/Trove/FullTextQuery``, on a `tsvector` table, ranked by `ts_rank_cd`). Relationships keep
-///   their edges and apply their four delete rules inside the transaction that removes an item,
-///   transitively; their traversals (``/Trove/RelationshipQuery``) run. Views, manual edges and
-///   notify rules do not run on PostgreSQL: a model or an extension that needs them is refused
-///   when the store opens, and such a query is refused when it runs, each with a
-///   ``/Trove/TroveError`` that names it.
+///   their edges and apply their six delete rules inside the transaction that removes an item,
+///   transitively; their traversals (``/Trove/RelationshipQuery``) run. Views and manual edges do
+///   not run on PostgreSQL: a model or an extension that needs them is refused when the store
+///   opens, and such a query is refused when it runs, each with a ``/Trove/TroveError`` that
+///   names it.
 ///
 /// Call ``close()`` when done (on shutdown): it ends the loops over ``changes`` and stops the
 /// listener and the connection pool.
@@ -206,8 +206,8 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// A model whose generated code declares extensions (``/Trove/DatabaseExtensionProviding``)
     /// brings them; `extensions` adds extensions defined by hand. PostgreSQL keeps secondary
     /// indexes, full-text searches and relationships (their edges, traversals and delete rules). A
-    /// model or an extension that needs what it does not keep (a view, a manual edge, a notify
-    /// rule, a search of trigrams) is refused before anything is sent to the server, naming it.
+    /// model or an extension that needs what it does not keep (a view, a manual edge, a search of
+    /// trigrams) is refused before anything is sent to the server, naming it.
     ///
     /// - Parameters:
     ///   - configuration: Where the server is and how the store behaves.

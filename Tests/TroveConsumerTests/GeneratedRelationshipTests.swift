@@ -238,18 +238,18 @@ struct GeneratedRelationshipTests {
 
 extension Post: RelationshipNotifiable {
     /// The editor went: the post forgets it.
-    func relatedItemRemoved(_ notice: RelationshipNotice, in transaction: ReadWriteTransaction) throws {
+    func relatedItemRemoved(_ notice: RelationshipNotice) -> RelationshipReaction<Post> {
         var post = self
         post.editorID = nil
-        try transaction.write(post)
+        return .write(post)
     }
 }
 
 extension User: RelationshipNotifiable {
     /// An album of the user went: the user's tags say so.
-    func relatedItemRemoved(_ notice: RelationshipNotice, in transaction: ReadWriteTransaction) throws {
+    func relatedItemRemoved(_ notice: RelationshipNotice) -> RelationshipReaction<User> {
         var user = self
         user.tags.append("lost album \(notice.source.key)")
-        try transaction.write(user)
+        return .write(user)
     }
 }

@@ -53,13 +53,6 @@ struct BadInputPostgresTests {
             collection: Tally.collection, model: nil, saying: ["full-text search", "trigram"])
     }
 
-    /// `Post.editor` notifies its source: the callback takes a Trove file's transaction.
-    @Test func aModelWithANotifyRuleIsRefusedAtOpen() async {
-        await expectRefusal(
-            models: [Post.self], naming: Post.relationships.name, collection: Post.collection, model: "Post",
-            saying: ["notify rule", "edge 'editor'", "RelationshipNotifiable"])
-    }
-
     @Test func aManualEdgeIsRefusedAtOpen() async {
         let manual = Relationships<Tally>("tally_manual", edges: [.manual("linked", to: Tally.self)])
         await expectRefusal(
@@ -72,9 +65,9 @@ struct BadInputPostgresTests {
         definition.search.tokenizer != .trigram
     }
 
-    /// Whether PostgreSQL keeps relationships: no manual edge, no notify rule.
+    /// Whether PostgreSQL keeps relationships: no manual edge.
     static func isKeptOnPostgres(_ definition: some RelationshipsDefinition) -> Bool {
-        !definition.edges.contains { $0.isManual || $0.rules.notifies }
+        !definition.edges.contains { $0.isManual }
     }
 
     /// Every kind of extension a Trove file registers is either kept by a PostgreSQL store or

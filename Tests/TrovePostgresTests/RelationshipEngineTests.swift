@@ -17,6 +17,21 @@ struct CascadeNode: Persistable, Codable, Equatable {
     var tags: [String] = []
     /// `.deleteSourceWhenAllDestinationsDeleted`: this node goes when none of these is left.
     var parts: [String] = []
+    /// `.notifySourceWhenDestinationDeleted`: this node hears when one of these goes, and moves
+    /// it to ``lost``.
+    var watches: [String] = []
+    /// The watched nodes that went.
+    var lost: [String] = []
+}
+
+extension CascadeNode: RelationshipNotifiable {
+    /// A watched node went: it moves from `watches` to `lost`.
+    func relatedItemRemoved(_ notice: RelationshipNotice) -> RelationshipReaction<CascadeNode> {
+        var node = self
+        node.watches.removeAll { $0 == notice.destination.key }
+        node.lost.append(notice.destination.key)
+        return .write(node)
+    }
 }
 
 /// A tag of nodes.
@@ -24,16 +39,30 @@ struct CascadeTag: Persistable, Codable, Equatable {
     typealias Coder = CodableCoder<CascadeTag>
     static let collection = "cascade_tags"
     var id: String
+    /// The nodes of this tag that went (`.notifyDestinationWhenSourceDeleted`).
+    var heard: [String] = []
 }
 
-/// The relationships of the random graphs: the four delete rules.
+extension CascadeTag: RelationshipNotifiable {
+    /// A node of the tag went: the tag notes it.
+    func relatedItemRemoved(_ notice: RelationshipNotice) -> RelationshipReaction<CascadeTag> {
+        var tag = self
+        tag.heard.append(notice.source.key)
+        return .write(tag)
+    }
+}
+
+/// The relationships of the random graphs: the six delete rules.
 let cascadeEdges = Relationships<CascadeNode>(
     "cascade_edges",
     edges: [
         .to("next", CascadeNode.self, rules: .deleteSourceWhenDestinationDeleted, keys: { $0.next }),
         .to("owned", CascadeNode.self, rules: .deleteDestinationWhenSourceDeleted, keys: { $0.owned }),
-        .to("tags", CascadeTag.self, rules: .deleteDestinationWhenAllSourcesDeleted, keys: { $0.tags }),
+        .to(
+            "tags", CascadeTag.self, rules: [.deleteDestinationWhenAllSourcesDeleted, .notifyDestinationWhenSourceDeleted],
+            keys: { $0.tags }),
         .to("parts", CascadeNode.self, rules: .deleteSourceWhenAllDestinationsDeleted, keys: { $0.parts }),
+        .to("watches", CascadeNode.self, rules: .notifySourceWhenDestinationDeleted, keys: { $0.watches }),
     ])
 
 /// The engines the extension suites run on: PostgreSQL only when a server is configured.
@@ -46,7 +75,7 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 /// Relationships on both engines, written once against `some AsyncDatabaseWriter`: random graphs
-/// and removals against a brute-force model of the four delete rules, traversals against the
+/// and removals against a brute-force model of the six delete rules, traversals against the
 /// model's edges, and on PostgreSQL two instances sharing one schema.
 struct RelationshipEngineTests {
     /// Runs `body` with a fresh place of `engine` that keeps `cascadeEdges`.
@@ -73,20 +102,49 @@ struct RelationshipEngineTests {
             nodes[id] = CascadeNode(
                 id: id, next: some(0...2, of: ids),
                 owned: Int.random(in: 0..<10, using: &random) < 3 ? some(1...1, of: ids) : [],
-                tags: some(0...2, of: (0..<5).map { "t\($0)" }), parts: some(0...2, of: ids))
+                tags: some(0...2, of: (0..<5).map { "t\($0)" }), parts: some(0...2, of: ids),
+                watches: Array(Set(some(0...2, of: ids))).sorted())
         }
         return nodes
     }
 
     /// What is left after removals: the brute-force model of the rules, a worklist of removals
-    /// over the graph as written.
+    /// over the graph as written, then the notices to the items left.
     struct Model {
         let nodes: [String: CascadeNode]
         var aliveNodes: Set<String>
         var aliveTags: Set<String>
+        /// What each node still watches, and the watched nodes it heard went.
+        var watches: [String: Set<String>] = [:]
+        var lost: [String: Set<String>] = [:]
+        /// The nodes each tag heard went.
+        var heard: [String: Set<String>] = [:]
 
-        /// Removes `key` (a node or a tag) and everything the rules remove with it.
+        init(nodes: [String: CascadeNode], aliveNodes: Set<String>, aliveTags: Set<String>) {
+            self.nodes = nodes
+            self.aliveNodes = aliveNodes
+            self.aliveTags = aliveTags
+            watches = nodes.mapValues { Set($0.watches) }
+        }
+
+        /// Removes `key` (a node or a tag) and everything the rules remove with it, then tells
+        /// the items left: a node of each watched node that went, a tag of each of its nodes.
         mutating func remove(_ key: String, isTag: Bool) {
+            let before = aliveNodes
+            cascade(key, isTag: isTag)
+            let removed = before.subtracting(aliveNodes)
+            for node in aliveNodes {
+                let gone = watches[node, default: []].intersection(removed)
+                watches[node, default: []].subtract(gone)
+                lost[node, default: []].formUnion(gone)
+            }
+            for node in removed {
+                for tag in nodes[node]!.tags where aliveTags.contains(tag) { heard[tag, default: []].insert(node) }
+            }
+        }
+
+        /// Removes `key` and everything the delete rules remove with it.
+        private mutating func cascade(_ key: String, isTag: Bool) {
             var work: [(key: String, isTag: Bool)] = [(key, isTag)]
             while let (key, isTag) = work.popLast() {
                 if isTag {
@@ -148,6 +206,14 @@ struct RelationshipEngineTests {
             }
             #expect(Set(try await db.keys(of: CascadeNode.self)) == model.aliveNodes, "\(label)")
             #expect(Set(try await db.keys(of: CascadeTag.self)) == model.aliveTags, "\(label)")
+            // The notify rules: what each item left was told.
+            for node in try await db.readAll(CascadeNode.self) {
+                #expect(Set(node.watches) == model.watches[node.id] ?? [], "\(label): \(node.id) watches")
+                #expect(Set(node.lost) == model.lost[node.id] ?? [], "\(label): \(node.id) lost")
+            }
+            for tag in try await db.readAll(CascadeTag.self) {
+                #expect(Set(tag.heard) == model.heard[tag.id] ?? [], "\(label): \(tag.id) heard")
+            }
             try await checkTraversals(db, model, label: label, random: &random)
         }
     }

@@ -41,11 +41,11 @@ struct CascadeNode: Persistable, Equatable {
 
 extension CascadeNode: RelationshipNotifiable {
     /// The spine node before this one went: this one goes too, and says how far the cascade got.
-    func relatedItemRemoved(_ notice: RelationshipNotice, in transaction: ReadWriteTransaction) throws {
-        _ = try transaction.remove(CascadeNode.self, key: id)
+    func relatedItemRemoved(_ notice: RelationshipNotice) throws -> RelationshipReaction<CascadeNode> {
         if let number = Int(id.dropFirst()), number % 50 == 0 {
             CrashWriter.say("cascade \(number)")
         }
+        return .remove
     }
 }
 

@@ -50,10 +50,10 @@ struct RNote: Persistable, Codable, Equatable, RelationshipNotifiable {
     var id: String
     var aboutID: String?
 
-    func relatedItemRemoved(_ notice: RelationshipNotice, in transaction: ReadWriteTransaction) throws {
+    func relatedItemRemoved(_ notice: RelationshipNotice) -> RelationshipReaction<RNote> {
         var copy = self
         copy.aboutID = nil
-        try transaction.write(copy)
+        return .write(copy)
     }
 }
 

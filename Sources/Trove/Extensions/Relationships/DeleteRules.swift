@@ -31,7 +31,7 @@ public struct DeleteRules: OptionSet, Sendable, Hashable, CustomStringConvertibl
     /// (a tag goes when the last post tagged with it goes). Checked when one of them is removed.
     public static let deleteDestinationWhenAllSourcesDeleted = DeleteRules(rawValue: 1 << 3)
     /// Reports the removal of the destination to the source: a ``RelationshipNotice`` in the
-    /// changeset, and ``RelationshipNotifiable/relatedItemRemoved(_:in:)`` on the source.
+    /// changeset, and ``RelationshipNotifiable/relatedItemRemoved(_:)`` on the source.
     public static let notifySourceWhenDestinationDeleted = DeleteRules(rawValue: 1 << 4)
     /// Reports the removal of the source to the destination, as
     /// ``notifySourceWhenDestinationDeleted`` does the other way.
@@ -98,10 +98,5 @@ public struct DeleteRules: OptionSet, Sendable, Hashable, CustomStringConvertibl
         if contains(.deleteSourceWhenDestinationDeleted) { return .always }
         if contains(.deleteSourceWhenAllDestinationsDeleted) { return .whenNoDestinationLeft }
         return .never
-    }
-
-    /// Whether a rule reports a removal to the other end (a callback of the notified item).
-    package var notifies: Bool {
-        !isDisjoint(with: [.notifySourceWhenDestinationDeleted, .notifyDestinationWhenSourceDeleted])
     }
 }

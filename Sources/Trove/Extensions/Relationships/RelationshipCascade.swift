@@ -13,7 +13,7 @@ final class RelationshipCascade {
     var removals: [ItemAddress] = []
     var nextRemoval = 0
     /// Notices to deliver once no removal is left; those before ``nextNotice`` are done.
-    var notices: [(RelationshipNotice, @Sendable (ReadWriteTransaction, RelationshipNotice) throws -> Void)] = []
+    var notices: [(RelationshipNotice, RelationshipNotifier)] = []
     var nextNotice = 0
     /// Whether a ``ConnectionCore/runCascade()`` is running on the connection.
     var isRunning = false
@@ -43,12 +43,12 @@ extension ConnectionCore {
                     evict(key: address.key, collection: address.collection)
                 }
             } else if cascade.nextNotice < cascade.notices.count {
-                let (notice, deliver) = cascade.notices[cascade.nextNotice]
+                let (notice, notifier) = cascade.notices[cascade.nextNotice]
                 cascade.nextNotice += 1
                 changes.recordRelationshipNotice(notice)
                 let transaction = ReadWriteTransaction(core: self)
                 defer { transaction.invalidate() }
-                try deliver(transaction, notice)
+                try notifier.deliver(notice, in: transaction)
             } else {
                 return
             }

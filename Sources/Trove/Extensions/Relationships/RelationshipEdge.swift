@@ -14,9 +14,9 @@ public struct RelationshipEdge<Source: Persistable>: Sendable {
     /// The keys of the destinations of a source; `nil` for a manual edge.
     package let destinations: (@Sendable (Source) -> [String])?
     /// Tells the source of a removed destination, when it is `RelationshipNotifiable`.
-    let notifySource: @Sendable (ReadWriteTransaction, RelationshipNotice) throws -> Void
+    package let notifySource: RelationshipNotifier
     /// Tells the destination of a removed source, when it is `RelationshipNotifiable`.
-    let notifyDestination: @Sendable (ReadWriteTransaction, RelationshipNotice) throws -> Void
+    package let notifyDestination: RelationshipNotifier
 
     /// Whether the edge is added and removed by hand.
     public var isManual: Bool { destinations == nil }
@@ -29,8 +29,8 @@ public struct RelationshipEdge<Source: Persistable>: Sendable {
         destinationCollection = Destination.collection
         self.rules = rules
         self.destinations = destinations
-        notifySource = Self.deliverer(Source.self)
-        notifyDestination = Self.deliverer(Destination.self)
+        notifySource = RelationshipNotifier(Source.self)
+        notifyDestination = RelationshipNotifier(Destination.self)
     }
 
     /// An edge from each source to the item whose key `key` returns, if any.
@@ -92,17 +92,5 @@ public struct RelationshipEdge<Source: Persistable>: Sendable {
         _ name: String, to destination: Destination.Type, rules: DeleteRules = .none
     ) -> Self {
         Self(name: name, destination: destination, rules: rules, destinations: nil)
-    }
-
-    /// Reads the notified item as `Item` and calls its callback, when it has one.
-    private static func deliverer<Item: Persistable>(_ type: Item.Type)
-        -> @Sendable (ReadWriteTransaction, RelationshipNotice) throws -> Void
-    {
-        { transaction, notice in
-            guard let key = Item.ID(itemKey: notice.notified.key),
-                let notifiable = try transaction.read(Item.self, key: key) as? any RelationshipNotifiable
-            else { return }
-            try notifiable.relatedItemRemoved(notice, in: transaction)
-        }
     }
 }

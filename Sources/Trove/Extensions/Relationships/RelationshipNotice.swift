@@ -1,5 +1,5 @@
 /// What a "notify" rule of a relationship reports: in ``Changeset/relationshipNotices`` and to
-/// ``RelationshipNotifiable/relatedItemRemoved(_:in:)``.
+/// ``RelationshipNotifiable/relatedItemRemoved(_:)``.
 public struct RelationshipNotice: Sendable, Hashable {
     /// Which end of the edge was removed.
     public enum Removed: Sendable, Hashable {
