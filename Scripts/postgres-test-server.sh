@@ -56,7 +56,7 @@ start)
 listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$dir'
-max_connections = 200
+max_connections = 500
 fsync = off
 CONF
     as_owner "$BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null ||

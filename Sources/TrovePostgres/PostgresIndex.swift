@@ -138,9 +138,7 @@ struct PostgresIndex: Sendable {
     }
 }
 
-extension PostgresIndex: PostgresKeptExtension {
-    var followedRemovals: Set<String> { [collection] }
-
+extension PostgresIndex: PostgresRowPerItem {
     func makeTables(in transaction: PostgresReadWriteTransaction) async throws {
         let table = table(transaction.names)
         _ = try await transaction.query("DROP TABLE IF EXISTS \(table)")
@@ -171,17 +169,4 @@ extension PostgresIndex: PostgresKeptExtension {
         try await storeRow(values, key: key, in: transaction)
     }
 
-    /// Removes the rows at `keys`.
-    func removed(keys: [String], collection: String, in transaction: PostgresReadWriteTransaction) async throws {
-        _ = try await transaction.query(
-            "DELETE FROM \(table(transaction.names)) WHERE key = ANY($1)", keys, collection: collection,
-            key: keys.count == 1 ? keys[0] : nil)
-    }
-
-    func needsRemovedKeys(of collection: String) -> Bool { false }
-
-    /// Removes every row.
-    func removedAll(of collection: String, keys: [String], in transaction: PostgresReadWriteTransaction) async throws {
-        _ = try await transaction.query("DELETE FROM \(table(transaction.names))", collection: collection)
-    }
 }

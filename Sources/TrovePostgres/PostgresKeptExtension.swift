@@ -80,3 +80,80 @@ enum PostgresExtensionBuilder {
         }
     }
 }
+
+/// A kept extension with one row per item of its collection in one table, keyed by the item's
+/// key (a secondary index, a full-text search): its rows go with their items, written once here.
+protocol PostgresRowPerItem: PostgresKeptExtension {
+    /// The table of the rows.
+    func table(_ names: PostgresNames) -> String
+}
+
+extension PostgresRowPerItem {
+    var followedRemovals: Set<String> { [collection] }
+
+    /// Removes the rows at `keys`.
+    func removed(keys: [String], collection: String, in transaction: PostgresReadWriteTransaction) async throws {
+        _ = try await transaction.query(
+            "DELETE FROM \(table(transaction.names)) WHERE key = ANY($1)", keys, collection: collection,
+            key: keys.count == 1 ? keys[0] : nil)
+    }
+
+    func needsRemovedKeys(of collection: String) -> Bool { false }
+
+    /// Removes every row.
+    func removedAll(of collection: String, keys: [String], in transaction: PostgresReadWriteTransaction) async throws {
+        _ = try await transaction.query("DELETE FROM \(table(transaction.names))", collection: collection)
+    }
+}
+
+/// The parts of a query's SQL that every kind of query shares: its limit, and its keys or count.
+enum PostgresSelect {
+    /// ` LIMIT n OFFSET m`, or what of it applies (nothing without a limit or an offset).
+    static func limitClause(_ limit: Int?, offset: Int) -> String {
+        var clause = ""
+        if let limit { clause += " LIMIT \(limit)" }
+        if offset > 0 { clause += " OFFSET \(offset)" }
+        return clause
+    }
+
+    /// The keys (the expression `key`) of the rows of `from` (its joins and `WHERE`), in `order`,
+    /// limited.
+    static func keys(_ key: String, from: String, order: String, limit: String) -> String {
+        "SELECT \(key) FROM \(from)\(order)\(limit)"
+    }
+
+    /// The number of rows of `from`; after the limit, when there is one.
+    static func count(_ key: String, from: String, order: String, limit: String) -> String {
+        limit.isEmpty
+            ? "SELECT count(*) FROM \(from)"
+            : "SELECT count(*) FROM (\(keys(key, from: from, order: order, limit: limit))) AS matched"
+    }
+}
+
+/// A kept extension that holds back what it keeps of each item written, to send the rows of many
+/// items in one statement (``PostgresKeptExtension/sendHeldBack(_:in:)``): its writes are written
+/// once here.
+protocol PostgresHoldingBack: PostgresKeptExtension {
+    /// What the extension keeps of `item`, written; `nil` for an item of another type.
+    func heldRow(of item: any Sendable) -> (any Sendable)?
+    /// What the extension keeps of the stored item at `key`, from its bytes.
+    func heldRow(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
+        throws -> any Sendable
+}
+
+extension PostgresHoldingBack {
+    var holdsWritesBack: Bool { true }
+
+    func store(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
+        async throws
+    {
+        try await transaction.holdBack(heldRow(key: key, data: data, metadata: metadata, in: transaction), of: key, for: self)
+    }
+
+    /// Holds back what the extension keeps of the item written: it goes with the rows of the
+    /// other items written before the transaction's next statement.
+    func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
+        guard let row = heldRow(of: item) else { return }
+        try await transaction.holdBack(row, of: key, for: self)
+    }
+}

@@ -257,20 +257,16 @@ extension PostgresIndex {
             order.append(ordering.descending ? "\(column) DESC NULLS LAST" : "\(column) ASC NULLS FIRST")
         }
         order.append(keyOrder.postgresTerms(of: "x.key"))
-        var limitClause = ""
-        if let limit = clauses.limit { limitClause += " LIMIT \(limit)" }
-        if clauses.offset > 0 { limitClause += " OFFSET \(clauses.offset)" }
+        let limitClause = PostgresSelect.limitClause(clauses.limit, offset: clauses.offset)
         let orderClause = " ORDER BY " + order.joined(separator: ", ")
         let sql: String
         switch selection {
         case .items:
             sql = "SELECT x.key, i.data, i.metadata FROM \(from)\(whereClause)\(orderClause)\(limitClause)"
         case .keys:
-            sql = "SELECT x.key FROM \(from)\(whereClause)\(orderClause)\(limitClause)"
-        case .count where limitClause.isEmpty:
-            sql = "SELECT count(*) FROM \(from)\(whereClause)"
+            sql = PostgresSelect.keys("x.key", from: from + whereClause, order: orderClause, limit: limitClause)
         case .count:
-            sql = "SELECT count(*) FROM (SELECT x.key FROM \(from)\(whereClause)\(orderClause)\(limitClause)) AS matched"
+            sql = PostgresSelect.count("x.key", from: from + whereClause, order: orderClause, limit: limitClause)
         }
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }

@@ -215,7 +215,7 @@ struct PostgresRelationships: Sendable {
     }
 }
 
-extension PostgresRelationships: PostgresKeptExtension {
+extension PostgresRelationships: PostgresHoldingBack {
     var followedRemovals: Set<String> {
         Set(edges.filter(\.rules.actOnDestinationRemoval).map(\.destinationCollection)).union([collection])
     }
@@ -233,20 +233,15 @@ extension PostgresRelationships: PostgresKeptExtension {
         _ = try await transaction.query("CREATE INDEX ON \(table) (edge, dst_key)")
     }
 
-    func store(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
-        async throws
+    /// The edges of a source written.
+    func heldRow(of item: any Sendable) -> (any Sendable)? { edgesOfItem(item) }
+
+    /// The edges of a stored source.
+    func heldRow(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
+        throws -> any Sendable
     {
-        try await transaction.holdBack(edgesOfRow(transaction, data, metadata, key), of: key, for: self)
+        try edgesOfRow(transaction, data, metadata, key)
     }
-
-    /// Holds back the edges of the source written: they go with those of the other sources
-    /// written before the transaction's next statement.
-    func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
-        guard let edges = edgesOfItem(item) else { return }
-        try await transaction.holdBack(edges, of: key, for: self)
-    }
-
-    var holdsWritesBack: Bool { true }
 
     /// Replaces the edges of the sources written, in one statement.
     func sendHeldBack(_ rows: [String: any Sendable], in transaction: PostgresReadWriteTransaction) async throws {

@@ -205,9 +205,7 @@ struct PostgresSearch: Sendable {
         }
         let whereClause = predicates.isEmpty ? "" : " WHERE " + predicates.joined(separator: " AND ")
         let rank = "ts_rank_cd(\(rankWeights), s.document, q.q)"
-        var limitClause = ""
-        if let limit = clauses.limit { limitClause += " LIMIT \(limit)" }
-        if clauses.offset > 0 { limitClause += " OFFSET \(clauses.offset)" }
+        let limitClause = PostgresSelect.limitClause(clauses.limit, offset: clauses.offset)
         let order = " ORDER BY \(rank) DESC, s.key"
         let sql: String
         switch selection {
@@ -224,11 +222,9 @@ struct PostgresSearch: Sendable {
                 ORDER BY hit.rank DESC, hit.key
                 """
         case .keys:
-            sql = "SELECT s.key FROM \(from)\(whereClause)\(order)\(limitClause)"
-        case .count where limitClause.isEmpty:
-            sql = "SELECT count(*) FROM \(from)\(whereClause)"
+            sql = PostgresSelect.keys("s.key", from: from + whereClause, order: order, limit: limitClause)
         case .count:
-            sql = "SELECT count(*) FROM (SELECT s.key FROM \(from)\(whereClause)\(order)\(limitClause)) AS matched"
+            sql = PostgresSelect.count("s.key", from: from + whereClause, order: order, limit: limitClause)
         }
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
@@ -282,15 +278,13 @@ struct PostgresSearch: Sendable {
     }
 }
 
-extension PostgresSearch: PostgresKeptExtension {
+extension PostgresSearch: PostgresRowPerItem, PostgresHoldingBack {
     /// What the table is built from: a change rebuilds it. The weights' classes are in the
     /// stored vectors; the weights' values are the queries'.
     var fingerprint: String {
         "search v1 \(collection): \(configuration)\(foldsDiacritics ? " folded" : ""); "
             + zip(columnNames, labels).map { "\($0):\($1)" }.joined(separator: ", ")
     }
-
-    var followedRemovals: Set<String> { [collection] }
 
     func makeTables(in transaction: PostgresReadWriteTransaction) async throws {
         let table = table(transaction.names)
@@ -305,20 +299,15 @@ extension PostgresSearch: PostgresKeptExtension {
         _ = try await transaction.query("CREATE INDEX ON \(table) USING gin (document) WITH (fastupdate = off)")
     }
 
-    func store(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
-        async throws
+    /// The texts of the columns of an item written.
+    func heldRow(of item: any Sendable) -> (any Sendable)? { textsOfItem(item) }
+
+    /// The texts of the columns of a stored item.
+    func heldRow(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
+        throws -> any Sendable
     {
-        try await transaction.holdBack(textsOfRow(transaction, data, metadata, key), of: key, for: self)
+        try textsOfRow(transaction, data, metadata, key)
     }
-
-    /// Holds back the texts of the item written: they go with those of the other items written
-    /// before the transaction's next statement.
-    func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
-        guard let texts = textsOfItem(item) else { return }
-        try await transaction.holdBack(texts, of: key, for: self)
-    }
-
-    var holdsWritesBack: Bool { true }
 
     /// Replaces the rows of the items written, in one statement: the texts travel as arrays, one
     /// per column (with one of flags for `nil`), and the server makes the vectors.
@@ -370,17 +359,4 @@ extension PostgresSearch: PostgresKeptExtension {
             key: keys.count == 1 ? keys[0] : nil)
     }
 
-    /// Removes the rows at `keys`.
-    func removed(keys: [String], collection: String, in transaction: PostgresReadWriteTransaction) async throws {
-        _ = try await transaction.query(
-            "DELETE FROM \(table(transaction.names)) WHERE key = ANY($1)", keys, collection: collection,
-            key: keys.count == 1 ? keys[0] : nil)
-    }
-
-    func needsRemovedKeys(of collection: String) -> Bool { false }
-
-    /// Removes every row.
-    func removedAll(of collection: String, keys: [String], in transaction: PostgresReadWriteTransaction) async throws {
-        _ = try await transaction.query("DELETE FROM \(table(transaction.names))", collection: collection)
-    }
 }

@@ -80,6 +80,9 @@ enum TestServer {
     ) async throws -> PostgresStore {
         var configuration = try PostgresStore.Configuration(url: try #require(url))
         configuration.schema = schema ?? freshSchema()
+        // Many stores are open at once while the suites run in parallel: a pool of a few
+        // connections each keeps them under the server's limit (a test that needs more says so).
+        configuration.maximumConnections = 6
         configure(&configuration)
         return try await PostgresStore.open(configuration: configuration, models: models, extensions: extensions)
     }

@@ -36,6 +36,11 @@ struct MultiProcessTests {
         }
         var checks = Checks()
         var acknowledged: [String: Int] = [:]
+        // On a loaded machine a child may still be starting when the reading loop ends: each gets
+        // up to 30 s to acknowledge its first commit before it is killed.
+        for child in children {
+            _ = child.waitForLine(timeout: .seconds(30)) { $0.hasPrefix("committed ") }
+        }
         for (name, child) in zip(names, children) {
             if let problem = child.sigkill() {
                 checks.expect(false, "\(name): \(problem)")
