@@ -85,6 +85,9 @@ struct PostgresRelationships: Sendable {
 
     func table(_ names: PostgresNames) -> String { names.edgeTable(name) }
 
+    /// Whether a rule of some edge acts when a source goes.
+    var actsOnSourceRemoval: Bool { edges.contains { $0.rules.actOnSourceRemoval } }
+
     /// Replaces the edges of each source of `sources` (by key) with the edges given for it, in
     /// one statement: the edges that are no longer there go, the new ones come, the others stay.
     func replaceEdges(of sources: [String: [(edge: String, key: String)]], in transaction: PostgresReadWriteTransaction)
@@ -122,9 +125,17 @@ struct PostgresRelationships: Sendable {
 
     /// Sources went: their edges go, and what the rules decide for their destinations is queued.
     private func sourcesRemoved(keys: [String], in transaction: PostgresReadWriteTransaction) async throws {
+        let table = table(transaction.names)
+        guard actsOnSourceRemoval else {
+            // No rule acts when a source goes: its edges go, and nothing comes back.
+            _ = try await transaction.query(
+                "DELETE FROM \(table) WHERE src_key = ANY($1)", keys, collection: collection,
+                key: keys.count == 1 ? keys[0] : nil)
+            return
+        }
         var removed: [LostEdge] = []
         for try await row in try await transaction.query(
-            "DELETE FROM \(table(transaction.names)) WHERE src_key = ANY($1) RETURNING src_key, edge, dst_key", keys,
+            "DELETE FROM \(table) WHERE src_key = ANY($1) RETURNING src_key, edge, dst_key", keys,
             collection: collection, key: keys.count == 1 ? keys[0] : nil
         ).decode((String, String, String).self) {
             removed.append(row)
