@@ -330,7 +330,7 @@ package final class ObservationState: Sendable {
     }
 
     /// Marks the start of a run of the closure.
-    func beginComputing() {
+    package func beginComputing() {
         state.withLock { state in
             state.isStale = false
             state.computing = true
@@ -342,7 +342,7 @@ package final class ObservationState: Sendable {
     /// Installs the region that a run of the closure recorded in the snapshot that includes
     /// every commit up to `snapshot`, and matches against it the changesets received meanwhile
     /// that the snapshot may not include.
-    func computed(region: ReadRegion, snapshot: UInt64) {
+    package func computed(region: ReadRegion, snapshot: UInt64) {
         state.withLock { state in
             state.region = region
             state.snapshot = snapshot

@@ -14,6 +14,17 @@ package struct ReadRegion: Sendable, Equatable {
     /// The extensions (secondary indexes) queried, each with the collection it follows.
     package var indexes: [String: String] = [:]
 
+    /// A region from its parts; empty by default (nothing read yet).
+    package init(
+        everything: Bool = false, collections: Set<String> = [], keys: [String: Set<String>] = [:],
+        indexes: [String: String] = [:]
+    ) {
+        self.everything = everything
+        self.collections = collections
+        self.keys = keys
+        self.indexes = indexes
+    }
+
     /// Whether nothing was read.
     package var isEmpty: Bool {
         !everything && collections.isEmpty && keys.isEmpty && indexes.isEmpty
