@@ -56,6 +56,10 @@ final class ChangeCounter: Sendable {
 /// run on a Trove file and on PostgreSQL: how many times the closure runs for commits inside and
 /// outside what it read, coalescing, cancellation, errors. Then two PostgreSQL instances on one
 /// schema, and the bounded buffer of `changes`.
+///
+/// Serialized: each PostgreSQL case opens a store or two (a pool and a listener each), and the
+/// whole parallel run of the PostgreSQL suites comes close to the test server's 200 connections.
+@Suite(.serialized)
 struct ObservationEngineTests {
     /// Runs `body` with a fresh place of `engine` that keeps `User.index`.
     func withPlace(

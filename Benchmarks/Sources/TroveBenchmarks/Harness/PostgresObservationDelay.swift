@@ -17,7 +17,7 @@
 
         /// Measures, and returns the Markdown section that reports it.
         static func measure(url: String) throws -> [String] {
-            let delays = try blocking { try await delays(url: url) }.sorted()
+            let delays = try blocking { try await measuredDelays(url: url) }.sorted()
             func percentile(_ p: Double) -> Double {
                 delays[min(delays.count - 1, Int((Double(delays.count) * p).rounded(.up)) - 1)]
             }
@@ -37,7 +37,7 @@
         }
 
         /// The delays, in seconds, in commit order.
-        private static func delays(url: String) async throws -> [Double] {
+        private static func measuredDelays(url: String) async throws -> [Double] {
             let schema = "bench_observation"
             let first = try await PostgresStore.open(url: url, schema: schema)
             defer { first.close() }
