@@ -179,6 +179,29 @@ struct ObservationEngineTests {
         }
     }
 
+    /// Closing the store ends a running observation with the error of a closed store, rather than
+    /// leaving its loop waiting for a commit that will never come.
+    @Test(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
+    func closingTheStoreEndsItsObservationsWithAnError() async throws {
+        let store = try await TestServer.openStore()
+        defer { Task { await TestServer.dispose(store) } }
+        try await store.write(Tally(id: "watched", value: 0))
+        let observation = store.observe { tx in try await tx.read(Tally.self, key: "watched")?.value }
+        let error = try await bounded(.seconds(30), "the end of the observation of a closed store") {
+            var values = observation.makeAsyncIterator()
+            _ = try await values.next()
+            store.close()
+            do {
+                _ = try await values.next()
+                return nil as TroveError?
+            } catch let error as TroveError {
+                return error
+            }
+        }
+        #expect(error?.code == .misuse, "\(String(describing: error))")
+        #expect(store.runningObservationCount == 0)
+    }
+
     /// A loop over `changes` that does not keep up keeps at most `changesBufferLimit` changes;
     /// past it, one change marked `missedChanges` stands for those dropped, and the changes after
     /// it follow: the rule of a Trove file's `changes`.

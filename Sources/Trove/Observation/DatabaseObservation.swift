@@ -414,8 +414,8 @@ extension Database {
             read: read)
     }
 
-    /// Runs `body` in a read transaction of the reader pool (``read(from:_:)-(_,(ReadTransaction)->T)``
-    /// in its `async` form), recording what it reads: one run of an observation written for any
+    /// Runs `body` in a read transaction of the reader pool (the `async` `read(from:_:)`),
+    /// recording what it reads: one run of an observation written for any
     /// engine (``AsyncDatabaseObserving/observe(_:)``).
     ///
     /// - Returns: The value, the region `body` read, and the number of the latest commit of
