@@ -16,6 +16,36 @@ public struct PostgresChange: Sendable, Hashable {
     /// Whether this is a flush: this instance's listener connection dropped, so notifications
     /// may have been missed; its cache was emptied.
     public var isFlush: Bool
+    /// Whether this change stands for changes that this loop over ``PostgresStore/changes`` did
+    /// not read in time: when a change found the loop's buffer of
+    /// ``PostgresStore/Configuration-swift.struct/changesBufferLimit`` changes full, they were
+    /// dropped, and this one (numbered as the change that found the buffer full) stands for them
+    /// all. Anything may have changed: a loop that gets it reloads what it derived from the store.
+    /// The rule of a Trove file's `Changeset.ReloadReason.missedChanges`.
+    public var missedChanges: Bool = false
+
+    /// Whether this change lists what changed: `false` for a flush and for missed changes, after
+    /// which anything may have changed (Trove's `Changeset.isComplete`).
+    public var isComplete: Bool { !isFlush && !missedChanges }
+
+    /// A change from its parts.
+    ///
+    /// - Parameters:
+    ///   - number: The commit's number in the change log; 0 for a flush.
+    ///   - items: The items written or removed.
+    ///   - clearedCollections: The collections emptied.
+    ///   - isFlush: Whether notifications may have been missed.
+    ///   - missedChanges: Whether this change stands for changes a slow loop dropped.
+    public init(
+        number: Int64, items: Set<ItemAddress>, clearedCollections: Set<String>, isFlush: Bool,
+        missedChanges: Bool = false
+    ) {
+        self.number = number
+        self.items = items
+        self.clearedCollections = clearedCollections
+        self.isFlush = isFlush
+        self.missedChanges = missedChanges
+    }
 
     /// Whether this change may have changed the item at `key` of `collection`: the question
     /// `Changeset.containsChange(forKey:in:)` answers for a Trove file.
@@ -24,9 +54,9 @@ public struct PostgresChange: Sendable, Hashable {
     ///   - key: The key of the item.
     ///   - collection: The collection of the item.
     /// - Returns: `true` when the item was written or removed, its collection emptied, or this is
-    ///   a flush.
+    ///   a flush or stands for missed changes.
     public func containsChange(forKey key: String, in collection: String) -> Bool {
-        isFlush || clearedCollections.contains(collection)
+        !isComplete || clearedCollections.contains(collection)
             || items.contains(ItemAddress(collection: collection, key: key))
     }
 }
@@ -52,5 +82,20 @@ struct CommittedChange: Sendable {
         PostgresChange(
             number: number, items: Set(keys.map { ItemAddress(collection: $0.collection, key: $0.key) }),
             clearedCollections: clearedCollections, isFlush: isFlush)
+    }
+}
+
+extension CommittedChange {
+    /// The change as a running observation matches it (Trove's `ObservationState`): a changeset
+    /// numbered by the change log, whose keys are all "updated" (a PostgreSQL commit does not
+    /// know which were new, and an observation only asks whether a key changed), whose emptied
+    /// collections are removed collections, and which stands for anything (missed changes) when
+    /// it is a flush.
+    var changeset: Changeset {
+        if isFlush { return Changeset(snapshot: 0, reloadReason: .missedChanges) }
+        var updated: [String: Set<String>] = [:]
+        for key in keys { updated[key.collection, default: []].insert(key.key) }
+        return Changeset(
+            snapshot: UInt64(max(0, number)), updatedKeys: updated, removedCollections: clearedCollections)
     }
 }

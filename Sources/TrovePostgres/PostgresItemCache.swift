@@ -113,48 +113,108 @@ final class PostgresItemCache: Sendable {
     }
 }
 
-/// Hands every change to every subscriber of ``PostgresStore/changes``.
+/// Hands every change, in commit order, to every loop over ``PostgresStore/changes`` (each with a
+/// bounded buffer, Trove's `ChangesSubscription`) and to every running observation
+/// (``PostgresStore/observe(_:)``, Trove's `ObservationState`, which matches it against what the
+/// observation read).
 final class PostgresChangeHub: Sendable {
     private struct State {
-        var nextID = 0
-        var subscribers: [Int: AsyncStream<PostgresChange>.Continuation] = [:]
+        var nextID: UInt64 = 0
+        var subscriptions: [UInt64: ChangesSubscription<PostgresChange>] = [:]
+        var observers: [UInt64: ObservationState] = [:]
         var finished = false
     }
 
     // A Mutex: subscribing, publishing and unsubscribing are a few dictionary operations.
     private let state = Mutex(State())
 
-    func subscribe() -> AsyncStream<PostgresChange> {
-        let (stream, continuation) = AsyncStream<PostgresChange>.makeStream(bufferingPolicy: .unbounded)
-        let id: Int? = state.withLock { state in
+    /// Subscribes to every later change, buffering at most `limit` of them (when a change finds
+    /// the buffer full, the buffered changes are dropped and one marked
+    /// ``PostgresChange/missedChanges`` stands for them, as on a Trove file).
+    ///
+    /// - Returns: The subscription, finished already when the store is closed, and the
+    ///   identifier that ``unsubscribe(_:)`` takes.
+    func subscribe(limit: Int) -> (ChangesSubscription<PostgresChange>, UInt64) {
+        let subscription = ChangesSubscription<PostgresChange>(limit: limit) { change in
+            PostgresChange(number: change.number, items: [], clearedCollections: [], isFlush: false, missedChanges: true)
+        }
+        let id: UInt64? = state.withLock { state in
             if state.finished { return nil }
             defer { state.nextID += 1 }
-            state.subscribers[state.nextID] = continuation
+            state.subscriptions[state.nextID] = subscription
             return state.nextID
         }
         guard let id else {
-            continuation.finish()
-            return stream
+            subscription.finish()
+            return (subscription, .max)
         }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
-        }
-        return stream
+        return (subscription, id)
     }
 
+    /// Ends the subscription that ``subscribe(limit:)`` returned `id` for.
+    func unsubscribe(_ id: UInt64) {
+        let subscription = state.withLock { $0.subscriptions.removeValue(forKey: id) }
+        subscription?.finish()
+    }
+
+    /// Adds a running observation, told of every later change.
+    ///
+    /// - Returns: The identifier that ``removeObserver(_:)`` takes.
+    func addObserver(_ observer: ObservationState) -> UInt64 {
+        let (id, finished) = state.withLock { state in
+            defer { state.nextID += 1 }
+            state.observers[state.nextID] = observer
+            return (state.nextID, state.finished)
+        }
+        // A closed store: the observation runs again, and its read says that the store is closed.
+        if finished { observer.receive(Self.closed, touched: []) }
+        return id
+    }
+
+    /// Removes the observation that ``addObserver(_:)`` returned `id` for.
+    func removeObserver(_ id: UInt64) {
+        state.withLock { _ = $0.observers.removeValue(forKey: id) }
+    }
+
+    /// Hands `change` to every subscriber and every observation. Called by the listener alone,
+    /// one change at a time, in the order of the change log.
     func publish(_ change: CommittedChange) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
-        guard !subscribers.isEmpty else { return }
-        let change = change.publicChange
-        for subscriber in subscribers { subscriber.yield(change) }
+        let (subscriptions, observers) = state.withLock { state in
+            (
+                state.subscriptions.isEmpty ? [] : Array(state.subscriptions.values),
+                state.observers.isEmpty ? [] : Array(state.observers.values)
+            )
+        }
+        // Observations first: once a loop over `changes` has a change, every observation has
+        // matched it (tests rely on it to know that a commit has reached the observations).
+        if !observers.isEmpty {
+            let changeset = change.changeset
+            let touched = changeset.touchedCollections
+            for observer in observers { observer.receive(changeset, touched: touched) }
+        }
+        if !subscriptions.isEmpty {
+            let change = change.publicChange
+            for subscription in subscriptions { subscription.deliver(change) }
+        }
     }
 
+    /// Ends every loop over ``PostgresStore/changes``, and runs every observation again, so that
+    /// its read throws the error of a closed store instead of waiting for ever.
     func finish() {
-        let subscribers = state.withLock { state in
+        let (subscriptions, observers) = state.withLock { state in
             state.finished = true
-            defer { state.subscribers.removeAll() }
-            return Array(state.subscribers.values)
+            defer { state.subscriptions.removeAll() }
+            return (Array(state.subscriptions.values), Array(state.observers.values))
         }
-        for subscriber in subscribers { subscriber.finish() }
+        for subscription in subscriptions { subscription.finish() }
+        for observer in observers { observer.receive(Self.closed, touched: []) }
+    }
+
+    /// What a closed store tells its observations: anything may have changed.
+    private static let closed = Changeset(snapshot: 0, reloadReason: .missedChanges)
+
+    /// The number of running observations (for tests).
+    var observerCount: Int {
+        state.withLock { $0.observers.count }
     }
 }

@@ -18,6 +18,7 @@ extension PostgresReadTransaction {
     ///   column it does not have; `corruptData` or `server`.
     @_spi(TroveEngine)
     public func items<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [Item] {
+        recordRead(of: plan)
         if case .edges(let traversal) = plan.source {
             let ids = try await traversalKeys(traversal.unlimited, of: Item.self).compactMap { Item.ID(itemKey: $0) }
             let items = try await read(Item.self, keys: ids)
@@ -48,6 +49,7 @@ extension PostgresReadTransaction {
     ///   key that is not an `Item.ID`.
     @_spi(TroveEngine)
     public func keys<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [Item.ID] {
+        recordRead(of: plan)
         if case .edges(let traversal) = plan.source {
             return try traversal.ids(await traversalKeys(traversal, of: Item.self), of: Item.self)
         }
@@ -79,6 +81,7 @@ extension PostgresReadTransaction {
     /// - Throws: As ``items(matching:)``.
     @_spi(TroveEngine)
     public func count<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> Int {
+        recordRead(of: plan)
         if case .edges(let traversal) = plan.source {
             return try await traversal.limited(traversalKeys(traversal.unlimited, of: Item.self).count)
         }
@@ -120,6 +123,7 @@ extension PostgresReadTransaction {
                 code: .misuse, message: "Only a full-text search has hits, not \(plan.kind).",
                 collection: Item.collection)
         }
+        recordRead(of: plan)
         return try await searchHits(search, clauses)
     }
 

@@ -18,6 +18,7 @@ extension PostgresReadTransaction: TransactionReading {
     ///   the stored bytes cannot be decoded; `server` when the server fails.
     public func read<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Item? {
         let address = CacheKey(collection: Item.collection, key: key.itemKey)
+        recorder?.recordKey(address.key, in: address.collection)
         let row: (data: ByteBuffer, metadata: ByteBuffer?)?
         if snapshotTaken {
             if usesCache, let cached = store.cache.value(at: address, number: snapshotNumber) as? Item {
@@ -46,6 +47,9 @@ extension PostgresReadTransaction: TransactionReading {
     /// - Throws: ``/Trove/TroveError`` when stored bytes cannot be decoded or the server fails.
     public func read<Item: Persistable, Keys: Sequence<Item.ID>>(_ type: Item.Type, keys: Keys) async throws -> [Item] {
         let keys = Array(keys)
+        if let recorder {
+            for key in keys { recorder.recordKey(key.itemKey, in: Item.collection) }
+        }
         try await takeSnapshot()
         // By `CacheKey`, which compares keys by their bytes: two keys that Swift's `==` finds
         // equal ("caf\u{E9}" and "cafe\u{301}") are two items.
@@ -82,6 +86,7 @@ extension PostgresReadTransaction: TransactionReading {
     /// - Returns: The items.
     /// - Throws: ``/Trove/TroveError`` when stored bytes cannot be decoded or the server fails.
     public func readAll<Item: Persistable>(_ type: Item.Type) async throws -> [Item] {
+        recorder?.recordCollection(Item.collection)
         let sql = "SELECT key, data, metadata FROM \(names.items) WHERE collection = $1 ORDER BY key"
         var items: [Item] = []
         for try await (key, data, metadata) in try await query(sql, Item.collection, collection: Item.collection)
@@ -101,8 +106,9 @@ extension PostgresReadTransaction: TransactionReading {
     /// - Returns: The metadata, or `nil` when there is no such item or it has no metadata.
     /// - Throws: ``/Trove/TroveError`` when the stored metadata cannot be decoded or the server fails.
     public func metadata<Item: Persistable>(for type: Item.Type, key: Item.ID) async throws -> Item.Metadata? {
-        guard Item.Metadata.self != NoMetadata.self else { return nil }
         let address = CacheKey(collection: Item.collection, key: key.itemKey)
+        recorder?.recordKey(address.key, in: address.collection)
+        guard Item.Metadata.self != NoMetadata.self else { return nil }
         try await takeSnapshot()
         if usesCache, let cached = store.cache.value(at: address, number: snapshotNumber) as? Item {
             return cached.metadata
@@ -128,6 +134,7 @@ extension PostgresReadTransaction: TransactionReading {
     /// - Throws: ``/Trove/TroveError`` when the server fails.
     public func contains<Item: Persistable>(_ type: Item.Type, key: Item.ID) async throws -> Bool {
         let address = CacheKey(collection: Item.collection, key: key.itemKey)
+        recorder?.recordKey(address.key, in: address.collection)
         try await takeSnapshot()
         if usesCache, store.cache.value(at: address, number: snapshotNumber) is Item {
             return true

@@ -30,6 +30,9 @@ public class PostgresReadTransaction {
     /// statement, whose catch-up query would run at a later snapshot than its read (the log may
     /// have been pruned in between). Such a read then leaves the cache alone.
     var mayCatchUpCache = true
+    /// Records what the transaction reads, for an observation (``PostgresStore/observedRead(_:)``);
+    /// `nil` for every other transaction, so that recording costs one `nil` check per read.
+    var recorder: ReadRecorder?
 
     init(store: PostgresStore, connection: PostgresConnection, begin: String?) {
         self.store = store
@@ -251,6 +254,7 @@ public class PostgresReadTransaction {
     /// - Returns: The keys.
     /// - Throws: ``/Trove/TroveError/Code/server`` when the server fails.
     public func keys(in collection: String) async throws -> [String] {
+        recorder?.recordCollection(collection)
         let sql = "SELECT key FROM \(names.items) WHERE collection = $1 ORDER BY key"
         var keys: [String] = []
         for try await (key) in try await query(sql, collection, collection: collection).decode(String.self) {
@@ -265,6 +269,7 @@ public class PostgresReadTransaction {
     /// - Returns: The number of items.
     /// - Throws: ``/Trove/TroveError/Code/server`` when the server fails.
     public func count(in collection: String) async throws -> Int {
+        recorder?.recordCollection(collection)
         let sql = "SELECT count(*) FROM \(names.items) WHERE collection = $1"
         var count: Int64 = 0
         for try await (value) in try await query(sql, collection, collection: collection).decode(Int64.self) {
@@ -281,6 +286,7 @@ public class PostgresReadTransaction {
     /// - Returns: `true` when there is one.
     /// - Throws: ``/Trove/TroveError/Code/server`` when the server fails.
     public func hasItem(forKey key: String, in collection: String) async throws -> Bool {
+        recorder?.recordKey(key, in: collection)
         let sql = "SELECT 1 FROM \(names.items) WHERE collection = $1 AND key = $2"
         let found = try await count(
             PostgresQuery(unsafeSQL: sql, binds: try Self.bind(collection, key)), collection: collection, key: key)
@@ -292,6 +298,7 @@ public class PostgresReadTransaction {
     /// - Returns: The collections.
     /// - Throws: ``/Trove/TroveError/Code/server`` when the server fails.
     public func collections() async throws -> [String] {
+        recorder?.recordEverything()
         let sql = "SELECT DISTINCT collection FROM \(names.items) ORDER BY collection"
         var collections: [String] = []
         for try await (collection) in try await query(sql).decode(String.self) {

@@ -42,6 +42,9 @@ import Trove
 ///   opens, and such a query is refused when it runs, each with a ``/Trove/TroveError`` that
 ///   names it.
 ///
+/// - Observation runs across instances: ``/Trove/AsyncDatabaseObserving/observe(_:)`` re-runs a
+///   read when a commit of any instance, arriving by `NOTIFY`, changed what it read.
+///
 /// Call ``close()`` when done (on shutdown): it ends the loops over ``changes`` and stops the
 /// listener and the connection pool.
 public final class PostgresStore: AsyncDatabaseWriter {
@@ -74,6 +77,11 @@ public final class PostgresStore: AsyncDatabaseWriter {
         public var itemCacheLimit: Int = 10_000
         /// How long opening a connection may take before it fails.
         public var connectTimeout: Duration = .seconds(10)
+        /// The most changes a loop over ``PostgresStore/changes`` keeps waiting: when a change
+        /// finds that many unread, they are dropped and one change marked
+        /// ``PostgresChange/missedChanges`` stands for them (the rule, and the default, of a Trove
+        /// file's `Configuration.changesBufferLimit`).
+        public var changesBufferLimit: Int = 1_000
 
         /// A configuration from its parts.
         ///
@@ -511,12 +519,16 @@ public final class PostgresStore: AsyncDatabaseWriter {
     // MARK: Changes
 
     /// The changes committed to the store, by this instance or by any other on the same schema,
-    /// in commit order as far as they reach this instance. A `flushed` change means that this
-    /// instance missed notifications (its listener connection dropped): anything may have changed.
+    /// in commit order as far as they reach this instance. A flush (``PostgresChange/isFlush``)
+    /// means that this instance missed notifications (its listener connection dropped): anything
+    /// may have changed.
     ///
-    /// Each call returns a new stream that starts with the next change.
-    public var changes: AsyncStream<PostgresChange> {
-        hub.subscribe()
+    /// Each call returns a new sequence, subscribed at once, that starts with the next change.
+    /// Its buffer holds at most ``Configuration-swift.struct/changesBufferLimit`` changes; past
+    /// that, the loop gets one change marked ``PostgresChange/missedChanges`` for the dropped ones
+    /// (see ``PostgresChanges``).
+    public var changes: PostgresChanges {
+        PostgresChanges(hub: hub, limit: configuration.changesBufferLimit)
     }
 
     /// The error of a transaction's body, told apart from the store's own failures: it is

@@ -6,7 +6,7 @@ import Synchronization
 final class ChangeHub: Sendable {
     private struct State {
         var nextID: UInt64 = 0
-        var subscriptions: [UInt64: ChangesSubscription] = [:]
+        var subscriptions: [UInt64: ChangesSubscription<Changeset>] = [:]
         /// The commit observers, in the order they were added: each is called on the committing
         /// thread with every changeset.
         var commitObservers: [(id: UInt64, entry: CommitObserver.Entry)] = []
@@ -49,8 +49,8 @@ final class ChangeHub: Sendable {
     ///
     /// - Parameter database: The database, whose poller starts if this is its first observer.
     /// - Returns: The subscription and the identifier that ``unsubscribe(_:)`` takes.
-    func subscribe(limit: Int, database: Database) -> (ChangesSubscription, UInt64) {
-        let subscription = ChangesSubscription(limit: limit)
+    func subscribe(limit: Int, database: Database) -> (ChangesSubscription<Changeset>, UInt64) {
+        let subscription = ChangesSubscription<Changeset>(limit: limit) { .reload(.missedChanges, snapshot: $0.snapshot) }
         let id = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
@@ -85,7 +85,7 @@ final class ChangeHub: Sendable {
         let toEveryObserver =
             changeset.reloadReason != nil || changeset.removedAllCollections || !changeset.changedExtensions.isEmpty
         let (subscriptions, observers, commitObservers) = state.withLock {
-            state -> ([ChangesSubscription], [ObservationState], [(id: UInt64, entry: CommitObserver.Entry)]) in
+            state -> ([ChangesSubscription<Changeset>], [ObservationState], [(id: UInt64, entry: CommitObserver.Entry)]) in
             let subscriptions = state.subscriptions.isEmpty ? [] : Array(state.subscriptions.values)
             let commitObservers = state.commitObservers
             if state.observers.isEmpty { return (subscriptions, [], commitObservers) }
@@ -288,22 +288,25 @@ final class ChangeHub: Sendable {
     }
 }
 
-/// The changesets waiting for one loop over ``Database/changes``: at most `limit` of them.
+/// The changes waiting for one loop over ``Database/changes`` (or over a PostgreSQL store's
+/// `changes`): at most `limit` of them.
 ///
-/// When a changeset arrives and `limit` are waiting, they are all dropped with it, and one
-/// changeset marked ``Changeset/ReloadReason/missedChanges`` waits instead: the buffer never
-/// holds more than `limit` changesets, however slow the loop.
-final class ChangesSubscription: Sendable {
+/// When a change arrives and `limit` are waiting, they are all dropped with it, and one change
+/// that stands for them waits instead (`missed` makes it from the arriving change: for a
+/// changeset, one marked ``Changeset/ReloadReason/missedChanges``): the buffer never holds more
+/// than `limit` changes, however slow the loop. It is generic and `package` so that every engine
+/// bounds its loops by this one rule.
+package final class ChangesSubscription<Change: Sendable>: Sendable {
     private struct State {
         /// The waiting changesets are `buffer[head...]`.
-        var buffer: [Changeset] = []
+        var buffer: [Change] = []
         var head = 0
-        var waiter: CheckedContinuation<Changeset?, Never>?
+        var waiter: CheckedContinuation<Change?, Never>?
         var finished = false
 
         var count: Int { buffer.count - head }
 
-        mutating func removeFirst() -> Changeset? {
+        mutating func removeFirst() -> Change? {
             guard head < buffer.count else { return nil }
             let first = buffer[head]
             head += 1
@@ -318,21 +321,30 @@ final class ChangesSubscription: Sendable {
         }
     }
 
-    let limit: Int
+    package let limit: Int
+    /// The change that stands for the dropped ones, made from the change that found the buffer
+    /// full.
+    private let missed: @Sendable (Change) -> Change
     private let state = Mutex(State())
 
-    init(limit: Int) {
+    /// A subscription that buffers at most `limit` changes (at least one).
+    ///
+    /// - Parameters:
+    ///   - limit: The most changes waiting.
+    ///   - missed: The change that stands for the dropped ones, made from the arriving change.
+    package init(limit: Int, missed: @escaping @Sendable (Change) -> Change) {
         self.limit = max(1, limit)
+        self.missed = missed
     }
 
     /// The number of changesets waiting (for tests).
-    var bufferedCount: Int {
+    package var bufferedCount: Int {
         state.withLock { $0.count }
     }
 
     /// Hands `changeset` to the waiting loop, or buffers it.
-    func deliver(_ changeset: Changeset) {
-        let waiter: CheckedContinuation<Changeset?, Never>? = state.withLock { state in
+    package func deliver(_ changeset: Change) {
+        let waiter: CheckedContinuation<Change?, Never>? = state.withLock { state in
             if state.finished { return nil }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -341,7 +353,7 @@ final class ChangesSubscription: Sendable {
             if state.count >= limit {
                 state.buffer.removeAll()
                 state.head = 0
-                state.buffer.append(.reload(.missedChanges, snapshot: changeset.snapshot))
+                state.buffer.append(missed(changeset))
             } else {
                 state.buffer.append(changeset)
             }
@@ -353,10 +365,10 @@ final class ChangesSubscription: Sendable {
     /// The next changeset, waiting for it if none is buffered.
     ///
     /// - Returns: `nil` once the subscription is finished or the task is cancelled.
-    func next() async -> Changeset? {
+    package func next() async -> Change? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Changeset?, Never>) in
-                let now: Changeset?? = state.withLock { state in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Change?, Never>) in
+                let now: Change?? = state.withLock { state in
                     if let first = state.removeFirst() { return .some(first) }
                     if state.finished { return .some(nil) }
                     state.waiter = continuation
@@ -370,7 +382,7 @@ final class ChangesSubscription: Sendable {
     }
 
     /// Ends the subscription: drops the buffer and wakes the waiting loop with `nil`.
-    func finish() {
+    package func finish() {
         let waiter = state.withLock { state in
             state.finished = true
             state.buffer.removeAll()

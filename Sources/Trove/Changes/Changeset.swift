@@ -181,7 +181,7 @@ public struct Changeset: Sendable, Hashable {
 
     /// The collections in which this changeset inserted, updated or removed keys, or that it
     /// removed as a whole, each once (not the collections of ``removedAllCollections``).
-    var touchedCollections: [String] {
+    package var touchedCollections: [String] {
         var names: [String] = []
         func add(_ name: String) {
             if !names.contains(name) { names.append(name) }

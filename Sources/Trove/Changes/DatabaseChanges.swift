@@ -53,9 +53,9 @@ public struct DatabaseChanges: AsyncSequence, Sendable {
     final class Registration {
         weak let hub: ChangeHub?
         let id: UInt64
-        let subscription: ChangesSubscription
+        let subscription: ChangesSubscription<Changeset>
 
-        init(hub: ChangeHub, id: UInt64, subscription: ChangesSubscription) {
+        init(hub: ChangeHub, id: UInt64, subscription: ChangesSubscription<Changeset>) {
             self.hub = hub
             self.id = id
             self.subscription = subscription

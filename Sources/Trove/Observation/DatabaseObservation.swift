@@ -41,7 +41,7 @@ extension Database {
     }
 
     /// The number of observations running now (for tests).
-    var runningObservationCount: Int {
+    package var runningObservationCount: Int {
         changeHub.observerCount
     }
 }
@@ -85,7 +85,11 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     ///
     /// - Returns: An iterator that yields the value now, then after each relevant commit.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(run: ObservationRun(observation: self))
+        let database = database
+        let body = body
+        return Iterator(
+            run: ObservationRun(
+                engine: database.observationEngine { try await database.observedRead(body) }, isDuplicate: isDuplicate))
     }
 
     /// The iterator of a ``DatabaseObservation``: one running observation.
@@ -128,15 +132,15 @@ extension DatabaseObservation where Value: Equatable {
 @available(*, unavailable)
 extension DatabaseObservation.Iterator: Sendable {}
 
-/// One running observation, driven by its iterator: owns the registration in the database's
-/// ``ChangeHub`` and releases it when it ends or is dropped.
+/// One running observation, driven by its iterator, on any engine: owns the registration of its
+/// ``ObservationState`` with the engine (``ObservationEngine``) and releases it when it ends or is
+/// dropped.
 ///
-/// It holds no connection: each run of the closure is a read transaction of the database's
-/// reader pool (``Database/observedRead(_:)``), queued like any `database.read` and holding
-/// no thread while it waits.
+/// It is the one run loop of both ``DatabaseObservation`` (a Trove file, synchronous closure) and
+/// ``AsyncDatabaseObservation`` (any engine that can observe): the engine only registers the state
+/// with what tells it of commits, and runs the closure recording its region.
 final class ObservationRun<Value: Sendable> {
-    private let database: Database
-    private let body: @Sendable (ReadTransaction) throws -> Value
+    private let engine: ObservationEngine<Value>
     private let isDuplicate: (@Sendable (Value, Value) -> Bool)?
     private var state: ObservationState?
     private var observerID: UInt64?
@@ -144,16 +148,20 @@ final class ObservationRun<Value: Sendable> {
     private var started = false
     private var finished = false
 
-    init(observation: DatabaseObservation<Value>) {
-        self.database = observation.database
-        self.body = observation.body
-        self.isDuplicate = observation.isDuplicate
+    init(engine: ObservationEngine<Value>, isDuplicate: (@Sendable (Value, Value) -> Bool)?) {
+        self.engine = engine
+        self.isDuplicate = isDuplicate
     }
 
     deinit {
         if let observerID {
-            database.changeHub.removeObserver(observerID)
+            engine.removeObserver(observerID)
         }
+    }
+
+    /// Whether a commit touched the region since the latest run began (for tests).
+    var isStale: Bool {
+        state?.isStale ?? false
     }
 
     /// See ``DatabaseObservation/Iterator/next(isolation:)``.
@@ -170,7 +178,7 @@ final class ObservationRun<Value: Sendable> {
                 self.state = state
                 // Registered before the first read: a commit made while it runs is matched
                 // against the region it records (see ``ObservationState/computed(region:snapshot:)``).
-                observerID = database.changeHub.addObserver(state, database: database)
+                observerID = engine.addObserver(state)
                 let value = try await compute(state: state, isolation: actor)
                 if isDuplicate != nil { lastValue = value }
                 return value
@@ -197,8 +205,8 @@ final class ObservationRun<Value: Sendable> {
         }
     }
 
-    /// Runs the closure in a read transaction of the reader pool, and installs the region it
-    /// read.
+    /// Runs the closure in a read transaction of the engine (on a Trove file, of the reader
+    /// pool), and installs the region it read.
     ///
     /// The order is what makes it lose no commit: the observer is unindexed (it receives every
     /// commit) and marked computing before the transaction's snapshot is taken, whichever
@@ -208,11 +216,11 @@ final class ObservationRun<Value: Sendable> {
         // Unindexed first, so that the commits made from now on all reach the observation; then
         // indexed by the collections of the region, once the region is installed (see
         // ``ChangeHub/publish(_:)``).
-        if let observerID { database.changeHub.unindexObserver(observerID) }
+        if let observerID { engine.unindexObserver(observerID) }
         state.beginComputing()
-        let (value, region, snapshot) = try await database.observedRead(body)
+        let (value, region, snapshot) = try await engine.read()
         state.computed(region: region, snapshot: snapshot)
-        if let observerID { database.changeHub.indexObserver(observerID, region: region) }
+        if let observerID { engine.indexObserver(observerID, region) }
         return value
     }
 
@@ -220,7 +228,7 @@ final class ObservationRun<Value: Sendable> {
     private func finish() {
         finished = true
         if let observerID {
-            database.changeHub.removeObserver(observerID)
+            engine.removeObserver(observerID)
         }
         observerID = nil
         state = nil
@@ -257,10 +265,17 @@ extension Database {
 ///
 /// ``receive(_:)`` runs on the committing thread, under the writer lock: it only matches the
 /// changeset against the region and sets a flag, and wakes the consumer if it waits.
-final class ObservationState: Sendable {
+///
+/// It is `package`, so that every engine matches its commits the same way: a PostgreSQL store
+/// hands it each change of its change log as a ``Changeset``, in commit order.
+package final class ObservationState: Sendable {
     private struct State {
         /// What the latest run of the closure read.
         var region = ReadRegion()
+        /// The number of the latest commit that the latest run's snapshot is known to include: a
+        /// changeset numbered at most this, arriving late (an engine whose notifications lag
+        /// behind its commits), changed nothing the run did not see.
+        var snapshot: UInt64 = 0
         /// Whether the closure is running: the changesets received meanwhile wait in `pending`
         /// for the region it records.
         var computing = true
@@ -281,9 +296,12 @@ final class ObservationState: Sendable {
 
     private let state = Mutex(State())
 
+    /// A state whose closure is about to run for the first time.
+    package init() {}
+
     /// Matches a commit's changeset, which touched the collections `touched` (see
     /// ``Changeset/touchedCollections``), against the region; called on the committing thread.
-    func receive(_ changeset: Changeset, touched: [String]) {
+    package func receive(_ changeset: Changeset, touched: [String]) {
         let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
             if state.isStale || state.cancelled { return nil }
             if state.computing {
@@ -301,6 +319,7 @@ final class ObservationState: Sendable {
                 }
                 return nil
             }
+            if changeset.reloadReason == nil && changeset.snapshot <= state.snapshot { return nil }
             guard state.region.intersects(changeset, touched: touched) else { return nil }
             state.isStale = true
             let waiter = state.waiter
@@ -311,7 +330,7 @@ final class ObservationState: Sendable {
     }
 
     /// Marks the start of a run of the closure.
-    func beginComputing() {
+    package func beginComputing() {
         state.withLock { state in
             state.isStale = false
             state.computing = true
@@ -323,9 +342,10 @@ final class ObservationState: Sendable {
     /// Installs the region that a run of the closure recorded in the snapshot that includes
     /// every commit up to `snapshot`, and matches against it the changesets received meanwhile
     /// that the snapshot may not include.
-    func computed(region: ReadRegion, snapshot: UInt64) {
+    package func computed(region: ReadRegion, snapshot: UInt64) {
         state.withLock { state in
             state.region = region
+            state.snapshot = snapshot
             state.computing = false
             if state.droppedThrough > snapshot && !region.isEmpty {
                 state.isStale = true
@@ -346,7 +366,7 @@ final class ObservationState: Sendable {
     }
 
     /// Whether a commit touched the region since the latest run began (for tests).
-    var isStale: Bool {
+    package var isStale: Bool {
         state.withLock { $0.isStale }
     }
 
@@ -373,5 +393,58 @@ final class ObservationState: Sendable {
             }
             waiter?.resume(returning: false)
         }
+    }
+}
+
+extension Database {
+    /// The engine of one running observation of this database: its ``ChangeHub`` tells the
+    /// observation of every commit, and `read` runs the closure recording its region.
+    ///
+    /// - Parameter read: One run of the observation's closure (see ``observedRead(_:)``).
+    /// - Returns: The engine, for one ``ObservationRun``.
+    func observationEngine<Value: Sendable>(
+        read: @escaping @Sendable () async throws -> (Value, ReadRegion, UInt64)
+    ) -> ObservationEngine<Value> {
+        let hub = changeHub
+        return ObservationEngine(
+            addObserver: { [self] state in hub.addObserver(state, database: self) },
+            removeObserver: { id in hub.removeObserver(id) },
+            unindexObserver: { id in hub.unindexObserver(id) },
+            indexObserver: { id, region in hub.indexObserver(id, region: region) },
+            read: read)
+    }
+
+    /// Runs `body` in a read transaction of the reader pool (the `async` `read(from:_:)`),
+    /// recording what it reads: one run of an observation written for any
+    /// engine (``AsyncDatabaseObserving/observe(_:)``).
+    ///
+    /// - Returns: The value, the region `body` read, and the number of the latest commit of
+    ///   this process that the transaction's snapshot is known to include.
+    /// - Throws: The error of `body`, ``TroveError`` when SQLite fails, or `CancellationError`
+    ///   when the task was cancelled while it waited for a reader.
+    func observedRead<T: Sendable>(
+        _ body: @escaping @Sendable (ReadTransaction) async throws -> T
+    ) async throws -> (T, ReadRegion, UInt64) {
+        try await read(from: TransactionOrigin(label: "observation")) { transaction in
+            let recorder = ReadRecorder()
+            transaction.recorder = recorder
+            let value = try await body(transaction)
+            return (value, recorder.region, transaction.core.snapshot ?? 0)
+        }
+    }
+}
+
+/// A Trove file observes with its ``ChangeHub``, told of every commit under the writer lock, and
+/// of other processes' commits by its ``ExternalChangePoller``.
+extension Database: AsyncDatabaseObserving {
+    /// The engine of an observation whose closure is written for any engine.
+    ///
+    /// - Parameter body: The closure of the observation.
+    /// - Returns: The engine of one running observation.
+    @_spi(TroveEngine)
+    public func makeObservationEngine<Value: Sendable>(
+        _ body: @escaping @Sendable (ReadTransaction) async throws -> Value
+    ) -> ObservationEngine<Value> {
+        observationEngine { [self] in try await observedRead(body) }
     }
 }

@@ -4,18 +4,29 @@
 /// Recorded by Trove's read funnel (``ReadTransaction``'s untyped reads, the helpers of the typed
 /// reads, cache hits included, and the index query runner) while an observation's closure runs,
 /// and matched against each commit's ``Changeset`` on the committing thread.
-struct ReadRegion: Sendable, Equatable {
+package struct ReadRegion: Sendable, Equatable {
     /// Whether the read depends on every collection (`collections()`, `count()`).
-    var everything = false
+    package var everything = false
     /// Collections read as a whole (all items, keys, counts, index queries).
-    var collections: Set<String> = []
+    package var collections: Set<String> = []
     /// Keys read one by one, by collection.
-    var keys: [String: Set<String>] = [:]
+    package var keys: [String: Set<String>] = [:]
     /// The extensions (secondary indexes) queried, each with the collection it follows.
-    var indexes: [String: String] = [:]
+    package var indexes: [String: String] = [:]
+
+    /// A region from its parts; empty by default (nothing read yet).
+    package init(
+        everything: Bool = false, collections: Set<String> = [], keys: [String: Set<String>] = [:],
+        indexes: [String: String] = [:]
+    ) {
+        self.everything = everything
+        self.collections = collections
+        self.keys = keys
+        self.indexes = indexes
+    }
 
     /// Whether nothing was read.
-    var isEmpty: Bool {
+    package var isEmpty: Bool {
         !everything && collections.isEmpty && keys.isEmpty && indexes.isEmpty
     }
 
@@ -23,7 +34,7 @@ struct ReadRegion: Sendable, Equatable {
     ///
     /// - Complexity: O(n) in the size of the region (for each key collection, in the smaller of
     ///   the region's keys and the changeset's keys of that collection).
-    func intersects(_ changeset: Changeset) -> Bool {
+    package func intersects(_ changeset: Changeset) -> Bool {
         intersects(changeset, touched: changeset.touchedCollections)
     }
 
@@ -33,7 +44,7 @@ struct ReadRegion: Sendable, Equatable {
     /// The committing thread asks every running observation, so a region that the commit does
     /// not touch must answer cheaply: its collections are compared with the few names of
     /// `touched` for equality, without hashing anything; only a collection in both looks at keys.
-    func intersects(_ changeset: Changeset, touched: [String]) -> Bool {
+    package func intersects(_ changeset: Changeset, touched: [String]) -> Bool {
         if isEmpty { return false }
         // A changeset that does not list its changes (another process's commit) may touch
         // anything.
@@ -63,32 +74,33 @@ struct ReadRegion: Sendable, Equatable {
 
 /// Collects the ``ReadRegion`` of one observed read transaction.
 ///
-/// Set on ``ReadTransaction/recorder`` only for the transactions of an observation; every other
-/// transaction has `nil` there, so recording costs one `nil` check per read.
-final class ReadRecorder {
-    var region = ReadRegion()
+/// Set on ``ReadTransaction/recorder`` (and on a PostgreSQL transaction's) only for the
+/// transactions of an observation; every other transaction has `nil` there, so recording costs
+/// one `nil` check per read. It is `package`, so that every engine records the same region.
+package final class ReadRecorder {
+    package var region = ReadRegion()
 
-    init() {}
+    package init() {}
 
-    func recordKey(_ key: String, in collection: String) {
+    package func recordKey(_ key: String, in collection: String) {
         if region.everything || region.collections.contains(collection) { return }
         region.keys[collection, default: []].insert(key)
     }
 
-    func recordCollection(_ collection: String) {
+    package func recordCollection(_ collection: String) {
         if region.everything { return }
         if region.collections.insert(collection).inserted {
             region.keys.removeValue(forKey: collection)
         }
     }
 
-    func recordEverything() {
+    package func recordEverything() {
         region.everything = true
         region.keys.removeAll()
         region.collections.removeAll()
     }
 
-    func recordIndex(_ name: String, of collection: String) {
+    package func recordIndex(_ name: String, of collection: String) {
         region.indexes[name] = collection
         recordCollection(collection)
     }

@@ -42,6 +42,8 @@
             var suite = PostgresSuite(options: options, fixtures: fixtures, url: url)
             try suite.run()
             print(suite.table().joined(separator: "\n"))
+            // Issue 28: how long an observation in one instance takes to follow another's commit.
+            print(try PostgresObservationDelay.measure(url: url).joined(separator: "\n"))
         }
 
         init(options: Options, fixtures: Fixtures, url: String) {
@@ -531,7 +533,7 @@
     }
 
     /// Runs `work` in a task and waits for it on this (non-cooperative) thread.
-    private func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
         let box = PostgresResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         Task {
@@ -547,7 +549,7 @@
     }
 
     /// The result of a task, handed to the thread that waits for it.
-    private final class PostgresResultBox<T: Sendable>: @unchecked Sendable {
+    final class PostgresResultBox<T: Sendable>: @unchecked Sendable {
         // @unchecked because `result` is written by the task before it signals the semaphore and
         // read by the waiting thread after the semaphore: the semaphore orders the two.
         var result: Result<T, any Error>?
