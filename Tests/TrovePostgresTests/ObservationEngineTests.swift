@@ -58,7 +58,7 @@ final class ChangeCounter: Sendable {
 /// schema, and the bounded buffer of `changes`.
 ///
 /// Serialized: each PostgreSQL case opens a store or two (a pool and a listener each), and the
-/// whole parallel run of the PostgreSQL suites comes close to the test server's 200 connections.
+/// whole parallel run of the PostgreSQL suites needs many of the test server's connections.
 @Suite(.serialized)
 struct ObservationEngineTests {
     /// Runs `body` with a fresh place of `engine` that keeps `User.index`.
