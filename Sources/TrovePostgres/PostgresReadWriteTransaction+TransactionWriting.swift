@@ -268,5 +268,28 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         _ = try await query(sql, collection, key, data, metadata, collection: collection, key: key)
         noteChange(CacheKey(collection: collection, key: key), item: nil)
     }
-}
 
+    /// Adds or removes a manual edge of relationships the store keeps.
+    ///
+    /// - Returns: Whether an edge was removed (`true` for an addition).
+    /// - Throws: ``/Trove/TroveError/Code/extensionFailed`` for relationships the store does not
+    ///   keep with this definition, an edge that is not manual, or a source that does not exist;
+    ///   `server` when the server fails.
+    @_spi(TroveEngine)
+    public func changeManualEdge<Source: Persistable>(
+        _ relationships: Relationships<Source>, edge: String, from source: Source.ID, to destination: String,
+        adding: Bool
+    ) async throws -> Bool {
+        guard let kept = store.relationshipsByName[relationships.name],
+            kept.fingerprint == "relationships " + relationships.fingerprint
+        else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The relationships '\(relationships.name)' are not kept by this PostgreSQL store with this definition: open the store with their model in models:, or with them in extensions:.",
+                collection: Source.collection, extensionName: relationships.name)
+        }
+        return try await kept.changeManualEdge(
+            edge, from: source.itemKey, to: destination, adding: adding, in: self)
+    }
+}

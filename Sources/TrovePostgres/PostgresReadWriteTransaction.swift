@@ -149,6 +149,12 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
         writtenItems[address] = item
     }
 
+    /// Notes that the item at `address` changed without a new value (a manual edge of it was
+    /// added or removed): caches evict it, observations and `changes` hear of it.
+    func noteTouched(_ address: CacheKey) {
+        changedItems.insert(address)
+    }
+
     /// Notes that `collection` was emptied.
     func noteCleared(_ collection: String) {
         clearedCollections.insert(collection)

@@ -27,15 +27,18 @@ import Trove
 ///
 /// Notify rules queue a `RelationshipNotice` for each notified item; once the removals are done,
 /// the transaction delivers them (`RelationshipNotifier`, the same code as on a Trove file) and
-/// does what each item answers. Manual edges stay on Trove files: they are added by hand in a
-/// Trove file's transaction. A store opened with one refuses it by name
-/// (`PostgresStore+Extensions.swift`).
+/// does what each item answers. Manual edges are kept in the same table, changed only by
+/// `addEdge` and `removeEdge` (a write of a source replaces only the edges read from its
+/// properties), and kept by a rebuild.
 struct PostgresRelationships: Sendable {
     /// One edge of the definition, as the rules need it.
     struct Edge: Sendable {
         var name: String
         var destinationCollection: String
         var rules: DeleteRules
+        /// Whether the edge is added and removed by hand (`addEdge`, `removeEdge`), not read from
+        /// the sources' properties.
+        var isManual: Bool
         /// Tells the source of a removed destination (a notify rule).
         var notifySource: RelationshipNotifier
         /// Tells the destination of a removed source (a notify rule).
@@ -66,7 +69,7 @@ struct PostgresRelationships: Sendable {
         edges = definition.edges.map {
             Edge(
                 name: $0.name, destinationCollection: $0.destinationCollection, rules: $0.rules,
-                notifySource: $0.notifySource, notifyDestination: $0.notifyDestination)
+                isManual: $0.isManual, notifySource: $0.notifySource, notifyDestination: $0.notifyDestination)
         }
         edgesByName = Dictionary(edges.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let readers = definition.edges.compactMap { edge in edge.destinations.map { (edge.name, $0) } }
@@ -84,6 +87,12 @@ struct PostgresRelationships: Sendable {
     }
 
     func table(_ names: PostgresNames) -> String { names.edgeTable(name) }
+
+    /// The names of the edges read from the sources' properties, which a write of a source replaces.
+    var propertyEdges: [String] { edges.filter { !$0.isManual }.map(\.name) }
+
+    /// The names of the manual edges, which only `addEdge` and `removeEdge` change.
+    var manualEdges: [String] { edges.filter(\.isManual).map(\.name) }
 
     /// Whether a rule of some edge acts when a source goes.
     var actsOnSourceRemoval: Bool { edges.contains { $0.rules.actOnSourceRemoval } }
@@ -109,13 +118,14 @@ struct PostgresRelationships: Sendable {
         let sql = """
             WITH new (src_key, edge, dst_key) AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[])),
             gone AS (
-                DELETE FROM \(table) WHERE src_key = ANY($1)
+                DELETE FROM \(table) WHERE src_key = ANY($1) AND edge = ANY($5)
                 AND (src_key, edge, dst_key) NOT IN (SELECT src_key, edge, dst_key FROM new))
             INSERT INTO \(table) (src_key, edge, dst_key) SELECT DISTINCT src_key, edge, dst_key FROM new
             ON CONFLICT DO NOTHING
             """
         _ = try await transaction.query(
-            sql, keys, sourceKeys, edgeNames, destinations, collection: collection, key: keys.count == 1 ? keys[0] : nil)
+            sql, keys, sourceKeys, edgeNames, destinations, propertyEdges, collection: collection,
+            key: keys.count == 1 ? keys[0] : nil)
     }
 
     // MARK: Rules
@@ -231,8 +241,23 @@ extension PostgresRelationships: PostgresHoldingBack {
         Set(edges.filter(\.rules.actOnDestinationRemoval).map(\.destinationCollection)).union([collection])
     }
 
+    /// Makes the table again, keeping the manual edges whose names are still manual edges (a
+    /// rebuild recomputes the edges read from the sources and keeps those added by hand, as on a
+    /// Trove file).
     func makeTables(in transaction: PostgresReadWriteTransaction) async throws {
         let table = table(transaction.names)
+        var manual: [LostEdge] = []
+        var exists = false
+        for try await found in try await transaction.query("SELECT to_regclass($1) IS NOT NULL", table).decode(Bool.self) {
+            exists = found
+        }
+        if exists && !manualEdges.isEmpty {
+            for try await row in try await transaction.query(
+                "SELECT src_key, edge, dst_key FROM \(table) WHERE edge = ANY($1)", manualEdges, collection: collection
+            ).decode((String, String, String).self) {
+                manual.append(row)
+            }
+        }
         _ = try await transaction.query("DROP TABLE IF EXISTS \(table)")
         _ = try await transaction.query(
             """
@@ -242,6 +267,43 @@ extension PostgresRelationships: PostgresHoldingBack {
             )
             """)
         _ = try await transaction.query("CREATE INDEX ON \(table) (edge, dst_key)")
+        if !manual.isEmpty {
+            _ = try await transaction.query(
+                "INSERT INTO \(table) (src_key, edge, dst_key) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])",
+                manual.map(\.source), manual.map(\.edge), manual.map(\.destination), collection: collection)
+        }
+    }
+
+    /// Adds or removes the manual edge `edge` from the stored item at `source` to `destination`;
+    /// the source counts as changed, as on a Trove file.
+    ///
+    /// - Returns: Whether an edge was removed (`true` for an addition).
+    func changeManualEdge(
+        _ edge: String, from source: String, to destination: String, adding: Bool,
+        in transaction: PostgresReadWriteTransaction
+    ) async throws -> Bool {
+        guard edgesByName[edge]?.isManual == true else {
+            throw TroveError.noManualEdge(edge, of: name, collection: collection, key: source)
+        }
+        var exists = false
+        for try await _ in try await transaction.query(
+            "SELECT 1 FROM \(transaction.names.items) WHERE collection = $1 AND key = $2", collection, source,
+            collection: collection, key: source)
+        {
+            exists = true
+        }
+        guard exists else { throw TroveError.noManualEdgeSource(edge, of: name, collection: collection, key: source) }
+        let table = table(transaction.names)
+        let sql =
+            adding
+            ? "INSERT INTO \(table) (src_key, edge, dst_key) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1"
+            : "DELETE FROM \(table) WHERE src_key = $1 AND edge = $2 AND dst_key = $3 RETURNING 1"
+        var changed = false
+        for try await _ in try await transaction.query(sql, source, edge, destination, collection: collection, key: source) {
+            changed = true
+        }
+        if changed { transaction.noteTouched(CacheKey(collection: collection, key: source)) }
+        return adding || changed
     }
 
     /// The edges of a source written.

@@ -51,11 +51,7 @@ extension PostgresStore {
         case .secondaryIndex(let definition):
             return PostgresIndex(definition)
         case .relationships(let definition):
-            if let refusal = refusal(of: definition) {
-                what = refusal
-            } else {
-                return PostgresRelationships(definition)
-            }
+            return PostgresRelationships(definition)
         case .fullTextSearch(let definition):
             if let refusal = refusal(of: definition) {
                 what = refusal
@@ -88,15 +84,6 @@ extension PostgresStore {
             "the full-text search '\(definition.search.name)' with the trigram tokenizer (PostgreSQL's text search has no trigram configuration)"
     }
 
-    /// What of `definition` PostgreSQL does not keep, in words, or `nil` when it keeps it all:
-    /// manual edges are added and removed in a Trove file's transaction.
-    private static func refusal(of definition: some RelationshipsDefinition) -> String? {
-        if let edge = definition.edges.first(where: \.isManual) {
-            return
-                "the manual edge '\(edge.name)' of the relationships '\(definition.name)' (added and removed by hand in a Trove file's transaction)"
-        }
-        return nil
-    }
 }
 
 extension PostgresIndex {

@@ -37,10 +37,10 @@ import Trove
 /// - Secondary indexes run their queries (``/Trove/IndexQuery``), full-text searches theirs
 ///   (``/Trove/FullTextQuery``, on a `tsvector` table, ranked by `ts_rank_cd`). Relationships keep
 ///   their edges and apply their six delete rules inside the transaction that removes an item,
-///   transitively; their traversals (``/Trove/RelationshipQuery``) run. Views and manual edges do
-///   not run on PostgreSQL: a model or an extension that needs them is refused when the store
-///   opens, and such a query is refused when it runs, each with a ``/Trove/TroveError`` that
-///   names it.
+///   transitively; their traversals (``/Trove/RelationshipQuery``) run, and their manual edges
+///   are added and removed in its write transactions. Views do not run on PostgreSQL: a model or
+///   an extension that needs one is refused when the store opens, and a read of one is refused
+///   when it runs, each with a ``/Trove/TroveError`` that names it.
 ///
 /// - Observation runs across instances: ``/Trove/AsyncDatabaseObserving/observe(_:)`` re-runs a
 ///   read when a commit of any instance, arriving by `NOTIFY`, changed what it read.
@@ -214,8 +214,8 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// A model whose generated code declares extensions (``/Trove/DatabaseExtensionProviding``)
     /// brings them; `extensions` adds extensions defined by hand. PostgreSQL keeps secondary
     /// indexes, full-text searches and relationships (their edges, traversals and delete rules). A
-    /// model or an extension that needs what it does not keep (a view, a manual edge, a search of
-    /// trigrams) is refused before anything is sent to the server, naming it.
+    /// model or an extension that needs what it does not keep (a view, a search of trigrams) is
+    /// refused before anything is sent to the server, naming it.
     ///
     /// - Parameters:
     ///   - configuration: Where the server is and how the store behaves.

@@ -53,22 +53,11 @@ struct BadInputPostgresTests {
             collection: Tally.collection, model: nil, saying: ["full-text search", "trigram"])
     }
 
-    @Test func aManualEdgeIsRefusedAtOpen() async {
-        let manual = Relationships<Tally>("tally_manual", edges: [.manual("linked", to: Tally.self)])
-        await expectRefusal(
-            extensions: [manual.databaseExtension], naming: "tally_manual", collection: Tally.collection, model: nil,
-            saying: ["manual edge 'linked'"])
-    }
-
     /// Whether PostgreSQL keeps a full-text search: any tokenizer but trigram.
     static func isKeptOnPostgres(_ definition: some FullTextSearchDefinition) -> Bool {
         definition.search.tokenizer != .trigram
     }
 
-    /// Whether PostgreSQL keeps relationships: no manual edge.
-    static func isKeptOnPostgres(_ definition: some RelationshipsDefinition) -> Bool {
-        !definition.edges.contains { $0.isManual }
-    }
 
     /// Every kind of extension a Trove file registers is either kept by a PostgreSQL store or
     /// refused when it opens: the switch lists every kind, so a new kind fails to compile here
@@ -87,9 +76,9 @@ struct BadInputPostgresTests {
             case .secondaryIndex:
                 seen.insert("secondary index")
                 kept = true
-            case .relationships(let definition):
+            case .relationships:
                 seen.insert("relationships")
-                kept = Self.isKeptOnPostgres(definition)
+                kept = true
             case .fullTextSearch(let definition):
                 seen.insert("full-text search")
                 kept = Self.isKeptOnPostgres(definition)

@@ -65,6 +65,10 @@ let cascadeEdges = Relationships<CascadeNode>(
         .to("watches", CascadeNode.self, rules: .notifySourceWhenDestinationDeleted, keys: { $0.watches }),
     ])
 
+/// Manual edges from tags to nodes: a node goes with a tag that links it.
+let tagLinks = Relationships<CascadeTag>(
+    "tag_links", edges: [.manual("links", to: CascadeNode.self, rules: .deleteDestinationWhenSourceDeleted)])
+
 /// The engines the extension suites run on: PostgreSQL only when a server is configured.
 enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite, postgres
@@ -82,11 +86,12 @@ struct RelationshipEngineTests {
     func withPlace(
         _ engine: TestEngine, _ body: (any AsyncDatabaseWriter) async throws -> Void
     ) async throws {
+        let extensions = [cascadeEdges.databaseExtension, tagLinks.databaseExtension]
         switch engine {
         case .sqlite:
-            try await body(try Database.temporary(extensions: [cascadeEdges.databaseExtension]))
+            try await body(try Database.temporary(extensions: extensions))
         case .postgres:
-            try await TestServer.withStore(extensions: [cascadeEdges.databaseExtension]) { try await body($0) }
+            try await TestServer.withStore(extensions: extensions) { try await body($0) }
         }
     }
 
@@ -273,6 +278,43 @@ struct RelationshipEngineTests {
         #expect(try await db.keys(of: CascadeNode.self) == [])
     }
 
+    /// Manual edges, added and removed by hand in a transaction of either engine: a rewrite of
+    /// their source keeps them, their rules act, and a change of an edge that is not manual, or
+    /// of a source that does not exist, is refused.
+    @Test(arguments: TestEngine.available)
+    func manualEdgesAreKeptAndFollowTheirRules(_ engine: TestEngine) async throws {
+        try await withPlace(engine) { db in try await manualEdges(db) }
+    }
+
+    func manualEdges<DB: AsyncDatabaseWriter>(_ db: DB) async throws {
+        try await db.write([CascadeNode(id: "a"), CascadeNode(id: "b"), CascadeNode(id: "c")])
+        try await db.write(CascadeTag(id: "t"))
+        try await db.write { (tx: DB.WritingTransaction) in
+            try await tagLinks.addEdge("links", from: "t", to: "a", in: tx)
+            try await tagLinks.addEdge("links", from: "t", to: "b", in: tx)
+            try await tagLinks.addEdge("links", from: "t", to: "b", in: tx)
+        }
+        let links = tagLinks.destinations(of: "t", edge: "links", as: CascadeNode.self)
+        #expect(try await links.keys(in: db) == ["a", "b"])
+        // A rewrite of the tag keeps its manual edges.
+        try await db.write(CascadeTag(id: "t", heard: ["rewritten"]))
+        #expect(try await links.keys(in: db) == ["a", "b"])
+        #expect(try await db.write { (tx: DB.WritingTransaction) in try await tagLinks.removeEdge("links", from: "t", to: "b", in: tx) })
+        #expect(try await !db.write { (tx: DB.WritingTransaction) in try await tagLinks.removeEdge("links", from: "t", to: "b", in: tx) })
+        #expect(try await links.keys(in: db) == ["a"])
+        let notManual = await #expect(throws: TroveError.self) {
+            try await db.write { (tx: DB.WritingTransaction) in try await tagLinks.addEdge("nope", from: "t", to: "a", in: tx) }
+        }
+        #expect(notManual?.message.contains("no manual edge named 'nope'") == true, "\(String(describing: notManual))")
+        let noSource = await #expect(throws: TroveError.self) {
+            try await db.write { (tx: DB.WritingTransaction) in try await tagLinks.addEdge("links", from: "gone", to: "a", in: tx) }
+        }
+        #expect(noSource?.message.contains("does not exist") == true, "\(String(describing: noSource))")
+        // The tag goes, and the node it links goes with it; the other stays.
+        _ = try await db.remove(CascadeTag.self, key: "t")
+        #expect(try await db.keys(of: CascadeNode.self) == ["b", "c"])
+    }
+
     /// A transaction that throws after a cascade leaves everything as it was.
     @Test(arguments: TestEngine.available)
     func aRolledBackCascadeLeavesEverything(_ engine: TestEngine) async throws {
@@ -299,6 +341,28 @@ private struct Abort: Error {}
 /// Relationships across two instances of a PostgreSQL store on one schema.
 @Suite(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
 struct RelationshipTwoInstanceTests {
+    /// A new version of relationships rebuilds their edges from the items and keeps the manual
+    /// edges, as a Trove file does.
+    @Test func aRebuildKeepsTheManualEdges() async throws {
+        let schema = TestServer.freshSchema()
+        let first = try await TestServer.openStore(schema: schema, extensions: [tagLinks.databaseExtension])
+        do {
+            try await first.write([CascadeNode(id: "a"), CascadeNode(id: "b")])
+            try await first.write(CascadeTag(id: "t"))
+            try await first.write { tx in try await tagLinks.addEdge("links", from: "t", to: "a", in: tx) }
+            let second = Relationships<CascadeTag>("tag_links", version: 2, edges: tagLinks.edges)
+            let rebuilt = try await TestServer.openStore(schema: schema, extensions: [second.databaseExtension])
+            defer { rebuilt.close() }
+            #expect(try await second.destinations(of: "t", edge: "links", as: CascadeNode.self).keys(in: rebuilt) == ["a"])
+            _ = try await rebuilt.remove(CascadeTag.self, key: "t")
+            #expect(try await rebuilt.keys(of: CascadeNode.self) == ["b"])
+            await TestServer.dispose(first)
+        } catch {
+            await TestServer.dispose(first)
+            throw error
+        }
+    }
+
     /// A cascade started by one instance is seen whole by the other.
     @Test func aCascadeOfOneInstanceIsSeenWholeByTheOther() async throws {
         try await TestServer.withTwoStores(extensions: [cascadeEdges.databaseExtension]) { first, second in

@@ -73,4 +73,15 @@ extension ReadTransaction: TransactionReading {
     }
 }
 
-extension ReadWriteTransaction: TransactionWriting {}
+extension ReadWriteTransaction: TransactionWriting {
+    /// Adds or removes a manual edge with the relationships' own calls.
+    @_spi(TroveEngine)
+    public func changeManualEdge<Source: Persistable>(
+        _ relationships: Relationships<Source>, edge: String, from source: Source.ID, to destination: String,
+        adding: Bool
+    ) async throws -> Bool {
+        guard adding else { return try relationships.removeEdge(edge, from: source, to: destination, in: self) }
+        try relationships.addEdge(edge, from: source, to: destination, in: self)
+        return true
+    }
+}

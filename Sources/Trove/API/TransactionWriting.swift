@@ -72,4 +72,17 @@ public protocol TransactionWriting: TransactionReading {
     /// - Throws: ``TroveError`` when the engine fails.
     @discardableResult
     func removeAll<Item: Persistable>(_ type: Item.Type) async throws -> Int
+
+    /// Adds (`adding`) or removes the manual edge `edge` of `relationships` from the stored item
+    /// at `source` to the key `destination`: what the asynchronous `addEdge(_:from:to:in:)` and
+    /// `removeEdge(_:from:to:in:)` of ``Relationships`` run, in each engine's own way.
+    ///
+    /// - Returns: Whether an edge was removed (for a removal; `true` for an addition).
+    /// - Throws: ``TroveError`` for an edge that is not manual, a source that does not exist, an
+    ///   extension the engine does not keep, or the engine's failure.
+    @_spi(TroveEngine)
+    func changeManualEdge<Source: Persistable>(
+        _ relationships: Relationships<Source>, edge: String, from source: Source.ID, to destination: String,
+        adding: Bool
+    ) async throws -> Bool
 }

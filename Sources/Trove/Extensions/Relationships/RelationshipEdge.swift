@@ -3,7 +3,7 @@
 ///
 /// An edge is either read from the source at every write (``to(_:_:rules:key:)``,
 /// ``to(_:_:rules:keys:)``), so that changing the property moves it, or added and removed by
-/// hand (``manual(_:to:rules:)``, ``Relationships/addEdge(_:from:to:in:)``).
+/// hand (``manual(_:to:rules:)``, ``Relationships/addEdge(_:from:to:in:)-(_,_,_,TransactionWriting)``).
 public struct RelationshipEdge<Source: Persistable>: Sendable {
     /// The name of the edge, unique in its relationship.
     public let name: String
@@ -76,7 +76,7 @@ public struct RelationshipEdge<Source: Persistable>: Sendable {
     }
 
     /// An edge that no property describes: added and removed with
-    /// ``Relationships/addEdge(_:from:to:in:)`` and ``Relationships/removeEdge(_:from:to:in:)``.
+    /// ``Relationships/addEdge(_:from:to:in:)-(_,_,_,TransactionWriting)`` and ``Relationships/removeEdge(_:from:to:in:)-(_,_,_,TransactionWriting)``.
     ///
     /// A rebuild of the extension (a new version or definition, or another process writing to
     /// the collection without maintaining it) recomputes the other edges from the items and

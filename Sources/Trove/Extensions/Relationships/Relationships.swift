@@ -123,6 +123,44 @@ public struct Relationships<Source: Persistable>: Sendable {
         return true
     }
 
+    /// Adds the manual edge `edge` from `source` to `destination`, as the synchronous
+    /// `addEdge(_:from:to:in:)` does, in a write transaction of any engine (a Trove file's, or a
+    /// PostgreSQL store's).
+    ///
+    /// - Parameters:
+    ///   - edge: The name of a manual edge.
+    ///   - source: The key of the source, which must exist.
+    ///   - destination: The key of the destination.
+    ///   - transaction: The write transaction.
+    /// - Throws: ``TroveError`` when the edge is not a manual edge of this relationship, the
+    ///   source does not exist, the extension is not kept, or the engine fails.
+    public func addEdge(
+        _ edge: String, from source: Source.ID, to destination: some ItemKey, in transaction: some TransactionWriting
+    ) async throws {
+        _ = try await transaction.changeManualEdge(
+            self, edge: edge, from: source, to: destination.itemKey, adding: true)
+    }
+
+    /// Removes the manual edge `edge` from `source` to `destination`, as the synchronous
+    /// `removeEdge(_:from:to:in:)` does, in a write transaction of any engine.
+    ///
+    /// - Parameters:
+    ///   - edge: The name of a manual edge.
+    ///   - source: The key of the source.
+    ///   - destination: The key of the destination.
+    ///   - transaction: The write transaction.
+    /// - Returns: `true` when there was such an edge.
+    /// - Throws: As the asynchronous `addEdge(_:from:to:in:)`.
+    @discardableResult
+    public func removeEdge(
+        _ edge: String, from source: Source.ID, to destination: some ItemKey, in transaction: some TransactionWriting
+    ) async throws -> Bool {
+        try await transaction.changeManualEdge(self, edge: edge, from: source, to: destination.itemKey, adding: false)
+    }
+
+    /// What the edges are kept from, for another engine to check it keeps these relationships.
+    package var fingerprint: String { implementation.fingerprint }
+
     // MARK: Running
 
     /// The row id of `source`, after checking that `edge` is a manual edge and the extension is
@@ -133,22 +171,39 @@ public struct Relationships<Source: Persistable>: Sendable {
         let core = transaction.checkedCore
         try core.database.checkQueryable(name, fingerprint: implementation.fingerprint)
         guard let offset = implementation.edgesByName[edge], edges[offset].isManual else {
-            throw TroveError(
-                code: .extensionFailed,
-                message:
-                    "The relationship '\(name)' has no manual edge named '\(edge)': declare it with .manual(\"\(edge)\", to:) to add or remove edges of it by hand.",
-                collection: Source.collection, key: source.itemKey, extensionName: name)
+            throw TroveError.noManualEdge(edge, of: name, collection: Source.collection, key: source.itemKey)
         }
         let statement = try core.sqlite.cachedStatement(FileLayout.selectRowID)
         defer { statement.reset() }
         try statement.bind(Source.collection, at: 1)
         try statement.bind(source.itemKey, at: 2)
         guard try statement.step() else {
-            throw TroveError(
-                code: .extensionFailed,
-                message: "The relationship '\(name)' cannot add or remove an edge '\(edge)' of an item that does not exist.",
-                collection: Source.collection, key: source.itemKey, extensionName: name)
+            throw TroveError.noManualEdgeSource(edge, of: name, collection: Source.collection, key: source.itemKey)
         }
         return statement.int64(at: 0)
+    }
+}
+
+extension TroveError {
+    /// The error of a manual edge's change naming an edge that is not a manual edge of the
+    /// relationships `relationships`, on every engine.
+    package static func noManualEdge(_ edge: String, of relationships: String, collection: String, key: String)
+        -> TroveError
+    {
+        TroveError(
+            code: .extensionFailed,
+            message:
+                "The relationship '\(relationships)' has no manual edge named '\(edge)': declare it with .manual(\"\(edge)\", to:) to add or remove edges of it by hand.",
+            collection: collection, key: key, extensionName: relationships)
+    }
+
+    /// The error of a manual edge's change from an item that does not exist, on every engine.
+    package static func noManualEdgeSource(_ edge: String, of relationships: String, collection: String, key: String)
+        -> TroveError
+    {
+        TroveError(
+            code: .extensionFailed,
+            message: "The relationship '\(relationships)' cannot add or remove an edge '\(edge)' of an item that does not exist.",
+            collection: collection, key: key, extensionName: relationships)
     }
 }
