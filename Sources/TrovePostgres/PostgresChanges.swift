@@ -31,12 +31,15 @@ public struct PostgresChanges: AsyncSequence, Sendable {
     /// A loop over the changes never throws.
     public typealias Failure = Never
 
-    let registration: Registration
+    let registration: ChangesRegistration<PostgresChange>
 
     init(hub: PostgresChangeHub, limit: Int) {
         let (subscription, id) = hub.subscribe(limit: limit)
-        registration = Registration(hub: hub, id: id, subscription: subscription)
+        registration = ChangesRegistration(subscription: subscription) { [weak hub] in hub?.unsubscribe(id) }
     }
+
+    /// The iterator, of the type every engine's changes share.
+    public typealias Iterator = ChangesIterator<PostgresChange>
 
     /// Returns the iterator of the subscription.
     ///
@@ -44,48 +47,4 @@ public struct PostgresChanges: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator {
         Iterator(registration: registration)
     }
-
-    /// Ends a subscription when the sequence and its iterator go away.
-    final class Registration: Sendable {
-        weak let hub: PostgresChangeHub?
-        let id: UInt64
-        let subscription: ChangesSubscription<PostgresChange>
-
-        init(hub: PostgresChangeHub, id: UInt64, subscription: ChangesSubscription<PostgresChange>) {
-            self.hub = hub
-            self.id = id
-            self.subscription = subscription
-        }
-
-        deinit {
-            hub?.unsubscribe(id)
-        }
-    }
-
-    /// The iterator of ``PostgresChanges``.
-    public struct Iterator: AsyncIteratorProtocol {
-        var registration: Registration?
-
-        /// The next change, or `nil` when the iterating task is cancelled or the store closed.
-        ///
-        /// - Returns: The next commit's change, a flush, or a change that stands for missed
-        ///   changes (see ``PostgresChange/missedChanges``).
-        public mutating func next() async -> PostgresChange? {
-            guard let registration else { return nil }
-            if let change = await registration.subscription.next() {
-                return change
-            }
-            self.registration = nil
-            return nil
-        }
-
-        /// The number of changes waiting in this loop's buffer (for tests).
-        @_spi(Testing) public var bufferedCount: Int {
-            registration?.subscription.bufferedCount ?? 0
-        }
-    }
 }
-
-// Explicit non-conformance to Sendable: an iterator belongs to the loop that made it.
-@available(*, unavailable)
-extension PostgresChanges.Iterator: Sendable {}

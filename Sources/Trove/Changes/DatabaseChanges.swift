@@ -40,62 +40,16 @@ public struct DatabaseChanges: AsyncSequence, Sendable {
         self.database = database
     }
 
+    /// The iterator, of the type every engine's changes share.
+    public typealias Iterator = ChangesIterator<Changeset>
+
     /// Subscribes to the database's commits.
     ///
     /// - Returns: An iterator of every later commit's changeset.
     public func makeAsyncIterator() -> Iterator {
         guard let database else { return Iterator(registration: nil) }
         let (subscription, id) = hub.subscribe(limit: database.configuration.changesBufferLimit, database: database)
-        return Iterator(registration: Registration(hub: hub, id: id, subscription: subscription))
-    }
-
-    /// Ends a subscription when its iterator goes away.
-    final class Registration {
-        weak let hub: ChangeHub?
-        let id: UInt64
-        let subscription: ChangesSubscription<Changeset>
-
-        init(hub: ChangeHub, id: UInt64, subscription: ChangesSubscription<Changeset>) {
-            self.hub = hub
-            self.id = id
-            self.subscription = subscription
-        }
-
-        deinit {
-            hub?.unsubscribe(id)
-        }
-    }
-
-    /// The iterator of ``DatabaseChanges``.
-    public struct Iterator: AsyncIteratorProtocol {
-        var registration: Registration?
-
-        /// The next changeset, or `nil` when the iterating task is cancelled or the database
-        /// closed.
-        ///
-        /// - Returns: The changeset of the next commit, or a changeset that stands for changes
-        ///   that cannot be listed (see ``Changeset/reloadReason``).
-        public mutating func next() async -> Changeset? {
-            guard let registration else { return nil }
-            if let changeset = await registration.subscription.next() {
-                return changeset
-            }
-            // Cancelled or closed: the subscription ends now, not when the iterator goes away.
-            self.registration = nil
-            return nil
-        }
-
-        /// The number of changesets waiting in this loop's buffer (for tests).
-        var bufferedCount: Int {
-            registration?.subscription.bufferedCount ?? 0
-        }
+        return Iterator(
+            registration: ChangesRegistration(subscription: subscription) { [weak hub] in hub?.unsubscribe(id) })
     }
 }
-
-// A registration belongs to the iterator that made it.
-@available(*, unavailable)
-extension DatabaseChanges.Registration: Sendable {}
-
-// Explicit non-conformance to Sendable: an iterator belongs to the loop that made it.
-@available(*, unavailable)
-extension DatabaseChanges.Iterator: Sendable {}

@@ -81,41 +81,18 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
         DatabaseObservation(database: database, body: body, isDuplicate: areDuplicates)
     }
 
+    /// The iterator: one running observation, of the type every engine's observation shares.
+    public typealias Iterator = ObservationIterator<Value>
+
     /// Starts an observation.
     ///
     /// - Returns: An iterator that yields the value now, then after each relevant commit.
     public func makeAsyncIterator() -> Iterator {
         let database = database
         let body = body
-        return Iterator(
+        return ObservationIterator(
             run: ObservationRun(
                 engine: database.observationEngine { try await database.observedRead(body) }, isDuplicate: isDuplicate))
-    }
-
-    /// The iterator of a ``DatabaseObservation``: one running observation.
-    public struct Iterator: AsyncIteratorProtocol {
-        let run: ObservationRun<Value>
-
-        /// The current value on the first call; then the value after the next commit that
-        /// changed what the closure read (the latest value, when several commits happened since
-        /// the previous call).
-        ///
-        /// - Returns: The value, or `nil` when the iterating task is cancelled.
-        /// - Throws: The closure's error, or a ``TroveError`` when reading fails; the
-        ///   observation ends then.
-        public mutating func next() async throws -> Value? {
-            try await run.next(isolation: nil)
-        }
-
-        /// The same as ``next()``, resuming on `actor`: a loop in a `@MainActor` context gets
-        /// its values on the main actor.
-        ///
-        /// - Parameter actor: The actor of the iterating context.
-        /// - Returns: The value, or `nil` when the iterating task is cancelled.
-        /// - Throws: The closure's error, or a ``TroveError`` when reading fails.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Value? {
-            try await run.next(isolation: actor)
-        }
     }
 }
 
@@ -129,8 +106,6 @@ extension DatabaseObservation where Value: Equatable {
 }
 
 // Explicit non-conformance to Sendable: an iterator belongs to the loop that made it.
-@available(*, unavailable)
-extension DatabaseObservation.Iterator: Sendable {}
 
 /// One running observation, driven by its iterator, on any engine: owns the registration of its
 /// ``ObservationState`` with the engine (``ObservationEngine``) and releases it when it ends or is
@@ -164,7 +139,7 @@ final class ObservationRun<Value: Sendable> {
         state?.isStale ?? false
     }
 
-    /// See ``DatabaseObservation/Iterator/next(isolation:)``.
+    /// See ``ObservationIterator/next(isolation:)``.
     func next(isolation actor: isolated (any Actor)?) async throws -> Value? {
         if finished { return nil }
         do {

@@ -21,7 +21,7 @@ public struct ViewSectionsObservation: AsyncSequence, Sendable {
 
     /// The iterator of a ``ViewSectionsObservation``.
     public struct Iterator: AsyncIteratorProtocol {
-        var values: DatabaseObservation<ViewSections>.Iterator
+        var values: ObservationIterator<ViewSections>
         var previous: ViewSections?
 
         /// The sections now on the first call; then the sections after the next commits that
