@@ -182,15 +182,8 @@ extension PostgresReadTransaction {
         async throws -> [String]
     {
         try traversal.checkEdge()
-        guard let kept = store.relationshipsByName[traversal.extensionName],
-            kept.fingerprint == "relationships " + traversal.fingerprint
-        else {
-            throw TroveError(
-                code: .extensionFailed,
-                message:
-                    "The relationships '\(traversal.extensionName)' are not kept by this PostgreSQL store with this definition: open the store with their model in models:, or with them in extensions:.",
-                collection: traversal.sourceCollection, extensionName: traversal.extensionName)
-        }
+        let kept = try store.keptRelationships(
+            traversal.extensionName, fingerprint: traversal.fingerprint, collection: traversal.sourceCollection)
         let table = kept.table(names)
         let rows: PostgresRowSequence
         switch traversal.direction {

@@ -280,15 +280,8 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         _ relationships: Relationships<Source>, edge: String, from source: Source.ID, to destination: String,
         adding: Bool
     ) async throws -> Bool {
-        guard let kept = store.relationshipsByName[relationships.name],
-            kept.fingerprint == "relationships " + relationships.fingerprint
-        else {
-            throw TroveError(
-                code: .extensionFailed,
-                message:
-                    "The relationships '\(relationships.name)' are not kept by this PostgreSQL store with this definition: open the store with their model in models:, or with them in extensions:.",
-                collection: Source.collection, extensionName: relationships.name)
-        }
+        let kept = try store.keptRelationships(
+            relationships.name, fingerprint: relationships.fingerprint, collection: Source.collection)
         return try await kept.changeManualEdge(
             edge, from: source.itemKey, to: destination, adding: adding, in: self)
     }

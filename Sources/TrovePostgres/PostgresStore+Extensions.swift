@@ -92,3 +92,20 @@ extension PostgresIndex {
         self.init(definition.index)
     }
 }
+
+extension PostgresStore {
+    /// The relationships named `name` that the store keeps, when their definition's fingerprint
+    /// is `fingerprint`; else the error of relationships the store does not keep.
+    ///
+    /// - Throws: ``/Trove/TroveError/Code/extensionFailed`` naming them and saying how to keep them.
+    func keptRelationships(_ name: String, fingerprint: String, collection: String) throws -> PostgresRelationships {
+        guard let kept = relationshipsByName[name], kept.fingerprint == "relationships " + fingerprint else {
+            throw TroveError(
+                code: .extensionFailed,
+                message:
+                    "The relationships '\(name)' are not kept by this PostgreSQL store with this definition: open the store with their model in models:, or with them in extensions:.",
+                collection: collection, extensionName: name)
+        }
+        return kept
+    }
+}
