@@ -156,13 +156,6 @@ extension PostgresIndex: PostgresRowPerItem {
         try await storeRow(decodeValues(transaction, data, metadata, key), key: key, in: transaction)
     }
 
-    var holdsWritesBack: Bool { false }
-
-    /// Never called: an index writes its row at once, to name the item a unique value is held by.
-    func sendHeldBack(_ rows: [String: any Sendable], in transaction: PostgresReadWriteTransaction) async throws {
-        assertionFailure("The index '\(name)' holds no row back.")
-    }
-
     /// Stores the row of `item` at `key`.
     func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws {
         guard let values = values(item) else { return }

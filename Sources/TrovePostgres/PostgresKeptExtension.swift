@@ -27,14 +27,6 @@ protocol PostgresKeptExtension: Sendable {
         async throws
     /// Follows the write of `item`, of its collection, at `key`.
     func written(_ item: any Sendable, key: String, in transaction: PostgresReadWriteTransaction) async throws
-    /// Whether ``written(_:key:in:)`` holds what it writes back until the transaction's next
-    /// statement, so that the item's own row may be held back too (a unique index must see its
-    /// row at once, to name the item a violation is about).
-    var holdsWritesBack: Bool { get }
-    /// Sends, in one statement, the rows that ``written(_:key:in:)`` or ``store(key:data:metadata:in:)``
-    /// held back with ``PostgresReadWriteTransaction/holdBack(_:of:for:)``: the last row held for
-    /// each key, by key.
-    func sendHeldBack(_ rows: [String: any Sendable], in transaction: PostgresReadWriteTransaction) async throws
     /// Follows the removal of the items at `keys` (each removed, none repeated) of `collection`.
     func removed(keys: [String], collection: String, in transaction: PostgresReadWriteTransaction) async throws
     /// Whether ``removedAll(of:keys:in:)`` needs the keys of the items removed from `collection`.
@@ -131,9 +123,12 @@ enum PostgresSelect {
 }
 
 /// A kept extension that holds back what it keeps of each item written, to send the rows of many
-/// items in one statement (``PostgresKeptExtension/sendHeldBack(_:in:)``): its writes are written
-/// once here.
+/// items in one statement (``sendHeldBack(_:in:)``): its writes are written once here.
 protocol PostgresHoldingBack: PostgresKeptExtension {
+    /// Sends, in one statement, the rows that ``written(_:key:in:)`` or
+    /// ``store(key:data:metadata:in:)`` held back with
+    /// ``PostgresReadWriteTransaction/holdBack(_:of:for:)``: the last row held for each key, by key.
+    func sendHeldBack(_ rows: [String: any Sendable], in transaction: PostgresReadWriteTransaction) async throws
     /// What the extension keeps of `item`, written; `nil` for an item of another type.
     func heldRow(of item: any Sendable) -> (any Sendable)?
     /// What the extension keeps of the stored item at `key`, from its bytes.
@@ -141,9 +136,14 @@ protocol PostgresHoldingBack: PostgresKeptExtension {
         throws -> any Sendable
 }
 
-extension PostgresHoldingBack {
-    var holdsWritesBack: Bool { true }
+extension PostgresKeptExtension {
+    /// Whether ``written(_:key:in:)`` holds what it writes back until the transaction's next
+    /// statement (a ``PostgresHoldingBack``), so that the item's own row may be held back too (a
+    /// unique index must see its row at once, to name the item a violation is about).
+    var holdsWritesBack: Bool { self is any PostgresHoldingBack }
+}
 
+extension PostgresHoldingBack {
     func store(key: String, data: ByteBuffer, metadata: ByteBuffer?, in transaction: PostgresReadWriteTransaction)
         async throws
     {

@@ -108,7 +108,7 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     /// Holds back `row`, what `kept` keeps of the item at `key` (replacing any row held for that
     /// key), to send it with the rows of the other items written meanwhile, before the next
     /// statement (``sendPendingRows()``) or the commit; sends them when a batch is full.
-    func holdBack(_ row: any Sendable, of key: String, for kept: any PostgresKeptExtension) async throws {
+    func holdBack(_ row: any Sendable, of key: String, for kept: any PostgresHoldingBack) async throws {
         heldBack[kept.name, default: HeldBackRows(kept: kept)].rows[key] = row
         heldBackCount += 1
         if heldBackCount >= PendingRows.batchSize {
@@ -117,7 +117,7 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
     }
 
     /// Sends the rows held back, in one statement, then what extensions held back, in one
-    /// statement per extension (``PostgresKeptExtension/sendHeldBack(_:in:)``).
+    /// statement per extension (``PostgresHoldingBack/sendHeldBack(_:in:)``).
     override func sendPendingRows() async throws {
         if !pendingRows.isEmpty {
             let rows = pendingRows
@@ -139,7 +139,7 @@ public final class PostgresReadWriteTransaction: PostgresReadTransaction {
 
     /// What one extension held back of the items written and has not sent yet, by item key.
     struct HeldBackRows {
-        let kept: any PostgresKeptExtension
+        let kept: any PostgresHoldingBack
         var rows: [String: any Sendable] = [:]
     }
 

@@ -248,10 +248,14 @@ extension PostgresRelationships: PostgresHoldingBack {
         let table = table(transaction.names)
         var manual: [LostEdge] = []
         var exists = false
-        for try await found in try await transaction.query("SELECT to_regclass($1) IS NOT NULL", table).decode(Bool.self) {
-            exists = found
+        if !manualEdges.isEmpty {
+            for try await found in try await transaction.query("SELECT to_regclass($1) IS NOT NULL", table)
+                .decode(Bool.self)
+            {
+                exists = found
+            }
         }
-        if exists && !manualEdges.isEmpty {
+        if exists {
             for try await row in try await transaction.query(
                 "SELECT src_key, edge, dst_key FROM \(table) WHERE edge = ANY($1)", manualEdges, collection: collection
             ).decode((String, String, String).self) {

@@ -192,11 +192,14 @@ struct BadInputPostgresTests {
         try await TestServer.withStore(
             extensions: [User.index.databaseExtension, User.fullTextSearch.databaseExtension]
         ) { store in
-            try await store.write(makeUsers(1)[0])
+            var ada = makeUsers(1)[0]
+            ada.bio = "ada lovelace"
+            try await store.write(ada)
             await expectRefusal(
                 of: User.search(for: .raw("ada*")), code: .invalidSearchQuery,
                 saying: ["'ada*'", "FTS5's syntax", "SearchQuery.prefixes(of:)"], store: store)
-            #expect(try await User.search(for: .prefixes(of: "ada*")).count(in: store) >= 0)
+            // The same text typed by a user is words, not syntax: its `*` is searched as text.
+            #expect(try await User.search(for: .prefixes(of: "ada*")).keys(in: store) == [ada.userID])
         }
     }
 
