@@ -8,6 +8,10 @@
 /// that ``CacheKey`` computed once: a `Dictionary` would hash that hash again (SipHash) at every
 /// lookup, insertion and removal, three times for each entry that replaces another.
 ///
+/// Values read from the database after a miss go in through ``admit(_:for:)``, which keeps a full
+/// cache's working set against a scan (TinyLFU's admission, see ``FrequencySketch``); values
+/// written go in through ``set(_:for:)``, always.
+///
 /// Not thread-safe: each ``Connection`` owns its caches and uses them under its lock.
 @usableFromInline
 struct LRUCache {
@@ -31,15 +35,21 @@ struct LRUCache {
     /// Linear-probing table: each slot holds a node index plus one, or 0 when empty. Its size is
     /// a power of two, at least twice the number of entries.
     private var slots: [Int] = []
+    /// How often each key was asked for lately, hit or miss.
+    private var sketch: FrequencySketch
 
     @usableFromInline
     init(limit: Int) {
         self.limit = max(0, limit)
+        sketch = FrequencySketch(capacity: self.limit)
     }
 
-    /// The cached value, marked as most recently used.
+    /// The cached value, marked as most recently used. The ask is counted, hit or miss, for
+    /// ``admit(_:for:)``.
     @usableFromInline
     mutating func value(for key: CacheKey) -> Any? {
+        guard limit > 0 else { return nil }
+        sketch.record(key.hash)
         guard let index = find(key).index else { return nil }
         moveToFront(index)
         return nodes[index].value
@@ -79,6 +89,21 @@ struct LRUCache {
         }
         slots[slot] = index + 1
         linkAtFront(index)
+    }
+
+    /// Caches `value`, just read from the database after ``value(for:)`` missed it, unless the
+    /// cache is full and the entry it would evict (the least recently used) was asked for at
+    /// least as often lately (TinyLFU's admission): a scan of more items than the cache holds
+    /// then leaves the entries read again and again in place, where a least-recently-used cache
+    /// would evict all of them and keep none of the scan, and a miss that is not admitted costs
+    /// no insertion and no eviction.
+    @usableFromInline
+    mutating func admit(_ value: Any, for key: CacheKey) {
+        guard limit > 0 else { return }
+        if count >= limit, tail >= 0, sketch.frequency(key.hash) <= sketch.frequency(nodes[tail].key.hash) {
+            return
+        }
+        set(value, for: key)
     }
 
     @usableFromInline

@@ -77,6 +77,7 @@ enum FileLayout {
     static let selectRowIDsInCollection = "SELECT rowid, key FROM trove_items WHERE collection = ?1"
     static let selectRowIDs = "SELECT rowid, key, collection FROM trove_items"
     static let selectRowByID = "SELECT key, data, metadata FROM trove_items WHERE rowid = ?1"
+    static let selectKeyByRowID = "SELECT key FROM trove_items WHERE rowid = ?1"
 
     // MARK: Unreadable items
 

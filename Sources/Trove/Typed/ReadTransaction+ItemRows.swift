@@ -55,11 +55,12 @@ extension ReadTransaction {
         return checkedCore.metadata.value(for: cacheKey)
     }
 
-    /// Caches `item`, read from the database. A metadata entry of its key, if any, holds the same
-    /// stored metadata, so it stays.
+    /// Caches `item`, read from the database after a miss, if the cache admits it (see
+    /// ``LRUCache/admit(_:for:)``). A metadata entry of its key, if any, holds the same stored
+    /// metadata, so it stays.
     @usableFromInline
     func cacheItem(_ item: Any, at cacheKey: CacheKey) {
-        checkedCore.items.set(item, for: cacheKey)
+        checkedCore.items.admit(item, for: cacheKey)
     }
 
     /// Caches `metadata` (a ``CachedMetadata``), read or written without its item.
@@ -88,6 +89,73 @@ extension ReadTransaction {
         try decodeRow(
             of: statement, dataColumn: 0, metadataColumn: withMetadata ? 1 : nil, collection: cacheKey.collection,
             key: { cacheKey.key }, decodeData: decodeData, decodeMetadata: decodeMetadata)
+    }
+
+    /// Reads the rows at `rowIDs`, of `collection`, in that order: for each, `cached` is asked
+    /// first with the row's key, and when it answers `false` the row's data (and metadata when
+    /// `withMetadata`) are handed to the decoding closures, then `decoded` is called. A view's
+    /// rows are read this way: one lookup by row id each, with no second lookup by key.
+    ///
+    /// One statement per row: measured against one statement per chunk of row ids (an `IN` list,
+    /// or a `UNION ALL` of lookups), it costs the same or less, since SQLite builds a temporary
+    /// table for the list and opens a cursor per lookup of the union.
+    ///
+    /// - Parameter missing: The error to throw when there is no row at the row id at that offset
+    ///   of `rowIDs`.
+    /// - Throws: `missing`'s error; ``TroveError`` naming the item and the field when a closure
+    ///   throws, or when SQLite fails.
+    @usableFromInline
+    func readItemRows(
+        rowIDs: [Int64], collection: String, withMetadata: Bool, missing: (Int) -> TroveError,
+        cached: (CacheKey) -> Bool, decodeData: (UnsafeRawBufferPointer) throws -> Void,
+        decodeMetadata: (UnsafeRawBufferPointer) throws -> Void, decoded: (CacheKey) -> Void
+    ) throws {
+        let statement = try checkedCore.sqlite.cachedStatement(FileLayout.selectRowByID)
+        var offset = 0
+        while offset < rowIDs.count {
+            defer {
+                statement.reset()
+                offset += 1
+            }
+            try statement.bind(rowIDs[offset], at: 1)
+            guard try statement.step(collection: collection, key: nil) else { throw missing(offset) }
+            let key = statement.string(at: 0)
+            let cacheKey = CacheKey(collection: collection, key: key)
+            if cached(cacheKey) { continue }
+            try decodeRow(
+                of: statement, dataColumn: 1, metadataColumn: withMetadata ? 2 : nil, collection: collection,
+                key: { key }, decodeData: decodeData, decodeMetadata: decodeMetadata)
+            decoded(cacheKey)
+        }
+    }
+
+    /// The items that `read` hands over row by row, in order: each from the cache when `read`'s
+    /// `cached` closure finds it there, else decoded from the row's bytes and cached. Index
+    /// queries and view reads collect their items with it, specialized for `Item` where they are
+    /// called, while `read` (their non-generic part) runs the SQL.
+    @inlinable
+    func decodedItems<Item: Persistable>(
+        _ type: Item.Type,
+        reading read: (
+            _ cached: (CacheKey) -> Bool, _ decodeData: (UnsafeRawBufferPointer) throws -> Void,
+            _ decodeMetadata: (UnsafeRawBufferPointer) throws -> Void, _ decoded: (CacheKey) -> Void
+        ) throws -> Void
+    ) throws -> [Item] {
+        let transaction = self
+        var items: [Item] = []
+        try read(
+            { cacheKey in
+                guard let cached = transaction.cachedItem(at: cacheKey) as? Item else { return false }
+                items.append(cached)
+                return true
+            },
+            { items.append(try transaction.decodeStored(Item.Coder.self, from: $0, collection: Item.collection)) },
+            {
+                items[items.count - 1].metadata = try transaction.decodeStored(
+                    Item.MetadataCoder.self, from: $0, collection: Item.collection)
+            },
+            { cacheKey in transaction.cacheItem(items[items.count - 1], at: cacheKey) })
+        return items
     }
 
     /// Reads every row of `collection` in key order, each as

@@ -344,6 +344,36 @@ struct SecondaryIndexLifecycleTests {
 
     // MARK: Upgrade
 
+    /// An index kept in the layout of Trove before issue 29 (no copy of the keys in its table,
+    /// an SQLite index on each column alone) is rebuilt when the file opens with the same
+    /// definition: its fingerprint says so. The old table is made here with half its rows
+    /// missing, so that answers from it, had it been kept, would be wrong.
+    @Test func anIndexInTheLayoutBeforeKeysWereKeptIsRebuiltOnOpen() throws {
+        try withFolder { path in
+            let byAge = SecondaryIndex<Member>("by_age", columns: [.column("age") { $0.age }])
+            do {
+                let database = try Database(path: path, extensions: [byAge.databaseExtension])
+                try database.newConnection().write(Self.members)
+            }
+            try executeRawSQL(
+                path: path,
+                """
+                DROP TABLE trove_ext_by_age;
+                CREATE TABLE trove_ext_by_age (rowid INTEGER PRIMARY KEY, "age" INTEGER);
+                CREATE INDEX "trove_ext_by_age_age" ON trove_ext_by_age ("age");
+                INSERT INTO trove_ext_by_age (rowid, "age")
+                    SELECT rowid, 0 FROM trove_items WHERE collection = 'members' AND rowid % 2 = 0;
+                UPDATE trove_extensions SET fingerprint = 'secondaryIndex v1 members: age INTEGER' WHERE name = 'by_age';
+                """)
+            let database = try Database(path: path, extensions: [byAge.databaseExtension])
+            let connection = try database.newConnection()
+            #expect(try ages(byAge, connection, in: 0..<10) == Self.members.map(\.id))
+            #expect(try connection.read { tx in try byAge.query.filter(.column("age", equals: 4)).items(tx) } == [Self.members[4]])
+            #expect(try rawQuery(path, "SELECT count(*) FROM trove_ext_by_age WHERE trove_key IS NOT NULL") == ["10"])
+        }
+    }
+
+
     /// A file written by the runtime before extensions existed (schema 1) opens, upgrades in
     /// place, and takes an index over the items it has.
     @Test func aSchemaOneFileUpgradesAndTakesAnIndex() throws {

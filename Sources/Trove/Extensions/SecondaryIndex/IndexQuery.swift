@@ -159,25 +159,11 @@ extension ReadTransaction {
     /// called (the SQL is built and run by the non-generic ``IndexQueryPlanner``).
     @inlinable
     func indexItems<Item: Persistable>(_ index: SecondaryIndex<Item>, _ clauses: IndexQueryClauses) throws -> [Item] {
-        let transaction = self
-        var items: [Item] = []
-        try index.planner.readItemRows(
-            clauses, in: transaction, collection: Item.collection,
-            withMetadata: Item.Metadata.self != NoMetadata.self,
-            cached: { cacheKey in
-                guard let cached = transaction.cachedItem(at: cacheKey) as? Item else { return false }
-                items.append(cached)
-                return true
-            },
-            decodeData: {
-                items.append(try transaction.decodeStored(Item.Coder.self, from: $0, collection: Item.collection))
-            },
-            decodeMetadata: {
-                items[items.count - 1].metadata = try transaction.decodeStored(
-                    Item.MetadataCoder.self, from: $0, collection: Item.collection)
-            },
-            decoded: { cacheKey in transaction.cacheItem(items[items.count - 1], at: cacheKey) })
-        return items
+        try decodedItems(Item.self) {
+            try index.planner.readItemRows(
+                clauses, in: self, collection: Item.collection, withMetadata: Item.Metadata.self != NoMetadata.self,
+                cached: $0, decodeData: $1, decodeMetadata: $2, decoded: $3)
+        }
     }
 
     /// The keys of the items of an index query.
@@ -217,6 +203,9 @@ final class IndexQueryPlanner: Sendable {
     let keyOrder: ItemKeyOrder
     /// The table, quoted.
     let table: String
+    /// The column of the index's table that holds each item's stored key: a name no index
+    /// column may take.
+    static let keyColumn = "trove_key"
     /// The SQL of the queries run so far, by shape (what is selected, the columns and operators
     /// of the conditions, the orderings, whether there is a limit or offset; not the values, nor
     /// the limit and offset, which are bound), shared by every
@@ -354,24 +343,36 @@ final class IndexQueryPlanner: Sendable {
         for ordering in clauses.orderings {
             orderClause += "i.\"\(try checkedColumn(ordering.column))\"\(ordering.descending ? " DESC" : ""), "
         }
-        // Then by key (see `ItemKeyOrder`). For integer keys an expression of the key column
-        // costs no more than the column: SQLite sorts the ties of an ordering by key either way
-        // (a column's index gives its values' order, not their ties'), and the rows of a query
-        // without orderings too.
-        orderClause += keyOrder.orderingTerms(of: "t.key")
+        // Then by key (see `ItemKeyOrder`), from the index's own copy of the key: the SQLite index
+        // of a column that is not unique is on the column then these terms, so that an equality
+        // on it (and a query with no condition or ordering, through the index of its key order)
+        // needs no sort.
+        orderClause += keyOrder.orderingTerms(of: "i.\"\(Self.keyColumn)\"")
         let limitClause =
             clauses.limit == nil && clauses.offset == 0
             ? "" : " LIMIT ?\(parameterCount + 1) OFFSET ?\(parameterCount + 2)"
-        let from = " FROM \(table) AS i JOIN trove_items AS t ON t.rowid = i.rowid"
+        let key = "i.\"\(Self.keyColumn)\""
         switch selection {
+        case .items where limitClause.isEmpty:
+            return
+                "SELECT t.key, t.data, t.metadata FROM \(table) AS i JOIN trove_items AS t ON t.rowid = i.rowid\(whereClause)\(orderClause)"
         case .items:
-            return "SELECT t.key, t.data, t.metadata\(from)\(whereClause)\(orderClause)\(limitClause)"
+            // The page is chosen from the index alone, then only its rows are read from the
+            // items: a query whose order needs a sort (a range, an ordering by another column)
+            // sorts the index's rows, not the items, and reads no item it does not return. The
+            // page is sorted again after the join, which costs nothing at its size.
+            let sortColumns = Set(clauses.orderings.map(\.column)).sorted().map { ", i.\"\($0)\"" }.joined()
+            let page =
+                "SELECT i.rowid AS rowid, \(key)\(sortColumns) FROM \(table) AS i\(whereClause)\(orderClause)\(limitClause)"
+            return
+                "SELECT t.key, t.data, t.metadata FROM (\(page)) AS i JOIN trove_items AS t ON t.rowid = i.rowid\(orderClause)"
         case .keys:
-            return "SELECT t.key\(from)\(whereClause)\(orderClause)\(limitClause)"
+            // The index keeps each item's key: no item is read.
+            return "SELECT \(key) FROM \(table) AS i\(whereClause)\(orderClause)\(limitClause)"
         case .count where limitClause.isEmpty:
             return "SELECT count(*) FROM \(table) AS i\(whereClause)"
         case .count:
-            return "SELECT count(*) FROM (SELECT 1\(from)\(whereClause)\(orderClause)\(limitClause))"
+            return "SELECT count(*) FROM (SELECT 1 FROM \(table) AS i\(whereClause)\(orderClause)\(limitClause))"
         }
     }
 

@@ -2,6 +2,12 @@ import Foundation
 
 /// How a ``SecondaryIndex`` keeps its table: the SQL, computed once per definition, and the
 /// handling of each write.
+///
+/// The table holds, per item, its row id, its stored key (column ``IndexQueryPlanner/keyColumn``) and the values
+/// of the columns. Each column that is not unique has an SQLite index on the column and then the
+/// key, in the order queries give ties (``ItemKeyOrder``): an equality query returns its rows in
+/// key order from that index alone, with no sort, and a `LIMIT` reads only the rows it returns.
+/// A unique column has a unique index on the column alone.
 struct SecondaryIndexImplementation<Item: Persistable>: RowPerItemTable {
     let columns: [IndexColumn<Item>]
     let rowTable: RowTableStatements
@@ -11,27 +17,28 @@ struct SecondaryIndexImplementation<Item: Persistable>: RowPerItemTable {
     init(name: String, columns: [IndexColumn<Item>]) {
         self.columns = columns
         let table = "trove_ext_\(name)"
+        let keyOrder = ItemKeyOrder(of: Item.ID.self)
+        // v2: the key in the table, and an index on each column that is not unique then the key.
         fingerprint =
-            "secondaryIndex v1 \(Item.collection): "
+            "secondaryIndex v2 \(Item.collection)\(keyOrder == .integer ? " integer keys" : ""): "
             + columns.map { "\($0.name) \($0.type.rawValue)\($0.isUnique ? " UNIQUE" : "")" }.joined(separator: ", ")
         let quotedTable = "\"\(table)\""
-        var create = "CREATE TABLE \(quotedTable) (rowid INTEGER PRIMARY KEY"
+        let key = "\"\(IndexQueryPlanner.keyColumn)\""
+        var create = "CREATE TABLE \(quotedTable) (rowid INTEGER PRIMARY KEY, \(key) TEXT NOT NULL"
         for column in columns {
             create += ", \"\(column.name)\" \(column.type.rawValue)"
         }
         create += ");"
         for column in columns {
+            let terms = column.isUnique ? "" : ", " + keyOrder.orderingTerms(of: key)
             create +=
-                " CREATE \(column.isUnique ? "UNIQUE " : "")INDEX \"\(table)_\(column.name)\" ON \(quotedTable) (\"\(column.name)\");"
+                " CREATE \(column.isUnique ? "UNIQUE " : "")INDEX \"\(table)_\(column.name)\" ON \(quotedTable) (\"\(column.name)\"\(terms));"
         }
         rowTable = RowTableStatements(table: table, create: create)
-        let names = columns.map { "\"\($0.name)\"" }
-        let parameters = (0...columns.count).map { "?\($0 + 1)" }
+        let names = [key] + columns.map { "\"\($0.name)\"" }
+        let parameters = (0...names.count).map { "?\($0 + 1)" }
         var upsert = "INSERT INTO \(quotedTable) (rowid\(names.map { ", " + $0 }.joined())) VALUES (\(parameters.joined(separator: ", ")))"
-        upsert +=
-            columns.isEmpty
-            ? " ON CONFLICT (rowid) DO NOTHING"
-            : " ON CONFLICT (rowid) DO UPDATE SET " + names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        upsert += " ON CONFLICT (rowid) DO UPDATE SET " + names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         upsertSQL = upsert
     }
 
@@ -50,11 +57,12 @@ struct SecondaryIndexImplementation<Item: Persistable>: RowPerItemTable {
         let statement = try context.sqlite.cachedStatement(upsertSQL)
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
+        try statement.bind(key, at: 2)
         // An index loop, not `enumerated()`: this code is not specialized for `Item`, and the
         // generic iterator of `enumerated()` cost about 4,600 instructions per row with two columns.
         var offset = 0
         while offset < columns.count {
-            try statement.bind(columns[offset].value(item), at: Int32(offset + 2))
+            try statement.bind(columns[offset].value(item), at: Int32(offset + 3))
             offset += 1
         }
         do {
@@ -87,12 +95,12 @@ struct SecondaryIndexImplementation<Item: Persistable>: RowPerItemTable {
     /// Throws when a column cannot be made: a bad or repeated name.
     func validate(name: String) throws {
         try validateColumnNames(
-            columns.map(\.name), reserved: ["rowid"],
+            columns.map(\.name), reserved: ["rowid", IndexQueryPlanner.keyColumn],
             bad: { column in
                 TroveError(
                     code: .extensionFailed,
                     message:
-                        "'\(column)' cannot name a column of the index '\(name)': use ASCII letters, digits and underscores, not starting with a digit, and not 'rowid'.",
+                        "'\(column)' cannot name a column of the index '\(name)': use ASCII letters, digits and underscores, not starting with a digit, and neither 'rowid' nor '\(IndexQueryPlanner.keyColumn)'.",
                     field: column, extensionName: name)
             },
             repeated: { column in

@@ -36,6 +36,31 @@ package struct ViewRowsRead<Item: Persistable>: Sendable {
     package let group: String
     /// The indexes read, clamped to the group's rows; every row when `nil`.
     @usableFromInline package var range: Range<Int>?
+
+    /// Reads the rows of the group in the range, in order, each by its row id, as
+    /// ``ReadTransaction/readItemRows(rowIDs:collection:withMetadata:missing:cached:decodeData:decodeMetadata:decoded:)``
+    /// does: the page list is summed to skip the pages before the range, then only the pages
+    /// that hold it are read.
+    ///
+    /// - Throws: ``TroveError/Code/corruptDatabase`` when the view lists a row that the items do
+    ///   not have; what the closures throw.
+    @usableFromInline
+    func readItemRows(
+        in transaction: ReadTransaction, cached: (CacheKey) -> Bool,
+        decodeData: (UnsafeRawBufferPointer) throws -> Void, decodeMetadata: (UnsafeRawBufferPointer) throws -> Void,
+        decoded: (CacheKey) -> Void
+    ) throws {
+        let rowIDs = try view.pageSource(in: transaction).rowIDs(in: group, range: range)
+        // The rows start at the range's lower bound, clamped to the group.
+        let first = Swift.max(range?.lowerBound ?? 0, 0)
+        try transaction.readItemRows(
+            rowIDs: rowIDs, collection: Item.collection, withMetadata: Item.Metadata.self != NoMetadata.self,
+            missing: {
+                TroveError.viewRowWithoutItem(
+                    view: view.name, collections: [Item.collection], group: group, index: first + $0)
+            },
+            cached: cached, decodeData: decodeData, decodeMetadata: decodeMetadata, decoded: decoded)
+    }
 }
 
 extension View {
@@ -52,9 +77,13 @@ extension View {
 }
 
 extension ReadTransaction {
-    @usableFromInline
+    /// The items of a view read, decoded through the cache: specialized for `Item` where it is
+    /// called (the rows are read by ``ViewRowsRead/readItemRows(in:cached:decodeData:decodeMetadata:decoded:)``).
+    @inlinable
     func viewItems<Item: Persistable>(_ read: ViewRowsRead<Item>) throws -> [Item] {
-        try read.view.read(self).items(in: read.group, range: read.range)
+        try decodedItems(Item.self) {
+            try read.readItemRows(in: self, cached: $0, decodeData: $1, decodeMetadata: $2, decoded: $3)
+        }
     }
 
     @usableFromInline

@@ -109,14 +109,7 @@ public struct ViewReader<Item: Persistable> {
     ///   be decoded; ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an
     ///   item that its collection does not have.
     public func items(in group: String, range: Range<Int>? = nil) throws -> [Item] {
-        let first = Swift.max(range?.lowerBound ?? 0, 0)
-        return try rawKeys(in: group, range: range).enumerated().map { offset, key in
-            guard let item = try transaction.read(Item.self, key: itemKey(key)) else {
-                throw TroveError.viewRowWithoutItem(
-                    view: view.name, collections: [Item.collection], key: key, group: group, index: first + offset)
-            }
-            return item
-        }
+        try transaction.viewItems(ViewRowsRead(view: view, group: group, range: range))
     }
 
     /// The first item of `group`.
@@ -168,7 +161,7 @@ public struct ViewReader<Item: Persistable> {
     ///   have no such row: the pages and the items are written in the same transactions, so
     ///   between two writes they always agree.
     func key(ofRow rowID: Int64, group: String, index: Int) throws -> String {
-        let statement = try transaction.checkedCore.sqlite.cachedStatement(FileLayout.selectRowByID)
+        let statement = try transaction.checkedCore.sqlite.cachedStatement(FileLayout.selectKeyByRowID)
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
         guard try statement.step() else {
