@@ -15,7 +15,7 @@
 #
 # The workloads, by group (LIST takes workload or group names; default: all):
 #   database      insert read-all read-each read-batch cached-each cached-batch metadata update delete
-#                 write-each index-insert index-equal index-range index-update index-populate index-reopen
+#                 write-each index-insert index-equal index-range index-page-equal index-page-range index-page-sorted index-update index-populate index-reopen
 #                 (every implementation of --implementations; N = --count, default 20000)
 #   coders        coder-{encode,decode}-{hand-written,generated,json}          (N users, as database)
 #   search        search-index search-word search-prefix search-phrase         (Trove; N = 2000 documents)
@@ -47,7 +47,7 @@ declare -A counts=([database]=20000 [coders]="" [search]=2000 [views]=10000 [rel
 
 groups=(database coders search views relationships observation concurrency enumeration)
 declare -A members=(
-    [database]="insert read-all read-each read-batch cached-each cached-batch metadata update delete write-each index-insert index-equal index-range index-update index-populate index-reopen"
+    [database]="insert read-all read-each read-batch cached-each cached-batch metadata update delete write-each index-insert index-equal index-range index-page-equal index-page-range index-page-sorted index-update index-populate index-reopen"
     [coders]="coder-encode-hand-written coder-encode-generated coder-encode-json coder-decode-hand-written coder-decode-generated coder-decode-json"
     [search]="search-index search-word search-prefix search-phrase"
     [views]="view-register view-write view-memory-write view-bare-write view-read view-memory-read"

@@ -148,6 +148,10 @@ struct ExpectedChecksums {
     let indexRange: Checksum
     let indexEqualAfterUpdate: Checksum
     let indexRangeAfterUpdate: Checksum
+    /// What the limited queries find (they run before the update).
+    let indexPageEqual: Checksum
+    let indexPageRange: Checksum
+    let indexPageSorted: Checksum
 
     init(fixtures: Fixtures) {
         var all = Checksum()
@@ -159,6 +163,7 @@ struct ExpectedChecksums {
             state[user.id] = user
         }
         (indexEqual, indexRange) = Self.queries(fixtures, over: fixtures.users)
+        (indexPageEqual, indexPageRange, indexPageSorted) = Self.pages(fixtures)
         var updated = state
         for user in fixtures.updates { updated[user.id] = user }
         (indexEqualAfterUpdate, indexRangeAfterUpdate) = Self.queries(fixtures, over: Array(updated.values))
@@ -183,6 +188,26 @@ struct ExpectedChecksums {
         return (equal, range)
     }
 
+    /// What the limited queries find over the inserted users: for each of the page ages, the
+    /// first users by key (stored keys compare by their bytes) or by email.
+    private static func pages(_ fixtures: Fixtures) -> (equal: Checksum, range: Checksum, sorted: Checksum) {
+        let byAge = Dictionary(grouping: fixtures.users, by: \.age)
+            .mapValues { $0.sorted { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) } }
+        var equal = Checksum()
+        var range = Checksum()
+        var sorted = Checksum()
+        for age in fixtures.pageAges {
+            let users = byAge[age] ?? []
+            for user in users.prefix(fixtures.pageLimit) { equal.add(user) }
+            let inRange = (users + (byAge[age + 1] ?? []))
+                .sorted { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) }
+            for user in inRange.prefix(fixtures.pageLimit) { range.add(user) }
+            let byEmail = users.sorted { Array($0.email.utf8).lexicographicallyPrecedes(Array($1.email.utf8)) }
+            for user in byEmail.prefix(fixtures.pageLimit) { sorted.add(user) }
+        }
+        return (equal, range, sorted)
+    }
+
     /// What `workload` must find; for the index queries, before or after the index workloads'
     /// update.
     func checksum(for workload: Workload, afterUpdate: Bool = false) -> Checksum? {
@@ -191,6 +216,9 @@ struct ExpectedChecksums {
         case .metadata: metadata
         case .indexEqual: afterUpdate ? indexEqualAfterUpdate : indexEqual
         case .indexRange: afterUpdate ? indexRangeAfterUpdate : indexRange
+        case .indexPageEqual: indexPageEqual
+        case .indexPageRange: indexPageRange
+        case .indexPageSorted: indexPageSorted
         case .insert, .update, .delete, .writeEach, .indexInsert, .indexUpdate, .indexPopulate, .indexReopen: nil
         }
     }

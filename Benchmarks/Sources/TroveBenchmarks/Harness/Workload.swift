@@ -15,6 +15,9 @@ enum Workload: String, CaseIterable {
     case indexInsert = "index-insert"
     case indexEqual = "index-equal"
     case indexRange = "index-range"
+    case indexPageEqual = "index-page-equal"
+    case indexPageRange = "index-page-range"
+    case indexPageSorted = "index-page-sorted"
     case indexUpdate = "index-update"
     case indexPopulate = "index-populate"
     case indexReopen = "index-reopen"
@@ -40,6 +43,12 @@ enum Workload: String, CaseIterable {
             return "index: \(fixtures.equalityAges.count) equality queries (age = x), each ~1% as items, each its own transaction"
         case .indexRange:
             return "index: \(fixtures.ageRanges.count) range queries (age in x..<x+2), each ~1% as items, each its own transaction"
+        case .indexPageEqual:
+            return "index: \(fixtures.pageAges.count) equality queries (age = x), first \(fixtures.pageLimit) by key, each its own transaction"
+        case .indexPageRange:
+            return "index: \(fixtures.pageAges.count) range queries (age in x..<x+2), first \(fixtures.pageLimit) by key, each its own transaction"
+        case .indexPageSorted:
+            return "index: \(fixtures.pageAges.count) equality queries (age = x) sorted by email, first \(fixtures.pageLimit), each its own transaction"
         case .indexUpdate: return "index: update \(Self.format(count / 10)) (10%), one transaction"
         case .indexPopulate: return "index: first registration over \(n) items (fills the index)"
         case .indexReopen: return "index: reopen with the index unchanged (open + registration)"
@@ -57,6 +66,7 @@ enum Workload: String, CaseIterable {
         case .writeEach: fixtures.singleWrites.count
         case .indexEqual: fixtures.equalityAges.count
         case .indexRange: fixtures.ageRanges.count
+        case .indexPageEqual, .indexPageRange, .indexPageSorted: fixtures.pageAges.count
         case .indexPopulate, .indexReopen: 1
         }
     }
@@ -79,6 +89,7 @@ enum Workload: String, CaseIterable {
         switch self {
         case .indexInsert, .indexEqual, .indexRange, .indexUpdate: 1.3
         case .indexPopulate, .indexReopen: nil
+        case .indexPageEqual, .indexPageRange, .indexPageSorted: 1.2
         default: 1.2
         }
     }
@@ -110,7 +121,8 @@ enum Workload: String, CaseIterable {
         case .writeEach:
             try store.writeEach(fixtures.singleWrites)
             return nil
-        case .indexInsert, .indexEqual, .indexRange, .indexUpdate, .indexPopulate, .indexReopen:
+        case .indexInsert, .indexEqual, .indexRange, .indexPageEqual, .indexPageRange, .indexPageSorted, .indexUpdate,
+            .indexPopulate, .indexReopen:
             throw BenchmarkError("\(rawValue) runs on the indexed store")
         }
     }
@@ -131,6 +143,24 @@ enum Workload: String, CaseIterable {
             var checksum = Checksum()
             for ages in fixtures.ageRanges {
                 for user in try store.users(ages: ages) { checksum.add(user) }
+            }
+            return checksum
+        case .indexPageEqual:
+            var checksum = Checksum()
+            for age in fixtures.pageAges {
+                for user in try store.page(age: age, limit: fixtures.pageLimit) { checksum.add(user) }
+            }
+            return checksum
+        case .indexPageRange:
+            var checksum = Checksum()
+            for age in fixtures.pageAges {
+                for user in try store.page(ages: age..<(age + 2), limit: fixtures.pageLimit) { checksum.add(user) }
+            }
+            return checksum
+        case .indexPageSorted:
+            var checksum = Checksum()
+            for age in fixtures.pageAges {
+                for user in try store.pageSortedByEmail(age: age, limit: fixtures.pageLimit) { checksum.add(user) }
             }
             return checksum
         case .indexUpdate:

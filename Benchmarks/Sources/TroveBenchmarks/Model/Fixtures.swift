@@ -21,6 +21,11 @@ struct Fixtures {
     /// The age ranges of the range queries of the index workloads: each holds about 1% of the
     /// users (two ages of 0.5%).
     let ageRanges: [Range<Int>] = stride(from: 88, to: 98, by: 2).map { $0..<($0 + 2) }
+    /// The ages of the 1,000 limited queries of the index workloads (the first 20 users of an
+    /// age, or of an age range from it to the next two), over every age in turn.
+    let pageAges: [Int] = (0..<1_000).map { 18 + $0 % 78 }
+    /// The number of users a limited query returns.
+    let pageLimit = 20
 
     init(count: Int) {
         var random = SplitMix64(seed: 0x5452_4F56)

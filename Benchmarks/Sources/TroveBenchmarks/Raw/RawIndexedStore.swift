@@ -1,11 +1,13 @@
 /// Raw SQLite on Trove's items table plus an index table maintained by hand: the design of
 /// Trove's ``SecondaryIndex`` written as carefully as possible, every statement prepared once.
 ///
-/// The index table is `users_index (rowid INTEGER PRIMARY KEY, age INTEGER, email TEXT)`, its
-/// `rowid` the item's, with an SQLite index on `age` and a unique one on `email`. Each write of an
+/// The index table is `users_index (rowid INTEGER PRIMARY KEY, key TEXT, age INTEGER, email
+/// TEXT)`, its `rowid` the item's and its `key` a copy of the item's, with an SQLite index on
+/// `(age, key)` and a unique one on `email` (Trove's layout since issue 29). Each write of an
 /// item writes its index row in the same transaction: an insert takes the new row id from
-/// `sqlite3_last_insert_rowid`, an update looks it up first and then changes both rows by row id. A query joins the index
-/// to the items and returns them in key order, as Trove's queries do.
+/// `sqlite3_last_insert_rowid`, an update looks it up first and then changes both rows by row id.
+/// A query joins the index to the items and returns them in key order, as Trove's queries do; a
+/// limited query picks its page from the index first, then reads only its items.
 ///
 /// With ``HandWrittenItemCoder`` it is the baseline of the index workloads; with
 /// ``JSONItemCoder``, the Codable+JSON implementation.
@@ -25,6 +27,9 @@ final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
         let updateIndexRow: RawStatement
         let selectByAge: RawStatement
         let selectByAgeRange: RawStatement
+        let pageByAge: RawStatement
+        let pageByAgeRange: RawStatement
+        let pageByAgeSortedByEmail: RawStatement
 
         init(path: String) throws {
             sqlite = try RawSQLite(path: path)
@@ -47,19 +52,31 @@ final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
                 "INSERT INTO items (collection, key, data, metadata) VALUES (?1, ?2, ?3, ?4)")
             selectRowID = try sqlite.prepare("SELECT rowid FROM items WHERE collection = ?1 AND key = ?2")
             updateItem = try sqlite.prepare("UPDATE items SET data = ?3, metadata = ?4 WHERE rowid = ?5")
-            insertIndexRow = try sqlite.prepare("INSERT INTO users_index (rowid, age, email) VALUES (?1, ?2, ?3)")
+            insertIndexRow = try sqlite.prepare(Session.insertIndexRowSQL)
             updateIndexRow = try sqlite.prepare("UPDATE users_index SET age = ?2, email = ?3 WHERE rowid = ?1")
             let select = "SELECT t.data, t.metadata FROM users_index AS i JOIN items AS t ON t.rowid = i.rowid"
-            selectByAge = try sqlite.prepare("\(select) WHERE i.age = ?1 ORDER BY t.key")
-            selectByAgeRange = try sqlite.prepare("\(select) WHERE i.age >= ?1 AND i.age < ?2 ORDER BY t.key")
+            selectByAge = try sqlite.prepare("\(select) WHERE i.age = ?1 ORDER BY i.key")
+            selectByAgeRange = try sqlite.prepare("\(select) WHERE i.age >= ?1 AND i.age < ?2 ORDER BY i.key")
+            func page(_ condition: String, orderedBy order: [String]) -> String {
+                let columns = order.joined(separator: ", ")
+                let outer = order.map { "i." + $0 }.joined(separator: ", ")
+                return
+                    "SELECT t.data, t.metadata FROM (SELECT rowid, \(columns) FROM users_index WHERE \(condition) ORDER BY \(columns) LIMIT ?9) AS i JOIN items AS t ON t.rowid = i.rowid ORDER BY \(outer)"
+            }
+            pageByAge = try sqlite.prepare(page("age = ?1", orderedBy: ["key"]))
+            pageByAgeRange = try sqlite.prepare(page("age >= ?1 AND age < ?2", orderedBy: ["key"]))
+            pageByAgeSortedByEmail = try sqlite.prepare(page("age = ?1", orderedBy: ["email", "key"]))
         }
+
+        /// Writes an index row: row id, age, email, key.
+        static var insertIndexRowSQL: String { "INSERT INTO users_index (rowid, age, email, key) VALUES (?1, ?2, ?3, ?4)" }
 
         /// Creates the index table and its SQLite indexes when they are not there.
         static func createIndex(_ sqlite: RawSQLite) throws {
             try sqlite.execute(
                 """
-                CREATE TABLE IF NOT EXISTS users_index (rowid INTEGER PRIMARY KEY, age INTEGER, email TEXT);
-                CREATE INDEX IF NOT EXISTS users_index_age ON users_index (age);
+                CREATE TABLE IF NOT EXISTS users_index (rowid INTEGER PRIMARY KEY, key TEXT NOT NULL, age INTEGER, email TEXT);
+                CREATE INDEX IF NOT EXISTS users_index_age ON users_index (age, key);
                 CREATE UNIQUE INDEX IF NOT EXISTS users_index_email ON users_index (email);
                 """)
         }
@@ -115,14 +132,20 @@ final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
         }
     }
 
-    /// Writes the index row of `user` at `rowID` with `statement` (rowid, age, email).
+    /// Writes the index row of `user` at `rowID` with `statement` (rowid, age, email, and the key
+    /// when `withKey`: an update leaves the key as it is).
     @inline(__always)
-    private static func writeIndexRow(of user: User, rowID: Int64, with statement: RawStatement) throws {
+    private static func writeIndexRow(
+        of user: User, rowID: Int64, with statement: RawStatement, withKey: Bool = true
+    ) throws {
         try user.email.withUTF8Buffer { email in
-            statement.bindInt64(rowID, at: 1)
-            statement.bindInt64(Int64(user.age), at: 2)
-            statement.bindText(email, at: 3)
-            try statement.run()
+            try user.id.withUTF8Buffer { key in
+                statement.bindInt64(rowID, at: 1)
+                statement.bindInt64(Int64(user.age), at: 2)
+                statement.bindText(email, at: 3)
+                if withKey { statement.bindText(key, at: 4) }
+                try statement.run()
+            }
         }
     }
 
@@ -158,7 +181,7 @@ final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
                     session.updateItem.bindInt64(rowID, at: 5)
                     try session.updateItem.run()
                 }
-                try Self.writeIndexRow(of: user, rowID: rowID, with: session.updateIndexRow)
+                try Self.writeIndexRow(of: user, rowID: rowID, with: session.updateIndexRow, withKey: false)
             }
         }
     }
@@ -173,7 +196,7 @@ final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
         try session.inTransaction(session.beginWrite) {
             try Session.createIndex(session.sqlite)
             let select = try session.sqlite.prepare("SELECT rowid, data, metadata FROM items WHERE collection = ?1")
-            let insert = try session.sqlite.prepare("INSERT INTO users_index (rowid, age, email) VALUES (?1, ?2, ?3)")
+            let insert = try session.sqlite.prepare(Session.insertIndexRowSQL)
             try Self.collection.withUTF8Buffer { collection in
                 select.bindText(collection, at: 1)
                 defer { select.reset() }
@@ -219,6 +242,28 @@ final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
         let statement = try session.selectByAgeRange
         statement.bindInt64(Int64(ages.lowerBound), at: 1)
         statement.bindInt64(Int64(ages.upperBound), at: 2)
+        return try users(statement)
+    }
+
+    func page(age: Int, limit: Int) throws -> [User] {
+        let statement = try session.pageByAge
+        statement.bindInt64(Int64(age), at: 1)
+        statement.bindInt64(Int64(limit), at: 9)
+        return try users(statement)
+    }
+
+    func page(ages: Range<Int>, limit: Int) throws -> [User] {
+        let statement = try session.pageByAgeRange
+        statement.bindInt64(Int64(ages.lowerBound), at: 1)
+        statement.bindInt64(Int64(ages.upperBound), at: 2)
+        statement.bindInt64(Int64(limit), at: 9)
+        return try users(statement)
+    }
+
+    func pageSortedByEmail(age: Int, limit: Int) throws -> [User] {
+        let statement = try session.pageByAgeSortedByEmail
+        statement.bindInt64(Int64(age), at: 1)
+        statement.bindInt64(Int64(limit), at: 9)
         return try users(statement)
     }
 }

@@ -5,6 +5,8 @@ import GRDB
 /// `User.filter(Column("age") == age).fetchAll(db)` through a `DatabasePool`.
 final class GRDBIndexedStore: IndexedBenchmarkStore {
     private static let age = Column("age")
+    private static let id = Column("id")
+    private static let email = Column("email")
 
     private let path: String
     private var openPool: DatabasePool?
@@ -61,6 +63,18 @@ final class GRDBIndexedStore: IndexedBenchmarkStore {
 
     func users(ages: Range<Int>) throws -> [User] {
         try pool.read { db in try User.filter(ages.contains(Self.age)).fetchAll(db) }
+    }
+
+    func page(age: Int, limit: Int) throws -> [User] {
+        try pool.read { db in try User.filter(Self.age == age).order(Self.id).limit(limit).fetchAll(db) }
+    }
+
+    func page(ages: Range<Int>, limit: Int) throws -> [User] {
+        try pool.read { db in try User.filter(ages.contains(Self.age)).order(Self.id).limit(limit).fetchAll(db) }
+    }
+
+    func pageSortedByEmail(age: Int, limit: Int) throws -> [User] {
+        try pool.read { db in try User.filter(Self.age == age).order(Self.email).limit(limit).fetchAll(db) }
     }
 
     func update(_ users: [User]) throws {

@@ -14,6 +14,13 @@ protocol IndexedBenchmarkStore: AnyObject {
     func users(age: Int) throws -> [User]
     /// The users whose age is in `ages`, in one read transaction.
     func users(ages: Range<Int>) throws -> [User]
+    /// The first `limit` users whose age is `age`, in key order, in one read transaction.
+    func page(age: Int, limit: Int) throws -> [User]
+    /// The first `limit` users whose age is in `ages`, in key order, in one read transaction.
+    func page(ages: Range<Int>, limit: Int) throws -> [User]
+    /// The first `limit` users whose age is `age`, in the order of their emails, in one read
+    /// transaction: an equality sorted by a second column.
+    func pageSortedByEmail(age: Int, limit: Int) throws -> [User]
     /// Replaces existing users, in one transaction, maintaining the index.
     func update(_ users: [User]) throws
     /// Removes the index, untimed, so that ``addIndex()`` builds it from the stored users.

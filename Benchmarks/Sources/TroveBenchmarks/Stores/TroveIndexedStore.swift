@@ -56,6 +56,25 @@ final class TroveIndexedStore: IndexedBenchmarkStore {
         }
     }
 
+    func page(age: Int, limit: Int) throws -> [User] {
+        try session.reader.read { tx in
+            try Self.byAgeAndEmail.query.filter(.column("age", equals: age)).limit(limit).items(tx)
+        }
+    }
+
+    func page(ages: Range<Int>, limit: Int) throws -> [User] {
+        try session.reader.read { tx in
+            try Self.byAgeAndEmail.query.filter(.column("age", in: ages)).limit(limit).items(tx)
+        }
+    }
+
+    func pageSortedByEmail(age: Int, limit: Int) throws -> [User] {
+        try session.reader.read { tx in
+            try Self.byAgeAndEmail.query.filter(.column("age", equals: age)).sorted(by: .column("email")).limit(limit)
+                .items(tx)
+        }
+    }
+
     func update(_ users: [User]) throws {
         try session.writer.write { tx in try tx.write(users) }
     }
