@@ -14,7 +14,9 @@ struct RelationshipBatchTests {
     static let authorsOnly = Relationships<RPost>(
         "r_batch_post_authors",
         edges: [.to("author", RUser.self, rules: .deleteSourceWhenDestinationDeleted) { $0.authorID }])
-    static let byTitle = SecondaryIndex<RPost>("r_batch_posts_by_title", columns: [.column("title") { $0.title }])
+    /// Unique titles: a row the index kept for a removed post would refuse its title to another.
+    static let byTitle = SecondaryIndex<RPost>(
+        "r_batch_posts_by_title", columns: [.column("title", unique: true) { $0.title }])
     static let byAuthor = View<RPost>(
         "r_batch_posts_by_author", grouping: { post, _ in post.authorID ?? "none" }, sortedBy: [.ascending(\.title)])
 
@@ -30,7 +32,8 @@ struct RelationshipBatchTests {
     /// The removal of an author whose 61 posts cascade, their row ids in several ranges (every
     /// seventh post of the first write is another author's, and ten were written later): the
     /// index and the view drop every removed post in the same transaction, the connection's cache
-    /// forgets each, the changeset lists each, and the other author's posts stay.
+    /// forgets each, the changeset lists each, and the other author's posts stay. The removed
+    /// posts' titles are free again in the unique index.
     @Test(arguments: Edges.allCases)
     func aCascadeOfManySourcesReachesEveryExtensionTheChangesetAndTheCache(_ edges: Edges) async throws {
         let relationship = edges == .everyRule ? F.posts.databaseExtension : Self.authorsOnly.databaseExtension
@@ -89,6 +92,10 @@ struct RelationshipBatchTests {
                 #expect(try Self.authorsOnly.sources(pointingTo: "ada", edge: "author").count(tx) == 0)
                 #expect(Set(try Self.authorsOnly.sources(pointingTo: "bob", edge: "author").keys(tx)) == bobs)
             }
+        }
+        let titles = all.filter { adas.contains($0.id) }.map(\.title)
+        try await connection.write { (tx: ReadWriteTransaction) throws -> Void in
+            try tx.write(titles.enumerated().map { RPost(id: "q\($0.offset)", title: $0.element) })
         }
     }
 
