@@ -118,6 +118,7 @@ extension ConnectionCore {
     ///   - collection: Their collection.
     ///   - removed: Called with the key of each row removed, before the extensions hear of them.
     /// - Returns: The number of rows removed.
+    /// - Throws: ``TroveError`` when SQLite or an extension fails (which fails the transaction).
     @discardableResult
     func removeRows(
         _ removals: some Collection<RowRemoval>, in collection: String, removed: (String) -> Void = { _ in }

@@ -157,7 +157,8 @@ struct RelationshipSuite {
         }
         let childKeys = children.map(\.id)
         let authorsLeft = authors.count - 1
-        guard try store.postCount(of: parents[0].id, storedAmong: childKeys) == (Self.childrenPerParent, children.count),
+        let firstParent = try store.postCount(of: parents[0].id, storedAmong: childKeys)
+        guard firstParent == (Self.childrenPerParent, children.count),
             try store.counts() == (posts.count + children.count, authorsLeft + parents.count)
         else {
             throw BenchmarkError("relationships: \(engine.rawValue) did not store every child before the removal")
@@ -234,10 +235,11 @@ struct RelationshipSuite {
                 + engines.map { cell(cascadeMany[$0]) }.joined(separator: " | ") + " |")
         let rawMany = median(cascadeMany[.raw])
         lines.append(
-            "| … / raw SQLite | " + engines.map { formatRatio(median(cascadeMany[$0]) / rawMany) }.joined(separator: " | ")
-                + " |")
+            "| … / raw SQLite | "
+                + engines.map { formatRatio(median(cascadeMany[$0]) / rawMany) }.joined(separator: " | ") + " |")
         lines.append(
-            "| … per post removed | " + engines.map { formatDuration(median(cascadeMany[$0]) / Double(children.count)) }
+            "| … per post removed | "
+                + engines.map { formatDuration(median(cascadeMany[$0]) / Double(children.count)) }
                 .joined(separator: " | ") + " |")
         return lines
     }
