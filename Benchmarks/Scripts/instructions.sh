@@ -21,8 +21,9 @@
 #   search        search-index search-word search-prefix search-phrase         (Trove; N = 2000 documents)
 #   views         view-register view-write view-memory-write view-bare-write view-read view-memory-read
 #                 (Trove; N = 10000 messages in 100 conversations, 1,000 updates, 1,000 reads)
-#   relationships relationship-write relationship-write-bare relationship-cascade
-#                 (Trove; N = 20000: N/10 posts written, N/10 removed by the cascade)
+#   relationships relationship-write relationship-write-bare relationship-cascade relationship-cascade-many
+#                 (Trove; N = 20000: N/10 posts written, N/10 removed by the cascade of one author,
+#                 N removed by the cascades of N/10 authors of 10 posts each)
 #   observation   observe-commit observe-commit-idle observe-latency
 #                 (Trove; 2,000 commits without and with 100 idle observations, 1,000 delivered)
 #   concurrency   pool-read-1 pool-read-2 pool-read-8 pool-read-64 pool-mixed-64
@@ -51,7 +52,7 @@ declare -A members=(
     [coders]="coder-encode-hand-written coder-encode-generated coder-encode-json coder-decode-hand-written coder-decode-generated coder-decode-json"
     [search]="search-index search-word search-prefix search-phrase"
     [views]="view-register view-write view-memory-write view-bare-write view-read view-memory-read"
-    [relationships]="relationship-write relationship-write-bare relationship-cascade"
+    [relationships]="relationship-write relationship-write-bare relationship-cascade relationship-cascade-many"
     [observation]="observe-commit observe-commit-idle observe-latency"
     [concurrency]="pool-read-1 pool-read-2 pool-read-8 pool-read-64 pool-mixed-64"
     [enumeration]="enumeration-cursor enumeration-enumerate enumeration-all"

@@ -164,6 +164,14 @@ struct ChangesetBuilder {
             }
             if !inserted.isEmpty { insertedKeys[collections[0]] = inserted }
             if !updated.isEmpty { updatedKeys[collections[0]] = updated }
+        } else if !hasInserts && !hasUpdates {
+            // Only removals (a cascade): every key is removed, with no first and last event to
+            // tell apart.
+            var removed = [Set<String>](repeating: [], count: collections.count)
+            for event in events { removed[event.slot].insert(event.key) }
+            for (slot, collection) in collections.enumerated() where !removed[slot].isEmpty {
+                removedKeys[collection] = removed[slot]
+            }
         } else {
             // The first and the last event of each key, per collection.
             var bounds = [[String: (first: Kind, last: Kind)]](repeating: [:], count: collections.count)

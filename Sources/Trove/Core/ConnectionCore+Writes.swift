@@ -100,13 +100,134 @@ extension ConnectionCore {
     ///
     /// - Returns: `true` when there was such a row.
     func removeRow(key: String, collection: String) throws -> Bool {
-        try changeRow(.removed, key: key, collection: collection, data: nil, metadata: nil, sql: FileLayout.deleteItem)
+        try removeRows(CollectionOfOne(RowRemoval(key: key, rowID: nil)), in: collection) == 1
+    }
+
+    /// Removes the rows `removals` of `collection`, in order, skipping those already gone; records
+    /// each removal, then hands the rows removed to every extension that follows the collection
+    /// at once (``ExtensionImplementation/applyRemovals(_:name:in:)``). Every removal of a row goes
+    /// through here, one row or a batch (the removals a relationship's delete rules queue).
+    ///
+    /// The rows whose row ids are known go by ranges of consecutive ids (``RowIDRanges``): a
+    /// range whose rows are all there in one statement, the others row by row. The rows whose
+    /// row ids are not known go by key, after looking the row id up when extensions follow the
+    /// collection.
+    ///
+    /// - Parameters:
+    ///   - removals: The rows to remove, by key and, when known, row id.
+    ///   - collection: Their collection.
+    ///   - removed: Called with the key of each row removed, before the extensions hear of them.
+    /// - Returns: The number of rows removed.
+    /// - Throws: ``TroveError`` when SQLite or an extension fails (which fails the transaction).
+    @discardableResult
+    func removeRows(
+        _ removals: some Collection<RowRemoval>, in collection: String, removed: (String) -> Void = { _ in }
+    ) throws -> Int {
+        let watchers = watchers(of: collection)
+        var deletedRowIDs: Set<Int64> = []
+        if removals.contains(where: { $0.rowID != nil }) {
+            deletedRowIDs = try deleteRows(inRangesOf: removals.lazy.compactMap(\.rowID), collection: collection)
+        }
+        // The rows removed, for the extensions (none: not listed).
+        var removedRows: [RemovedRow] = []
+        if watchers != nil { removedRows.reserveCapacity(removals.count) }
+        var count = 0
+        for removal in removals {
+            let rowID: Int64
+            if let known = removal.rowID {
+                // A row removed once, however often it was asked for.
+                guard deletedRowIDs.remove(known) != nil else { continue }
+                rowID = known
+            } else {
+                guard let deleted = try deleteRow(key: removal.key, in: collection, needsRowID: watchers != nil) else {
+                    continue
+                }
+                rowID = deleted
+            }
+            changes.recordRemoval(key: removal.key, collection: collection)
+            count += 1
+            removed(removal.key)
+            if watchers != nil {
+                removedRows.append(RemovedRow(rowID: rowID, key: removal.key, collection: collection))
+            }
+        }
+        if let watchers, !removedRows.isEmpty {
+            try markStale(watchers.orphans)
+            for watcher in watchers.extensions {
+                try run(watcher) { try $0.implementation.applyRemovals(removedRows, name: $0.name, in: $1) }
+            }
+        }
+        return count
+    }
+
+    /// Deletes the row at `key` in `collection`, after looking its row id up when `needsRowID`.
+    ///
+    /// - Returns: The row id of the row deleted (0 when it was not needed), or `nil` when there
+    ///   was no such row.
+    private func deleteRow(key: String, in collection: String, needsRowID: Bool) throws -> Int64? {
+        var rowID: Int64 = 0
+        if needsRowID {
+            guard let existing = try selectRowID(key: key, collection: collection) else { return nil }
+            rowID = existing
+        }
+        let statement = try sqlite.cachedStatement(FileLayout.deleteItem)
+        defer { statement.reset() }
+        do {
+            try statement.bind(collection, at: 1)
+            try statement.bind(key, at: 2)
+            try statement.stepToEnd()
+        } catch let error as TroveError {
+            throw error.involving(collection: collection, key: key)
+        }
+        return sqlite.changes > 0 ? rowID : nil
+    }
+
+    /// Deletes the rows at `rowIDs` that exist, by ranges of consecutive ids: a range of one row,
+    /// or whose rows a scan finds all there, in one statement; the others row by row.
+    ///
+    /// The row ids come from the caller, who read them in this transaction; the rows at them are
+    /// those it read (`trove_items` gets no new row between: see ``RowRemoval``).
+    ///
+    /// - Returns: The row ids of the rows deleted.
+    private func deleteRows(inRangesOf rowIDs: some Sequence<Int64>, collection: String) throws -> Set<Int64> {
+        var deleted: Set<Int64> = []
+        for range in RowIDRanges.of(rowIDs) {
+            var present: [Int64] = []
+            if range.count > 1 {
+                let scan = try sqlite.cachedStatement(FileLayout.selectRowIDsInRange)
+                defer { scan.reset() }
+                try scan.bind(range.lowerBound, at: 1)
+                try scan.bind(range.upperBound, at: 2)
+                while try scan.step() { present.append(scan.int64(at: 0)) }
+            }
+            // The whole range in one statement, or its rows one by one.
+            let whole = range.count == 1 || present.count == range.count
+            for part in whole ? [range] : present.map({ $0...$0 }) {
+                let statement = try sqlite.cachedStatement(FileLayout.deleteItemsInRange)
+                defer { statement.reset() }
+                do {
+                    try statement.bind(part.lowerBound, at: 1)
+                    try statement.bind(part.upperBound, at: 2)
+                    try statement.stepToEnd()
+                } catch let error as TroveError {
+                    throw error.involving(collection: collection, key: nil)
+                }
+                if part.count > 1 {
+                    // The scan found every row of the range, in this transaction.
+                    deleted.formUnion(present)
+                } else if sqlite.changes > 0 {
+                    deleted.insert(part.lowerBound)
+                }
+            }
+        }
+        return deleted
     }
 
     /// Changes the row at `key` in `collection` with `sql`, whose first two parameters are the
     /// collection and the key and whose others `bind` binds (no statement: a touch); records the
-    /// change and hands it to the extensions as an event of `kind`. When extensions follow the
-    /// collection, or for a touch, the row id is looked up first.
+    /// change and hands it to the extensions as an event of `kind` (not a removal: see
+    /// ``removeRows(_:in:removed:)``). When extensions follow the collection, or for a touch, the
+    /// row id is looked up first.
     ///
     /// - Returns: `true` when there was such a row.
     private func changeRow(
@@ -132,11 +253,7 @@ extension ConnectionCore {
             }
             guard sqlite.changes > 0 else { return false }
         }
-        if kind == .removed {
-            changes.recordRemoval(key: key, collection: collection)
-        } else {
-            changes.recordChange(key: key, collection: collection, inserted: false)
-        }
+        changes.recordChange(key: key, collection: collection, inserted: false)
         if let watchers {
             try notify(
                 watchers,
@@ -283,6 +400,19 @@ extension ConnectionCore {
         }
         return rows
     }
+}
+
+/// A row that ``ConnectionCore/removeRows(_:in:removed:)`` removes: its key, and its row id in
+/// `trove_items` when the caller knows it (a relationship's rule found the row by it), which
+/// spares looking it up.
+///
+/// A known row id must be one read in the current write transaction with no row inserted into
+/// `trove_items` since (a row id is reused only by an insert after the row at it went): the
+/// removal goes by row id alone. The cascade keeps to this: the removals a rule queues run before
+/// any notice is delivered, and only removals run before them.
+struct RowRemoval {
+    var key: String
+    var rowID: Int64?
 }
 
 /// Who follows one collection: the extensions registered on it, and the orphans (extensions in

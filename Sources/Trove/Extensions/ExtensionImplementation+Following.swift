@@ -15,6 +15,17 @@ extension ExtensionImplementation {
         true
     }
 
+    /// Each removal, one event after the other.
+    func applyRemovals(_ rows: [RemovedRow], name: String, in context: ExtensionContext) throws {
+        for row in rows {
+            try apply(
+                WriteEvent(
+                    kind: .removed, collection: row.collection, key: row.key, rowID: row.rowID, item: nil, data: nil,
+                    metadata: nil, carriesMetadata: false),
+                name: name, in: context)
+        }
+    }
+
     /// The removal of a collection the extension follows is the removal of its own.
     func removeAll(rows: [RemovedRow]?, ofCollection collection: String?, name: String, in context: ExtensionContext)
         throws

@@ -23,6 +23,10 @@ protocol ExtensionImplementation: Sendable {
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws
     /// Follows one change of a row of ``collection``.
     func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws
+    /// Follows the removal of `rows`, in order, all of one collection that the extension
+    /// ``follows(_:)``, each already gone from `trove_items`; by default each is handed to
+    /// ``apply(_:name:in:)`` as a removal.
+    func applyRemovals(_ rows: [RemovedRow], name: String, in context: ExtensionContext) throws
     /// Follows the removal of every item of ``collection``; `rows` lists them when
     /// ``needsRemovedRows``.
     func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws

@@ -129,6 +129,10 @@ enum FileLayout {
     static let replaceData = "UPDATE trove_items SET data = ?3 WHERE collection = ?1 AND key = ?2"
     static let replaceMetadata = "UPDATE trove_items SET metadata = ?3 WHERE collection = ?1 AND key = ?2"
     static let deleteItem = "DELETE FROM trove_items WHERE collection = ?1 AND key = ?2"
+    /// The rows whose row ids are in a range (bounds included), as
+    /// `ConnectionCore.removeRows(_:in:removed:)` removes rows whose ids it knows.
+    static let selectRowIDsInRange = "SELECT rowid FROM trove_items WHERE rowid >= ?1 AND rowid <= ?2"
+    static let deleteItemsInRange = "DELETE FROM trove_items WHERE rowid >= ?1 AND rowid <= ?2"
     static let selectRowID = "SELECT rowid FROM trove_items WHERE collection = ?1 AND key = ?2"
     static let deleteCollection = "DELETE FROM trove_items WHERE collection = ?1"
     static let deleteAll = "DELETE FROM trove_items"

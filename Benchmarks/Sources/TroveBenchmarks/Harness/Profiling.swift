@@ -24,10 +24,12 @@ enum SuiteWorkload: String, CaseIterable {
     case viewRead = "view-read"
     case viewMemoryRead = "view-memory-read"
     /// Relationships: N/10 posts written in one transaction with the relationship and without
-    /// (per post); removing the author whose N/10 posts cascade (per post removed).
+    /// (per post); removing the author whose N/10 posts cascade (per post removed); removing N/10
+    /// authors whose 10 posts each cascade, in one transaction (per post removed).
     case relationshipWrite = "relationship-write"
     case relationshipWriteBare = "relationship-write-bare"
     case relationshipCascade = "relationship-cascade"
+    case relationshipCascadeMany = "relationship-cascade-many"
     /// Observation: commits of one user without observations and with 100 idle ones (per commit);
     /// commits each delivered to one observation before the next (per commit).
     case observeCommit = "observe-commit"
@@ -54,7 +56,7 @@ enum SuiteWorkload: String, CaseIterable {
         switch self {
         case .searchIndex, .searchWord, .searchPrefix, .searchPhrase: .search
         case .viewRegister, .viewWrite, .viewMemoryWrite, .viewBareWrite, .viewRead, .viewMemoryRead: .views
-        case .relationshipWrite, .relationshipWriteBare, .relationshipCascade: .relationships
+        case .relationshipWrite, .relationshipWriteBare, .relationshipCascade, .relationshipCascadeMany: .relationships
         case .observeCommit, .observeCommitIdle, .observeLatency: .observation
         case .poolRead1, .poolRead2, .poolRead8, .poolRead64, .poolMixed64: .concurrency
         case .enumerationCursor, .enumerationEnumerate, .enumerationAll: .enumeration

@@ -5,7 +5,10 @@ import Foundation
 /// Each run, on a fresh database per implementation: 101 authors; then (timed, **write**)
 /// N/10 posts spread over 100 of them in one write transaction; then (untimed) N/10 posts of
 /// the 101st, the victim, in transactions of 1,000; then (timed, **cascade**) the removal of
-/// the victim in one write transaction, which removes its N/10 posts.
+/// the victim in one write transaction, which removes its N/10 posts; then (untimed) N/10 more
+/// authors, the parents, with 10 posts each (N posts, in transactions of 10,000); then (timed,
+/// **cascade of many**) the removal of every parent in one write transaction, which removes their
+/// N posts (issue 29).
 ///
 /// - Trove: `Relationships<Post>` with the edge "author" and `.deleteSourceWhenDestinationDeleted`,
 ///   registered at open (the runtime API, no generated relationship code); and, for the write
@@ -13,8 +16,9 @@ import Foundation
 /// - Raw SQLite and GRDB: `posts.authorID REFERENCES authors(id) ON DELETE CASCADE`, indexed,
 ///   foreign keys on.
 ///
-/// Checked after the removal: no post of the victim is left (by the relationship or the foreign
-/// key's index, and by key), the other authors' posts are all there, and the victim is gone.
+/// Checked after each removal: no post of a removed author is left (by the relationship or the
+/// foreign key's index, and by key), the other authors' posts are all there, and the removed
+/// authors are gone.
 struct RelationshipSuite {
     let options: Options
 
@@ -34,9 +38,17 @@ struct RelationshipSuite {
     let posts: [Post]
     /// Posts of the victim: removed by the cascade.
     let victimPosts: [Post]
+    /// The parents: N/10 authors removed together, each taking its 10 posts with it.
+    let parents: [Author]
+    /// The posts of the parents, 10 each: removed by the cascade of many.
+    let children: [Post]
+
+    /// The posts of each parent.
+    static let childrenPerParent = 10
 
     private(set) var write: [Engine: ViewSuite.Timing] = [:]
     private(set) var cascade: [Engine: ViewSuite.Timing] = [:]
+    private(set) var cascadeMany: [Engine: ViewSuite.Timing] = [:]
 
     init(options: Options) {
         self.options = options
@@ -52,6 +64,12 @@ struct RelationshipSuite {
         }
         posts = (0..<count).map { post($0, author: "a\(1_000 + $0 % Self.authorCount)") }
         victimPosts = (0..<count).map { post(count + $0, author: Self.victim) }
+        let parentCount = max(10, options.count / 10)
+        log("making \(Workload.format(parentCount)) parents of \(Self.childrenPerParent) posts each")
+        parents = (0..<parentCount).map { Author(id: "m\(100_000 + $0)", name: "Parent \($0)") }
+        children = (0..<parentCount * Self.childrenPerParent).map {
+            post(2 * count + $0, author: "m\(100_000 + $0 / Self.childrenPerParent)")
+        }
     }
 
     mutating func run() throws {
@@ -68,7 +86,9 @@ struct RelationshipSuite {
     /// Whether a workload of `engine` is profiled (Scripts/instructions.sh).
     private func isProfiled(_ engine: Engine) -> Bool {
         switch engine {
-        case .trove: options.profiles(.relationshipWrite) || options.profiles(.relationshipCascade)
+        case .trove:
+            options.profiles(.relationshipWrite) || options.profiles(.relationshipCascade)
+                || options.profiles(.relationshipCascadeMany)
         case .troveBare: options.profiles(.relationshipWriteBare)
         case .raw, .grdb: false
         }
@@ -122,6 +142,49 @@ struct RelationshipSuite {
                 "relationships: \(engine.rawValue) left \(left.byAuthor) posts by the relationship, \(left.stored) by key, "
                     + "\(counts.posts) posts in all (\(posts.count) expected) and \(counts.authors) authors")
         }
+        try measureCascadeOfMany(engine, store: store)
+    }
+
+    /// The cascade of many (issue 29): the parents and their posts stored (untimed), then every
+    /// parent removed in one write transaction (timed), then checked.
+    private mutating func measureCascadeOfMany(_ engine: Engine, store: any RelationshipBenchmarkStore) throws {
+        try store.insert(parents)
+        var offset = 0
+        while offset < children.count {
+            let end = min(offset + 10_000, children.count)
+            try store.insert(children[offset..<end])
+            offset = end
+        }
+        let childKeys = children.map(\.id)
+        let authorsLeft = authors.count - 1
+        let firstParent = try store.postCount(of: parents[0].id, storedAmong: childKeys)
+        guard firstParent == (Self.childrenPerParent, children.count),
+            try store.counts() == (posts.count + children.count, authorsLeft + parents.count)
+        else {
+            throw BenchmarkError("relationships: \(engine.rawValue) did not store every child before the removal")
+        }
+        let parentKeys = parents.map(\.id)
+        let removal = Stopwatch()
+        if engine == .trove {
+            try options.profiled(.relationshipCascadeMany, operations: children.count) {
+                try store.removeAuthors(parentKeys)
+            }
+        } else {
+            try store.removeAuthors(parentKeys)
+        }
+        cascadeMany[engine, default: .init()].append(removal.elapsed(), count: 1)
+        var byParent = 0
+        for key in parentKeys {
+            byParent += try store.postCount(of: key, storedAmong: []).byAuthor
+        }
+        let stored = try store.postCount(of: parentKeys[0], storedAmong: childKeys).stored
+        let counts = try store.counts()
+        guard byParent == 0, stored == 0, counts == (posts.count, authorsLeft) else {
+            throw BenchmarkError(
+                "relationships: \(engine.rawValue) left \(byParent) children by the relationship, \(stored) by key, "
+                    + "\(counts.posts) posts in all (\(posts.count) expected) and \(counts.authors) authors "
+                    + "(\(authorsLeft) expected)")
+        }
     }
 
     func table() -> [String] {
@@ -144,7 +207,9 @@ struct RelationshipSuite {
             "\(clock.rawValue) time, median of \(runs) (elapsed in parentheses). Write: \(Workload.format(posts.count)) posts "
                 + "of \(Self.authorCount) authors in one transaction. Cascade: removing an author whose "
                 + "\(Workload.format(victimPosts.count)) posts go with it, in one transaction, beside the "
-                + "\(Workload.format(posts.count)) other posts. Checked: none of its posts is left, all the others are.")
+                + "\(Workload.format(posts.count)) other posts. Cascade of many: removing \(Workload.format(parents.count)) "
+                + "authors whose \(Self.childrenPerParent) posts each go with them (\(Workload.format(children.count)) posts), "
+                + "in one transaction. Checked: none of the removed authors' posts is left, all the others are.")
         lines.append("")
         lines.append("| | " + engines.map(\.rawValue).joined(separator: " | ") + " |")
         lines.append("|---|" + engines.map { _ in "---:" }.joined(separator: "|") + "|")
@@ -164,6 +229,17 @@ struct RelationshipSuite {
             "| … / raw SQLite | " + engines.map { formatRatio(median(cascade[$0]) / raw) }.joined(separator: " | ") + " |")
         lines.append(
             "| … per post removed | " + engines.map { formatDuration(median(cascade[$0]) / Double(victimPosts.count)) }
+                .joined(separator: " | ") + " |")
+        lines.append(
+            "| remove \(Workload.format(parents.count)) authors, \(Workload.format(children.count)) posts cascade | "
+                + engines.map { cell(cascadeMany[$0]) }.joined(separator: " | ") + " |")
+        let rawMany = median(cascadeMany[.raw])
+        lines.append(
+            "| … / raw SQLite | "
+                + engines.map { formatRatio(median(cascadeMany[$0]) / rawMany) }.joined(separator: " | ") + " |")
+        lines.append(
+            "| … per post removed | "
+                + engines.map { formatDuration(median(cascadeMany[$0]) / Double(children.count)) }
                 .joined(separator: " | ") + " |")
         return lines
     }

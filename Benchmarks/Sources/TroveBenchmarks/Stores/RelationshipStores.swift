@@ -12,6 +12,8 @@ protocol RelationshipBenchmarkStore: AnyObject {
     func insert(_ posts: ArraySlice<Post>) throws
     /// Removes the author at `key` in one write transaction (and, by the rule, its posts).
     func removeAuthor(_ key: String) throws
+    /// Removes the authors at `keys` in one write transaction (and, by the rule, their posts).
+    func removeAuthors(_ keys: [String]) throws
     /// The number of posts whose author is `key`, by the relationship or the foreign key's
     /// index, and the stored posts among `keys`.
     func postCount(of author: String, storedAmong keys: [String]) throws -> (byAuthor: Int, stored: Int)
@@ -49,6 +51,10 @@ final class TroveRelationshipStore: RelationshipBenchmarkStore {
 
     func removeAuthor(_ key: String) throws {
         try writer.write { tx in _ = try tx.remove(Author.self, key: key) }
+    }
+
+    func removeAuthors(_ keys: [String]) throws {
+        try writer.write { tx in _ = try tx.remove(Author.self, keys: keys) }
     }
 
     func postCount(of author: String, storedAmong keys: [String]) throws -> (byAuthor: Int, stored: Int) {
@@ -140,10 +146,16 @@ final class RawRelationshipStore: RelationshipBenchmarkStore {
     }
 
     func removeAuthor(_ key: String) throws {
+        try removeAuthors([key])
+    }
+
+    func removeAuthors(_ keys: [String]) throws {
         try inWriteTransaction {
-            try key.withUTF8Buffer { key in
-                deleteAuthor.bindText(key, at: 1)
-                try deleteAuthor.run()
+            for key in keys {
+                try key.withUTF8Buffer { key in
+                    deleteAuthor.bindText(key, at: 1)
+                    try deleteAuthor.run()
+                }
             }
         }
     }
@@ -220,6 +232,12 @@ final class GRDBRelationshipStore: RelationshipBenchmarkStore {
 
     func removeAuthor(_ key: String) throws {
         _ = try pool.write { db in try Author.deleteOne(db, key: key) }
+    }
+
+    func removeAuthors(_ keys: [String]) throws {
+        try pool.write { db in
+            for key in keys { _ = try Author.deleteOne(db, key: key) }
+        }
     }
 
     func postCount(of author: String, storedAmong keys: [String]) throws -> (byAuthor: Int, stored: Int) {

@@ -41,6 +41,9 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     let edgesByName: [String: Int]
     /// The collections the destinations are in.
     let destinationCollections: Set<String>
+    /// Whether the removal of a source needs its edges read before they go: for a rule that acts
+    /// on it, or for manual edges to remove by the source's key too. Otherwise they only go.
+    let readsEdgesOfRemovedSources: Bool
 
     /// The table of the manual edges, by the key of their source.
     let manualTable: String
@@ -53,7 +56,8 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     private let deleteAllManualSQL: String
     private let deletePropertyEdgesSQL: String
     private let deleteAllSQL: String
-    private let selectEdgesOfSourceSQL: String
+    private let deleteEdgesOfSourcesSQL: String
+    private let selectEdgesOfSourcesSQL: String
     private let selectSourcesSQL: String
     let countSourcesSQL: String
     private let selectLiveDestinationSQL: String
@@ -73,6 +77,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         for (offset, edge) in edges.enumerated() where byName[edge.name] == nil { byName[edge.name] = offset }
         edgesByName = byName
         destinationCollections = Set(edges.map(\.destinationCollection))
+        readsEdgesOfRemovedSources = edges.contains { $0.rules.actOnSourceRemoval || $0.isManual }
         manualTable = "trove_ext_\(name)_manual"
         let quoted = "\"\(table)\""
         let manualQuoted = "\"\(manualTable)\""
@@ -94,9 +99,14 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         deleteSQL = "DELETE FROM \(quoted) WHERE src = ?1 AND edge = ?2 AND dst_key = ?3 AND manual = 1"
         deletePropertyEdgesSQL = "DELETE FROM \(quoted) WHERE src = ?1 AND manual = 0"
         deleteAllSQL = "DELETE FROM \(quoted)"
-        selectEdgesOfSourceSQL = "SELECT edge, dst_key, manual FROM \(quoted) WHERE src = ?1"
+        // The edges of the removed sources whose row ids are in a range (see `RowIDRanges`).
+        deleteEdgesOfSourcesSQL = "DELETE FROM \(quoted) WHERE src >= ?1 AND src <= ?2"
+        selectEdgesOfSourcesSQL = "SELECT src, edge, dst_key, manual FROM \(quoted) WHERE src >= ?1 AND src <= ?2"
+        // In the order of the index on (edge, dst_key), which ends with the primary key: a source
+        // with a manual and a property edge to the destination comes twice in a row, and is taken
+        // once (no temporary B-tree for a DISTINCT).
         selectSourcesSQL =
-            "SELECT DISTINCT e.src, t.key FROM \(quoted) AS e JOIN trove_items AS t ON t.rowid = e.src WHERE e.edge = ?1 AND e.dst_key = ?2"
+            "SELECT e.src, t.key FROM \(quoted) AS e JOIN trove_items AS t ON t.rowid = e.src WHERE e.edge = ?1 AND e.dst_key = ?2 ORDER BY e.src"
         countSourcesSQL = "SELECT count(DISTINCT src) FROM \(quoted) WHERE edge = ?1 AND dst_key = ?2"
         selectLiveDestinationSQL =
             "SELECT 1 FROM \(quoted) AS e JOIN trove_items AS t ON t.collection = ?3 AND t.key = e.dst_key WHERE e.src = ?1 AND e.edge = ?2 LIMIT 1"
@@ -201,14 +211,24 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             }
             try storeEdges(of: item, rowID: event.rowID, replacing: event.kind != .inserted, in: context)
         case .removed:
-            if isSource {
-                try sourceRemoved(rowID: event.rowID, key: event.key, in: context)
-            }
-            if destinationCollections.contains(event.collection) {
-                try destinationRemoved(key: event.key, collection: event.collection, in: context)
-            }
-            try context.core.runCascade()
+            try applyRemovals(
+                [RemovedRow(rowID: event.rowID, key: event.key, collection: event.collection)], name: name, in: context)
         }
+    }
+
+    /// Removed sources lose their edges, as a batch; the rules of removed sources and
+    /// destinations are queued, then the queue runs (unless it is running: it picks them up).
+    func applyRemovals(_ rows: [RemovedRow], name: String, in context: ExtensionContext) throws {
+        guard let collection = rows.first?.collection else { return }
+        if collection == Source.collection {
+            try sourcesRemoved(rows, in: context)
+        }
+        if destinationCollections.contains(collection) {
+            for row in rows {
+                try destinationRemoved(key: row.key, collection: collection, in: context)
+            }
+        }
+        try context.core.runCascade()
     }
 
     func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws {
@@ -283,39 +303,53 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
 
     // MARK: Rules
 
-    /// A source went: its edges go, and the rules that act on a source's removal are queued.
-    private func sourceRemoved(rowID: Int64, key: String, in context: ExtensionContext) throws {
-        var removedEdges: [(edge: String, destination: String)] = []
-        var hadManualEdges = false
-        do {
-            let statement = try context.sqlite.cachedStatement(selectEdgesOfSourceSQL)
-            defer { statement.reset() }
-            try statement.bind(rowID, at: 1)
-            while try statement.step() {
-                removedEdges.append((statement.string(at: 0), statement.string(at: 1)))
-                if statement.int64(at: 2) != 0 { hadManualEdges = true }
+    /// Sources went (`rows`, of the source collection): their edges go, by ranges of consecutive
+    /// row ids (one statement for the sources written together), and the rules that act on a
+    /// source's removal are queued, source after source.
+    private func sourcesRemoved(_ rows: [RemovedRow], in context: ExtensionContext) throws {
+        let ranges = RowIDRanges.of(rows.lazy.map(\.rowID))
+        // The edges that go, by source, when a rule or a manual edge needs them.
+        var removedEdges: [Int64: [(edge: String, destination: String)]] = [:]
+        var sourcesWithManualEdges: Set<Int64> = []
+        if readsEdgesOfRemovedSources {
+            for range in ranges {
+                let statement = try context.sqlite.cachedStatement(selectEdgesOfSourcesSQL)
+                defer { statement.reset() }
+                try statement.bind(range.lowerBound, at: 1)
+                try statement.bind(range.upperBound, at: 2)
+                while try statement.step() {
+                    let source = statement.int64(at: 0)
+                    removedEdges[source, default: []].append((statement.string(at: 1), statement.string(at: 2)))
+                    if statement.int64(at: 3) != 0 { sourcesWithManualEdges.insert(source) }
+                }
             }
+            guard !removedEdges.isEmpty else { return }
         }
-        guard !removedEdges.isEmpty else { return }
-        do {
-            let statement = try context.sqlite.cachedStatement(
-                "DELETE FROM \"\(table)\" WHERE src = ?1")
+        for range in ranges {
+            let statement = try context.sqlite.cachedStatement(deleteEdgesOfSourcesSQL)
             defer { statement.reset() }
-            try statement.bind(rowID, at: 1)
+            try statement.bind(range.lowerBound, at: 1)
+            try statement.bind(range.upperBound, at: 2)
             try statement.stepToEnd()
         }
-        if hadManualEdges {
-            let statement = try context.sqlite.cachedStatement(deleteManualOfSourceSQL)
-            defer { statement.reset() }
-            try statement.bind(key, at: 1)
-            try statement.stepToEnd()
-        }
-        for (name, destination) in removedEdges {
-            guard let offset = edgesByName[name], edges[offset].rules.actOnSourceRemoval else { continue }
-            let edge = edges[offset]
-            let left =
-                edge.rules.countsSourcesLeft ? try countSources(edge: name, destination: destination, in: context) : 0
-            try destinationSideRules(edge, sourceKey: key, destinationKey: destination, sourcesLeft: left, in: context)
+        guard readsEdgesOfRemovedSources else { return }
+        for row in rows {
+            guard let edgesOfRow = removedEdges[row.rowID] else { continue }
+            if sourcesWithManualEdges.contains(row.rowID) {
+                let statement = try context.sqlite.cachedStatement(deleteManualOfSourceSQL)
+                defer { statement.reset() }
+                try statement.bind(row.key, at: 1)
+                try statement.stepToEnd()
+            }
+            for (name, destination) in edgesOfRow {
+                guard let offset = edgesByName[name], edges[offset].rules.actOnSourceRemoval else { continue }
+                let edge = edges[offset]
+                let left =
+                    edge.rules.countsSourcesLeft
+                    ? try countSources(edge: name, destination: destination, in: context) : 0
+                try destinationSideRules(
+                    edge, sourceKey: row.key, destinationKey: destination, sourcesLeft: left, in: context)
+            }
         }
     }
 
@@ -326,7 +360,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     ) throws {
         let destination = ItemAddress(collection: edge.destinationCollection, key: destinationKey)
         if edge.rules.removesDestination(sourcesLeft: sourcesLeft) {
-            context.core.cascade.removals.append(destination)
+            context.core.cascade.removals.append((destination.collection, RowRemoval(key: destinationKey, rowID: nil)))
         }
         if edge.rules.contains(.notifyDestinationWhenSourceDeleted) {
             let notice = RelationshipNotice(
@@ -351,27 +385,32 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
                 try statement.bind(edge.name, at: 1)
                 try statement.bind(key, at: 2)
                 while try statement.step() {
-                    sources.append((statement.int64(at: 0), statement.string(at: 1)))
+                    let rowID = statement.int64(at: 0)
+                    // The same source again, by a manual edge beside a property edge.
+                    if sources.last?.rowID == rowID { continue }
+                    sources.append((rowID, statement.string(at: 1)))
                 }
             }
+            guard !sources.isEmpty else { continue }
+            let cascade = context.core.cascade
             let destination = ItemAddress(collection: collection, key: key)
             for source in sources {
-                let address = ItemAddress(collection: Source.collection, key: source.key)
+                let removal = (Source.collection, RowRemoval(key: source.key, rowID: source.rowID))
                 switch edge.rules.sourceRemoval {
                 case .always:
-                    context.core.cascade.removals.append(address)
+                    cascade.removals.append(removal)
                 case .whenNoDestinationLeft:
                     if try !hasLiveDestination(source: source.rowID, edge: edge, in: context) {
-                        context.core.cascade.removals.append(address)
+                        cascade.removals.append(removal)
                     }
                 case .never:
                     break
                 }
                 if edge.rules.contains(.notifySourceWhenDestinationDeleted) {
                     let notice = RelationshipNotice(
-                        relationship: name, edge: edge.name, removed: .destination, source: address,
-                        destination: destination)
-                    context.core.cascade.notices.append((notice, edge.notifySource))
+                        relationship: name, edge: edge.name, removed: .destination,
+                        source: ItemAddress(collection: Source.collection, key: source.key), destination: destination)
+                    cascade.notices.append((notice, edge.notifySource))
                 }
             }
         }
