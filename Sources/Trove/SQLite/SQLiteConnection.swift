@@ -10,13 +10,20 @@ final class SQLiteConnection {
     /// Whether the handle was opened read-only on purpose (``Configuration/isReadOnly``), as
     /// opposed to a file that SQLite could only open for reading.
     let isOpenedReadOnly: Bool
-    /// The first statements prepared, looked up by a linear scan: the SQL of the runtime's
+    /// The statements used most, looked up by a linear scan: the SQL of the runtime's
     /// statements are constants, and comparing a constant with itself is a pointer comparison,
-    /// while hashing its text for a dictionary costs hundreds of instructions on every use.
+    /// while hashing its text for a dictionary costs hundreds of instructions on every use. Each
+    /// use moves a statement one place forward, up to the ``settledStatements``, so that the
+    /// statements of a hot path (a point read's select) come early, whatever the order they were
+    /// first prepared in.
     private var frequentStatements: [(sql: String, statement: Statement)] = []
     /// The statements prepared after the first ``frequentStatementLimit``.
     private var statements: [String: Statement] = [:]
     private static let frequentStatementLimit = 16
+    /// The first places of ``frequentStatements``, whose statements stay where they are: two
+    /// statements used in turn (a read's guard and its select) would otherwise swap places at
+    /// every use.
+    private static let settledStatements = 3
     /// Whether the owner has begun a transaction that it has not ended yet (see
     /// ``checkTransactionIsActive(sql:)``).
     private(set) var isTransactionExpected = false
@@ -68,8 +75,14 @@ final class SQLiteConnection {
     /// again, in the same transaction), returns a new statement instead, used once and
     /// finalized: rebinding or resetting the one in use would end the outer loop.
     func cachedStatement(_ sql: String) throws -> Statement {
-        for entry in frequentStatements where entry.sql == sql {
-            return entry.statement.isBusy ? try makeStatement(sql) : entry.statement
+        var index = 0
+        while index < frequentStatements.count {
+            if frequentStatements[index].sql == sql {
+                let statement = frequentStatements[index].statement
+                if index > Self.settledStatements { frequentStatements.swapAt(index, index - 1) }
+                return statement.isBusy ? try makeStatement(sql) : statement
+            }
+            index += 1
         }
         if let statement = statements[sql] {
             return statement.isBusy ? try makeStatement(sql) : statement
