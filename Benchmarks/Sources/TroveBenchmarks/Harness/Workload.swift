@@ -127,42 +127,35 @@ enum Workload: String, CaseIterable {
         }
     }
 
+    /// The checksum of the users that `query` returns for each of `arguments`, one query each.
+    private static func checksum<Argument>(of arguments: [Argument], _ query: (Argument) throws -> [User]) rethrows
+        -> Checksum
+    {
+        var checksum = Checksum()
+        for argument in arguments {
+            for user in try query(argument) { checksum.add(user) }
+        }
+        return checksum
+    }
+
     /// Runs an index workload once, untimed preparation apart. Returns what the queries found.
     func run(on store: any IndexedBenchmarkStore, fixtures: Fixtures) throws -> Checksum? {
         switch self {
         case .indexInsert:
             try store.insert(fixtures.users)
             return nil
-        case .indexEqual:
-            var checksum = Checksum()
-            for age in fixtures.equalityAges {
-                for user in try store.users(age: age) { checksum.add(user) }
-            }
-            return checksum
-        case .indexRange:
-            var checksum = Checksum()
-            for ages in fixtures.ageRanges {
-                for user in try store.users(ages: ages) { checksum.add(user) }
-            }
-            return checksum
+        case .indexEqual: return try Self.checksum(of: fixtures.equalityAges) { try store.users(age: $0) }
+        case .indexRange: return try Self.checksum(of: fixtures.ageRanges) { try store.users(ages: $0) }
         case .indexPageEqual:
-            var checksum = Checksum()
-            for age in fixtures.pageAges {
-                for user in try store.page(age: age, limit: fixtures.pageLimit) { checksum.add(user) }
-            }
-            return checksum
+            return try Self.checksum(of: fixtures.pageAges) { try store.page(age: $0, limit: fixtures.pageLimit) }
         case .indexPageRange:
-            var checksum = Checksum()
-            for age in fixtures.pageAges {
-                for user in try store.page(ages: age..<(age + 2), limit: fixtures.pageLimit) { checksum.add(user) }
+            return try Self.checksum(of: fixtures.pageAges) {
+                try store.page(ages: $0..<($0 + 2), limit: fixtures.pageLimit)
             }
-            return checksum
         case .indexPageSorted:
-            var checksum = Checksum()
-            for age in fixtures.pageAges {
-                for user in try store.pageSortedByEmail(age: age, limit: fixtures.pageLimit) { checksum.add(user) }
+            return try Self.checksum(of: fixtures.pageAges) {
+                try store.pageSortedByEmail(age: $0, limit: fixtures.pageLimit)
             }
-            return checksum
         case .indexUpdate:
             try store.update(fixtures.updates)
             return nil
