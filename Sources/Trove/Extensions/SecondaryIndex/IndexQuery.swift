@@ -345,8 +345,8 @@ final class IndexQueryPlanner: Sendable {
         }
         // Then by key (see `ItemKeyOrder`), from the index's own copy of the key: the SQLite index
         // of a column that is not unique is on the column then these terms, so that an equality
-        // on it (and a query with no condition or ordering, through the index of its key order)
-        // needs no sort.
+        // on it, or an ordering by it alone, needs no sort. A limited query that needs one sorts
+        // the index's rows to pick its page before it reads any item (see `.items` below).
         orderClause += keyOrder.orderingTerms(of: "i.\"\(Self.keyColumn)\"")
         let limitClause =
             clauses.limit == nil && clauses.offset == 0
