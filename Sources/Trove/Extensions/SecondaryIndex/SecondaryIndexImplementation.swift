@@ -80,7 +80,7 @@ struct SecondaryIndexImplementation<Item: Persistable>: RowPerItemTable {
     ) throws -> TroveError {
         for (offset, column) in columns.enumerated() where column.isUnique && values[offset] != .null {
             let statement = try context.sqlite.makeStatement(
-                "SELECT t.key FROM \"\(table)\" AS i JOIN trove_items AS t ON t.rowid = i.rowid WHERE i.\"\(column.name)\" = ?1 AND i.rowid != ?2 LIMIT 1"
+                "SELECT \"\(IndexQueryPlanner.keyColumn)\" FROM \"\(table)\" WHERE \"\(column.name)\" = ?1 AND rowid != ?2 LIMIT 1"
             )
             try statement.bind(values[offset], at: 1)
             try statement.bind(rowID, at: 2)
