@@ -232,39 +232,36 @@ final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
         return users
     }
 
-    func users(age: Int) throws -> [User] {
-        let statement = try session.selectByAge
-        statement.bindInt64(Int64(age), at: 1)
+    /// The users that `statement` selects for the age `lower`, or the ages from `lower` to
+    /// `upper` (`?1`, `?2`), at most `limit` of them when it takes a limit (`?9`).
+    @inline(__always)
+    private func users(_ statement: RawStatement, age lower: Int, to upper: Int? = nil, limit: Int? = nil) throws
+        -> [User]
+    {
+        statement.bindInt64(Int64(lower), at: 1)
+        if let upper { statement.bindInt64(Int64(upper), at: 2) }
+        if let limit { statement.bindInt64(Int64(limit), at: 9) }
         return try users(statement)
+    }
+
+    func users(age: Int) throws -> [User] {
+        try users(session.selectByAge, age: age)
     }
 
     func users(ages: Range<Int>) throws -> [User] {
-        let statement = try session.selectByAgeRange
-        statement.bindInt64(Int64(ages.lowerBound), at: 1)
-        statement.bindInt64(Int64(ages.upperBound), at: 2)
-        return try users(statement)
+        try users(session.selectByAgeRange, age: ages.lowerBound, to: ages.upperBound)
     }
 
     func page(age: Int, limit: Int) throws -> [User] {
-        let statement = try session.pageByAge
-        statement.bindInt64(Int64(age), at: 1)
-        statement.bindInt64(Int64(limit), at: 9)
-        return try users(statement)
+        try users(session.pageByAge, age: age, limit: limit)
     }
 
     func page(ages: Range<Int>, limit: Int) throws -> [User] {
-        let statement = try session.pageByAgeRange
-        statement.bindInt64(Int64(ages.lowerBound), at: 1)
-        statement.bindInt64(Int64(ages.upperBound), at: 2)
-        statement.bindInt64(Int64(limit), at: 9)
-        return try users(statement)
+        try users(session.pageByAgeRange, age: ages.lowerBound, to: ages.upperBound, limit: limit)
     }
 
     func pageSortedByEmail(age: Int, limit: Int) throws -> [User] {
-        let statement = try session.pageByAgeSortedByEmail
-        statement.bindInt64(Int64(age), at: 1)
-        statement.bindInt64(Int64(limit), at: 9)
-        return try users(statement)
+        try users(session.pageByAgeSortedByEmail, age: age, limit: limit)
     }
 }
 
