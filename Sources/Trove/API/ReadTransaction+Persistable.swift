@@ -107,7 +107,7 @@ extension ReadTransaction {
             metadata = try decodeStored(Item.MetadataCoder.self, from: $0, collection: Item.collection)
         }
         guard found else { return nil }
-        cacheMetadata(CachedMetadata(value: metadata), at: cacheKey)
+        admitMetadata(CachedMetadata(value: metadata), at: cacheKey)
         return metadata
     }
 

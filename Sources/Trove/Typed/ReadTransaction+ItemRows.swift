@@ -63,10 +63,17 @@ extension ReadTransaction {
         checkedCore.items.admit(item, for: cacheKey)
     }
 
-    /// Caches `metadata` (a ``CachedMetadata``), read or written without its item.
+    /// Caches `metadata` (a ``CachedMetadata``), written without its item.
     @usableFromInline
     func cacheMetadata(_ metadata: Any, at cacheKey: CacheKey) {
         checkedCore.metadata.set(metadata, for: cacheKey)
+    }
+
+    /// Caches `metadata` (a ``CachedMetadata``), read without its item after a miss, if the
+    /// cache admits it (see ``LRUCache/admit(_:for:)``).
+    @usableFromInline
+    func admitMetadata(_ metadata: Any, at cacheKey: CacheKey) {
+        checkedCore.metadata.admit(metadata, for: cacheKey)
     }
 
     /// Reads the row at `cacheKey`: calls `decodeData` with its data, then `decodeMetadata` with
@@ -119,14 +126,30 @@ extension ReadTransaction {
             }
             try statement.bind(rowIDs[offset], at: 1)
             guard try statement.step(collection: collection, key: nil) else { throw missing(offset) }
-            let key = statement.string(at: 0)
-            let cacheKey = CacheKey(collection: collection, key: key)
-            if cached(cacheKey) { continue }
-            try decodeRow(
-                of: statement, dataColumn: 1, metadataColumn: withMetadata ? 2 : nil, collection: collection,
-                key: { key }, decodeData: decodeData, decodeMetadata: decodeMetadata)
-            decoded(cacheKey)
+            try handOverItemRow(
+                of: statement, collection: collection, withMetadata: withMetadata, cached: cached,
+                decodeData: decodeData, decodeMetadata: decodeMetadata, decoded: decoded)
         }
+    }
+
+    /// Hands over the item of the current row of `statement`, whose columns are its key, data and
+    /// metadata, as index queries and view reads read their rows: `cached` is asked first with
+    /// the row's key, and when it answers `false` the data (and metadata when `withMetadata` and
+    /// the column is not `NULL`) go to the decoding closures, then `decoded` is called.
+    ///
+    /// - Throws: ``TroveError`` naming the item and the field when a closure throws.
+    func handOverItemRow(
+        of statement: Statement, collection: String, withMetadata: Bool, cached: (CacheKey) -> Bool,
+        decodeData: (UnsafeRawBufferPointer) throws -> Void, decodeMetadata: (UnsafeRawBufferPointer) throws -> Void,
+        decoded: (CacheKey) -> Void
+    ) throws {
+        let key = statement.string(at: 0)
+        let cacheKey = CacheKey(collection: collection, key: key)
+        if cached(cacheKey) { return }
+        try decodeRow(
+            of: statement, dataColumn: 1, metadataColumn: withMetadata ? 2 : nil, collection: collection,
+            key: { key }, decodeData: decodeData, decodeMetadata: decodeMetadata)
+        decoded(cacheKey)
     }
 
     /// The items that `read` hands over row by row, in order: each from the cache when `read`'s

@@ -243,13 +243,9 @@ final class IndexQueryPlanner: Sendable {
         decodeMetadata: (UnsafeRawBufferPointer) throws -> Void, decoded: (CacheKey) -> Void
     ) throws {
         try run(clauses, selecting: .items, in: transaction) { statement in
-            let key = statement.string(at: 0)
-            let cacheKey = CacheKey(collection: collection, key: key)
-            if cached(cacheKey) { return }
-            try transaction.decodeRow(
-                of: statement, dataColumn: 1, metadataColumn: withMetadata ? 2 : nil, collection: collection,
-                key: { key }, decodeData: decodeData, decodeMetadata: decodeMetadata)
-            decoded(cacheKey)
+            try transaction.handOverItemRow(
+                of: statement, collection: collection, withMetadata: withMetadata, cached: cached,
+                decodeData: decodeData, decodeMetadata: decodeMetadata, decoded: decoded)
         }
     }
 
