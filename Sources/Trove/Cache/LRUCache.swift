@@ -97,13 +97,16 @@ struct LRUCache {
     /// then leaves the entries read again and again in place, where a least-recently-used cache
     /// would evict all of them and keep none of the scan, and a miss that is not admitted costs
     /// no insertion and no eviction.
+    ///
+    /// `value` is evaluated only when admitted: a typed item goes into an `Any` (a box on the heap
+    /// for a large struct) only to be kept.
     @usableFromInline
-    mutating func admit(_ value: Any, for key: CacheKey) {
+    mutating func admit(_ value: @autoclosure () -> Any, for key: CacheKey) {
         guard limit > 0 else { return }
         if count >= limit, tail >= 0, sketch.frequency(key.hash) <= sketch.frequency(nodes[tail].key.hash) {
             return
         }
-        set(value, for: key)
+        set(value(), for: key)
     }
 
     @usableFromInline

@@ -77,6 +77,12 @@ enum FileLayout {
     static let selectRowIDsInCollection = "SELECT rowid, key FROM trove_items WHERE collection = ?1"
     static let selectRowIDs = "SELECT rowid, key, collection FROM trove_items"
     static let selectRowByID = "SELECT key, data, metadata FROM trove_items WHERE rowid = ?1"
+    /// The rows whose ids are the elements of the JSON array `?1`, each with its offset in the
+    /// array, in the array's order: `CROSS JOIN` makes `json_each` the outer loop, and each row
+    /// is looked up by its id.
+    static let selectRowsByIDs = """
+        SELECT j.key, i.key, i.data, i.metadata FROM json_each(?1) AS j CROSS JOIN trove_items AS i ON i.rowid = j.value
+        """
     static let selectKeyByRowID = "SELECT key FROM trove_items WHERE rowid = ?1"
 
     // MARK: Unreadable items

@@ -48,6 +48,11 @@ final class Statement {
         try check(value.withUTF8Bytes { bindText($0, at: index) })
     }
 
+    /// Binds UTF-8 bytes as text, copied as a string's are.
+    func bind(utf8Text utf8: UnsafeRawBufferPointer, at index: Int32) throws {
+        try check(bindText(utf8, at: index))
+    }
+
     /// Binds `utf8` from the text buffer, or as a copy that SQLite makes if it does not fit.
     private func bindText(_ utf8: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
         let count = utf8.count

@@ -78,6 +78,9 @@ struct BadInputViewTests {
         let reads: [(String, String, (ReadTransaction) throws -> Void)] = [
             ("keys", "order", { tx in _ = try view.read(tx).keys(in: "all") }),
             ("items", "order", { tx in _ = try view.read(tx).items(in: "all", range: 0..<10) }),
+            // Read in one statement: the missing row inside the range, and as its last row.
+            ("rows items", "order", { tx in _ = try view.rows(in: "all", range: 3..<10).items(tx) }),
+            ("rows items ending there", "order", { tx in _ = try view.rows(in: "all", range: 0..<6).items(tx) }),
             ("enumerate", "order", { tx in try view.read(tx).enumerate(in: "all") { _, _, _ in } }),
             ("contents", "order", { tx in _ = try view.read(tx).contents() }),
             ("rows", "timeline", { tx in _ = try timeline.read(tx).rows(in: "all") }),
