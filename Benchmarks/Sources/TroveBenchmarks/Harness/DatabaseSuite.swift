@@ -12,6 +12,8 @@ struct DatabaseSuite {
     private(set) var samples: [Implementation: [Workload: Samples]] = [:]
     /// Samples of the other clock.
     private(set) var otherSamples: [Implementation: [Workload: Samples]] = [:]
+    /// Peak memory of every workload, and the size on disk of its database after it (issue 29).
+    private(set) var footprints: [Implementation: [Workload: Footprint]] = [:]
 
     init(options: Options, fixtures: Fixtures) {
         self.options = options
@@ -62,13 +64,16 @@ struct DatabaseSuite {
             let isSelected = options.workloads.contains(workload)
             if !isSelected && workload.isSkippable { continue }
             try workload.prepare(store, fixtures: fixtures)
+            let meter = options.peakMeter()
             let start = Stopwatch()
             let checksum = try measured(implementation, workload, isSelected: isSelected) {
                 try workload.run(on: store, fixtures: fixtures)
             }
             let elapsed = start.elapsed()
+            let peak = meter?.stop()
             try check(checksum, expected.checksum(for: workload), implementation, workload)
             keep(elapsed, implementation, workload, if: record && isSelected)
+            try keepFootprint(peak, directory: directory, implementation, workload, if: record && isSelected)
         }
         // Every write must have landed: read everything back, untimed.
         let final = try store.readBatch(fixtures.users.map(\.id))
@@ -89,13 +94,16 @@ struct DatabaseSuite {
             let isSelected = options.workloads.contains(workload)
             if !isSelected && workload.isSkippable { continue }
             try workload.prepare(store)
+            let meter = options.peakMeter()
             let start = Stopwatch()
             let checksum = try measured(implementation, workload, isSelected: isSelected) {
                 try workload.run(on: store, fixtures: fixtures)
             }
             let elapsed = start.elapsed()
+            let peak = meter?.stop()
             try check(checksum, expected.checksum(for: workload, afterUpdate: hasUpdated), implementation, workload)
             keep(elapsed, implementation, workload, if: record && isSelected)
+            try keepFootprint(peak, directory: directory, implementation, workload, if: record && isSelected)
             hasUpdated = hasUpdated || workload == .indexUpdate
         }
         // The index must have followed the update, and survived the rebuild and the reopen: run
@@ -125,6 +133,17 @@ struct DatabaseSuite {
         guard let checksum, let want, checksum != want else { return }
         throw BenchmarkError(
             "\(implementation.rawValue) \(workload.rawValue)\(when.map { " " + $0 } ?? ""): found \(checksum), expected \(want)")
+    }
+
+    /// Keeps the peak memory of a workload and the size on disk of its database right after it
+    /// (read from outside the store, before any checkpoint of the harness), when the run measures them.
+    private mutating func keepFootprint(
+        _ peak: MemoryPeak?, directory: String, _ implementation: Implementation, _ workload: Workload,
+        if condition: Bool
+    ) throws {
+        guard condition, let peak else { return }
+        let size = try options.diskSize(of: directory)
+        footprints[implementation, default: [:]][workload, default: Footprint()].append(peak, size)
     }
 
     private mutating func keep(

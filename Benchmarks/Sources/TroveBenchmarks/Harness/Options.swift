@@ -8,6 +8,8 @@ struct Options {
     var workloads = Workload.allCases
     var includeCoders = true
     var includeMemory = true
+    /// Whether every timed workload's peak memory and size on disk are measured (issue 29).
+    var includeFootprint = true
     /// Whether the server concurrency workloads run (issue 13).
     var includeConcurrency = true
     var includeObservation = true
@@ -60,6 +62,8 @@ struct Options {
           --no-database             Skip the database workloads.
           --no-coders               Skip the coder-only benchmark.
           --no-memory               Skip the peak-memory probe.
+          --no-footprint            Skip the peak memory and size on disk of every workload (and the allocator trim
+                                    before each workload that the peak needs: for time alone).
           --no-concurrency          Skip the server concurrency workloads (point reads from 1, 2, 8, 64 tasks
                                     and a 90/10 mix, Trove's pool against GRDB's DatabasePool).
           --no-observation          Skip the observation benchmark (commit cost of 100 idle observations,
@@ -132,6 +136,7 @@ struct Options {
                 hasChosenWorkloads = true
             case "--no-coders": includeCoders = false
             case "--no-memory": includeMemory = false
+            case "--no-footprint": includeFootprint = false
             case "--no-concurrency": includeConcurrency = false
             case "--no-observation": includeObservation = false
             case "--no-search": includeSearch = false

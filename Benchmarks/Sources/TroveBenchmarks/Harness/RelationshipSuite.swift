@@ -49,6 +49,18 @@ struct RelationshipSuite {
     private(set) var write: [Engine: ViewSuite.Timing] = [:]
     private(set) var cascade: [Engine: ViewSuite.Timing] = [:]
     private(set) var cascadeMany: [Engine: ViewSuite.Timing] = [:]
+    /// Peak memory of each timed workload, and the size on disk after it (issue 29).
+    private(set) var footprints: [Engine: [Phase: Footprint]] = [:]
+
+    /// The timed workloads of one engine's run, in table order.
+    enum Phase: CaseIterable {
+        /// Writing the posts of the 100 authors.
+        case write
+        /// Removing the victim, whose posts cascade.
+        case cascade
+        /// Removing the parents, whose posts cascade.
+        case cascadeMany
+    }
 
     init(options: Options) {
         self.options = options
@@ -103,6 +115,7 @@ struct RelationshipSuite {
             case .grdb: try GRDBRelationshipStore(directory: directory)
             }
         try store.insert(authors)
+        let writeMeter = options.peakMeter()
         let start = Stopwatch()
         switch engine {
         case .trove: try options.profiled(.relationshipWrite, operations: posts.count) { try store.insert(posts[...]) }
@@ -110,6 +123,8 @@ struct RelationshipSuite {
         case .raw, .grdb: try store.insert(posts[...])
         }
         write[engine, default: .init()].append(start.elapsed(), count: 1)
+        footprints[engine, default: [:]][.write, default: Footprint()]
+            .append(writeMeter?.stop(), try options.diskSize(of: directory))
         guard engine != .troveBare else {
             guard try store.counts() == (posts.count, authors.count) else {
                 throw BenchmarkError("relationships: \(engine.rawValue) did not store every post")
@@ -128,6 +143,7 @@ struct RelationshipSuite {
         else {
             throw BenchmarkError("relationships: \(engine.rawValue) did not store every post before the removal")
         }
+        let cascadeMeter = options.peakMeter()
         let removal = Stopwatch()
         if engine == .trove {
             try options.profiled(.relationshipCascade, operations: victimPosts.count) { try store.removeAuthor(Self.victim) }
@@ -135,6 +151,8 @@ struct RelationshipSuite {
             try store.removeAuthor(Self.victim)
         }
         cascade[engine, default: .init()].append(removal.elapsed(), count: 1)
+        footprints[engine, default: [:]][.cascade, default: Footprint()]
+            .append(cascadeMeter?.stop(), try options.diskSize(of: directory))
         let left = try store.postCount(of: Self.victim, storedAmong: victimKeys)
         let counts = try store.counts()
         guard left == (0, 0), counts == (posts.count, authors.count - 1) else {
@@ -142,12 +160,14 @@ struct RelationshipSuite {
                 "relationships: \(engine.rawValue) left \(left.byAuthor) posts by the relationship, \(left.stored) by key, "
                     + "\(counts.posts) posts in all (\(posts.count) expected) and \(counts.authors) authors")
         }
-        try measureCascadeOfMany(engine, store: store)
+        try measureCascadeOfMany(engine, store: store, directory: directory)
     }
 
     /// The cascade of many (issue 29): the parents and their posts stored (untimed), then every
     /// parent removed in one write transaction (timed), then checked.
-    private mutating func measureCascadeOfMany(_ engine: Engine, store: any RelationshipBenchmarkStore) throws {
+    private mutating func measureCascadeOfMany(
+        _ engine: Engine, store: any RelationshipBenchmarkStore, directory: String
+    ) throws {
         try store.insert(parents)
         var offset = 0
         while offset < children.count {
@@ -164,6 +184,7 @@ struct RelationshipSuite {
             throw BenchmarkError("relationships: \(engine.rawValue) did not store every child before the removal")
         }
         let parentKeys = parents.map(\.id)
+        let meter = options.peakMeter()
         let removal = Stopwatch()
         if engine == .trove {
             try options.profiled(.relationshipCascadeMany, operations: children.count) {
@@ -173,6 +194,8 @@ struct RelationshipSuite {
             try store.removeAuthors(parentKeys)
         }
         cascadeMany[engine, default: .init()].append(removal.elapsed(), count: 1)
+        footprints[engine, default: [:]][.cascadeMany, default: Footprint()]
+            .append(meter?.stop(), try options.diskSize(of: directory))
         var byParent = 0
         for key in parentKeys {
             byParent += try store.postCount(of: key, storedAmong: []).byAuthor
@@ -241,6 +264,18 @@ struct RelationshipSuite {
             "| … per post removed | "
                 + engines.map { formatDuration(median(cascadeMany[$0]) / Double(children.count)) }
                 .joined(separator: " | ") + " |")
+        if options.measuresFootprint {
+            let titles: [Phase: String] = [
+                .write: "write \(Workload.format(posts.count)) posts",
+                .cascade: "remove the author, \(Workload.format(victimPosts.count)) posts cascade",
+                .cascadeMany:
+                    "remove \(Workload.format(parents.count)) authors, \(Workload.format(children.count)) posts cascade",
+            ]
+            lines += ["", "### Relationships: peak memory and size on disk per workload, same runs"]
+            lines += footprintTables(
+                columns: engines.map(\.rawValue),
+                rows: Phase.allCases.map { phase in (titles[phase]!, engines.map { footprints[$0]?[phase] }) })
+        }
         return lines
     }
 }

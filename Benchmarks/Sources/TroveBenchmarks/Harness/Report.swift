@@ -62,6 +62,20 @@ struct Report {
         lines += ["", "### The same runs in \(otherClockName)", ""]
         lines += databaseTable(suite.otherSamples, withSpread: false)
         lines += indexCostTable(suite.samples)
+        lines += footprintTable(suite)
+        return lines
+    }
+
+    /// Peak memory and size on disk of every workload, same runs (issue 29).
+    private func footprintTable(_ suite: DatabaseSuite) -> [String] {
+        guard !suite.footprints.isEmpty else { return [] }
+        let implementations = options.implementations
+        var lines = ["", "### Peak memory and size on disk per workload, same runs"]
+        lines += footprintTables(
+            columns: implementations.map(\.title),
+            rows: options.workloads.map { workload in
+                (workload.title(fixtures: fixtures), implementations.map { suite.footprints[$0]?[workload] })
+            })
         return lines
     }
 

@@ -46,6 +46,10 @@ struct SearchSuite {
     private(set) var cpuTimes: [Engine: [Kind: [Double]]] = [:]
     /// Hits of the first query of each kind, per engine: the three must agree.
     private(set) var hitCounts: [Engine: [Kind: Int]] = [:]
+    /// Peak memory of the indexing, and the size on disk after it, per engine (issue 29).
+    private(set) var indexingFootprints: [Engine: Footprint] = [:]
+    /// Peak memory of the queries of each kind, per engine (issue 29).
+    private(set) var queryFootprints: [Engine: [Kind: Footprint]] = [:]
 
     init(options: Options) {
         self.options = options
@@ -81,6 +85,7 @@ struct SearchSuite {
                     case .raw: try RawSearchStore(directory: directory)
                     case .grdb: try GRDBSearchStore(directory: directory)
                     }
+                let meter = options.peakMeter()
                 let start = Stopwatch()
                 try options.profiled(.searchIndex, operations: corpus.documents.count) {
                     var offset = 0
@@ -92,6 +97,8 @@ struct SearchSuite {
                 }
                 let elapsed = start.elapsed()
                 indexing[engine, default: Samples()].append(options.clock == .cpu ? elapsed.cpu : elapsed.wall)
+                indexingFootprints[engine, default: Footprint()]
+                    .append(meter?.stop(), try options.diskSize(of: directory))
                 try measureQueries(store, engine: engine)
             }
         }
@@ -105,6 +112,7 @@ struct SearchSuite {
             let list = queries[kind]!
             var checksum = 0
             let profiled: [Kind: SuiteWorkload] = [.word: .searchWord, .prefix: .searchPrefix, .phrase: .searchPhrase]
+            let meter = options.peakMeter()
             try options.profiled(profiled[kind]!, operations: repetitions) {
                 for repetition in 0..<repetitions {
                     let query = list[repetition % list.count]
@@ -122,6 +130,7 @@ struct SearchSuite {
                     checksum &+= hits.count
                 }
             }
+            queryFootprints[engine, default: [:]][kind, default: Footprint()].append(meter?.stop())
             _ = checksum
         }
     }
@@ -189,6 +198,17 @@ struct SearchSuite {
                 "| \(kind.rawValue) | \(pair(trove)) | \(pair(raw)) | \(pair(grdb)) | "
                     + "\(formatRatio(trove.median / raw.median)) | \(formatRatio(trove.median / grdb.median)) | "
                     + "\(formatRatio(cpu(.trove) / cpu(.raw))) | \(formatRatio(cpu(.trove) / cpu(.grdb))) |")
+        }
+        if options.measuresFootprint {
+            let engines = Engine.allCases
+            lines += ["", "### Full-text search: peak memory and size on disk per workload, same runs"]
+            let indexingTitle = "index \(Workload.format(corpus.documents.count)) documents"
+            let queryRows = Kind.allCases.map { kind in
+                ("\(repetitions) \(kind.rawValue) queries", engines.map { queryFootprints[$0]?[kind] })
+            }
+            lines += footprintTables(
+                columns: engines.map(\.rawValue),
+                rows: [(indexingTitle, engines.map { indexingFootprints[$0] })] + queryRows)
         }
         return lines
     }

@@ -86,6 +86,18 @@ struct ViewSuite {
     private(set) var scaling: [(groupSize: Int, calls: Double, pages: Double, frames: Double)] = []
     /// Changes found by the hand diffs (insertions + removals; a move is one of each), per engine, first run.
     private(set) var diffChanges: [Engine: Int] = [:]
+    /// Peak memory of each phase, and the size on disk after the setup and after the commits (issue 29).
+    private(set) var footprints: [Engine: [Phase: Footprint]] = [:]
+
+    /// The phases of one engine's run whose peak memory is measured, in table order.
+    enum Phase: CaseIterable {
+        /// Inserting the messages and registering the view, which fills it (untimed).
+        case setup
+        /// The updates, each its own commit; for raw SQLite and GRDB, with the re-query and diff of each.
+        case commits
+        /// The reads of rows 0..<50.
+        case reads
+    }
 
     init(options: Options) {
         self.options = options
@@ -165,6 +177,7 @@ struct ViewSuite {
             case .raw: try RawViewStore(directory: directory)
             case .grdb: try GRDBViewStore(directory: directory)
             }
+        let setupMeter = options.peakMeter()
         var offset = 0
         while offset < fixtures.messages.count {
             let end = min(offset + 10_000, fixtures.messages.count)
@@ -176,6 +189,8 @@ struct ViewSuite {
         } else {
             try store.finishSetup()
         }
+        footprints[engine, default: [:]][.setup, default: Footprint()]
+            .append(setupMeter?.stop(), try options.diskSize(of: directory))
         try checkpointTruncating(store.path)
         if options.isProfiling {
             // Instructions (Scripts/instructions.sh): the commits alone, then the reads, without
@@ -218,6 +233,7 @@ struct ViewSuite {
         var writeTotal = (cpu: 0.0, wall: 0.0)
         var requeryTotal = (cpu: 0.0, wall: 0.0)
         var changes = 0
+        let commitsMeter = options.peakMeter()
         for (step, message) in fixtures.updates.enumerated() {
             let callsBefore = counter.value
             let start = Stopwatch()
@@ -254,6 +270,8 @@ struct ViewSuite {
             }
             if let observer { pageWrites.append(try observer.writesSinceLastCall()) }
         }
+        footprints[engine, default: [:]][.commits, default: Footprint()]
+            .append(commitsMeter?.stop(), try options.diskSize(of: directory))
         write[engine, default: Timing()].append(writeTotal, count: fixtures.updates.count)
         if engine.diffsByHand {
             requery[engine, default: Timing()].append(requeryTotal, count: fixtures.updates.count)
@@ -264,6 +282,7 @@ struct ViewSuite {
 
         if engine != .trove {
             var checksum = 0
+            let meter = options.peakMeter()
             let start = Stopwatch()
             for group in fixtures.readGroups {
                 guard let messages = try store.top(ViewFixtures.pageLength, in: group) else {
@@ -272,6 +291,7 @@ struct ViewSuite {
                 checksum &+= messages.count
             }
             top[engine, default: Timing()].append(start.elapsed(), count: fixtures.readGroups.count)
+            footprints[engine, default: [:]][.reads, default: Footprint()].append(meter?.stop())
             let expected = fixtures.readGroups.reduce(0) {
                 $0 + min(ViewFixtures.pageLength, fixtures.finalKeys[$1]?.count ?? 0)
             }
@@ -434,6 +454,23 @@ struct ViewSuite {
         lines.append(
             "Checked: every conversation's keys and rows 0..<50 in the view and in the SQL equal the brute-force model's "
                 + "after the updates; changes found by the hand diffs (first run): \(diffs.joined(separator: ", ")).")
+        lines += footprintTable()
+        return lines
+    }
+
+    /// Peak memory of each phase, size on disk after the setup and after the commits (issue 29).
+    private func footprintTable() -> [String] {
+        guard options.measuresFootprint else { return [] }
+        let titles: [Phase: String] = [
+            .setup: "insert \(Workload.format(fixtures.messages.count)) messages + register the view (untimed)",
+            .commits: "\(Workload.format(fixtures.updates.count)) commits (raw, GRDB: with the re-query and diff)",
+            .reads: "\(Workload.format(fixtures.readGroups.count)) reads of rows 0..<\(ViewFixtures.pageLength)",
+        ]
+        let engines = Engine.allCases
+        var lines = ["", "### Views: peak memory and size on disk per phase, same runs"]
+        lines += footprintTables(
+            columns: engines.map(\.rawValue),
+            rows: Phase.allCases.map { phase in (titles[phase]!, engines.map { footprints[$0]?[phase] }) })
         return lines
     }
 }
