@@ -50,6 +50,8 @@ let package = Package(
             name: "TroveServerTests",
             dependencies: [
                 "TroveServerApp",
+                // A second connection that holds the write lock in BusyWriterTests.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -100,6 +100,11 @@ for store in $STORES; do
         socket=$(( $(field connect) + $(field read) + $(field write) + $(field timeout) ))
         non2xx=$(field non2xx)
         (( socket + non2xx == 0 )) || FAILED=1
+        # What the server logged for its 500s (UnexpectedErrorLogger): the first few, per case.
+        if grep -q "Unexpected error" "$WORK/server.log"; then
+            { echo "$store, $mix: $(grep -c "Unexpected error" "$WORK/server.log") unexpected error(s), the first:"
+              grep "Unexpected error" "$WORK/server.log" | head -3; } >>"$WORK/errors"
+        fi
         ROWS+=("$(printf '| %-5s | %-11s | %9s | %9s | %7s | %7s | %7s | %6s | %7s | %8s |' \
             "$store" "$mix" "$(field requests)" "$(printf '%.0f' "$(field rps)")" "$(field p50_ms)" "$(field p99_ms)" \
             "$non2xx" "$socket" "$threads" "$(( hwm_kb / 1024 ))")")
@@ -112,6 +117,10 @@ echo
 echo "| store | mix         |  requests |     req/s | p50 ms  | p99 ms  | non-2xx | socket | threads | peak MiB |"
 echo "|-------|-------------|-----------|-----------|---------|---------|---------|--------|---------|----------|"
 printf '%s\n' "${ROWS[@]}"
+if [[ -s "$WORK/errors" ]]; then
+    echo
+    cat "$WORK/errors"
+fi
 if (( FAILED )); then
     echo "loadtest: some requests failed (non-2xx or socket errors)" >&2
     exit 1

@@ -67,15 +67,17 @@ public enum UserRoutes {
             }
     }
 
-    /// A router with the routes of the service over `store`.
+    /// A router with the routes of the service over `store`, behind ``UnexpectedErrorLogger``.
     public static func router(store: some UserStore) -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: UnexpectedErrorLogger())
         add(to: router, store: store)
         return router
     }
 
     /// The application: the routes over `store`, listening on `host`:`port`, with Hummingbird's
-    /// default logger (level `info`: it logs the start and the end, not each request).
+    /// default logger (level `info`: it logs the start, the end and the errors of
+    /// ``UnexpectedErrorLogger``, not each request).
     public static func application(
         store: some UserStore, host: String = "127.0.0.1", port: Int = 8080
     ) -> some ApplicationProtocol {

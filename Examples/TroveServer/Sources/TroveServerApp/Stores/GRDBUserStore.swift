@@ -1,10 +1,24 @@
+import Foundation
 import GRDB
 
 /// The same service on GRDB.swift's `DatabasePool`, the idiomatic way: a table with the fields of
-/// ``User`` (key `id`), an SQL index on `city`, records through `Codable`; `synchronous = NORMAL`,
-/// as Trove's default.
+/// ``User`` (key `id`), an SQL index on `city`, records through `Codable`; `synchronous = NORMAL`
+/// and a busy timeout of ``busyTimeout`` seconds, as Trove's defaults.
 public final class GRDBUserStore: UserStore {
     private static let city = Column("city")
+
+    /// How long the writer waits for a lock that another connection holds before it fails with
+    /// `SQLITE_BUSY`: 5 seconds, Trove's default (`Configuration.busyTimeoutMilliseconds`).
+    ///
+    /// GRDB's default is no wait at all (`busyMode = .immediateError`), and a pool's one writer is
+    /// not alone on the file: a reader of the pool that finds the write-ahead log's index header
+    /// changing under it (a commit is publishing it) takes the log's write lock for a moment to
+    /// read the header again. A write that begins in that moment fails at once with "database is
+    /// locked" instead of waiting for the reader, and the request answers 500 (the 23 non-2xx
+    /// answers of a write-heavy load test: see BENCHMARKS.md, issue 29). GRDB documents the busy
+    /// mode as the setting for connections that share a file; its readers already wait up to 10
+    /// seconds.
+    public static let busyTimeout: TimeInterval = 5
 
     /// The pool: parallel readers in WAL mode, one writer.
     public let pool: DatabasePool
@@ -12,6 +26,7 @@ public final class GRDBUserStore: UserStore {
     /// Opens (or creates) the database at `path`, with its table and index.
     public init(path: String) throws {
         var configuration = GRDB.Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
