@@ -12,18 +12,15 @@ final class SQLiteConnection {
     let isOpenedReadOnly: Bool
     /// The statements used most, looked up by a linear scan: the SQL of the runtime's
     /// statements are constants, and comparing a constant with itself is a pointer comparison,
-    /// while hashing its text for a dictionary costs hundreds of instructions on every use. Each
-    /// use moves a statement one place forward, up to the ``settledStatements``, so that the
-    /// statements of a hot path (a point read's select) come early, whatever the order they were
-    /// first prepared in.
-    private var frequentStatements: [(sql: String, statement: Statement)] = []
+    /// while hashing its text for a dictionary costs hundreds of instructions on every use; an
+    /// entry whose SQL has another length is passed over without comparing text. A statement
+    /// used more often than the one before it moves one place forward, so that the statements of a hot path (a point read's select, an
+    /// index's insert) come early, whatever the order they were first prepared in, and two
+    /// statements used in turn do not swap places at every use.
+    private var frequentStatements: [FrequentStatement] = []
     /// The statements prepared after the first ``frequentStatementLimit``.
     private var statements: [String: Statement] = [:]
     private static let frequentStatementLimit = 16
-    /// The first places of ``frequentStatements``, whose statements stay where they are: two
-    /// statements used in turn (a read's guard and its select) would otherwise swap places at
-    /// every use.
-    private static let settledStatements = 3
     /// Whether the owner has begun a transaction that it has not ended yet (see
     /// ``checkTransactionIsActive(sql:)``).
     private(set) var isTransactionExpected = false
@@ -75,21 +72,27 @@ final class SQLiteConnection {
     /// again, in the same transaction), returns a new statement instead, used once and
     /// finalized: rebinding or resetting the one in use would end the outer loop.
     func cachedStatement(_ sql: String) throws -> Statement {
-        var index = 0
-        while index < frequentStatements.count {
-            if frequentStatements[index].sql == sql {
-                let statement = frequentStatements[index].statement
-                if index > Self.settledStatements { frequentStatements.swapAt(index, index - 1) }
-                return statement.isBusy ? try makeStatement(sql) : statement
+        let length = sql.utf8.count
+        let found: Statement? = frequentStatements.withUnsafeMutableBufferPointer { entries in
+            for index in entries.indices where entries[index].length == length && entries[index].sql == sql {
+                entries[index].uses &+= 1
+                if index > 0, entries[index].uses > entries[index - 1].uses {
+                    entries.swapAt(index, index - 1)
+                    return entries[index - 1].statement
+                }
+                return entries[index].statement
             }
-            index += 1
+            return nil
+        }
+        if let found {
+            return found.isBusy ? try makeStatement(sql) : found
         }
         if let statement = statements[sql] {
             return statement.isBusy ? try makeStatement(sql) : statement
         }
         let statement = try makeStatement(sql)
         if frequentStatements.count < Self.frequentStatementLimit {
-            frequentStatements.append((sql, statement))
+            frequentStatements.append(FrequentStatement(sql: sql, length: length, statement: statement))
         } else {
             statements[sql] = statement
         }
@@ -284,3 +287,12 @@ final class SQLiteConnection {
 // Explicit non-conformance to Sendable: a handle is used only under its owner's lock.
 @available(*, unavailable)
 extension SQLiteConnection: Sendable {}
+
+/// An entry of a connection's frequent statements: its SQL, the SQL's length in UTF-8 (compared
+/// first), the prepared statement and how often it was asked for.
+private struct FrequentStatement {
+    let sql: String
+    let length: Int
+    let statement: Statement
+    var uses = 0
+}
