@@ -82,18 +82,20 @@ extension PostgresReadTransaction: TransactionReading {
     /// Every item of type `Item`, in the order of their keys, decoded without going through the
     /// cache.
     ///
+    /// Inlinable, so that it is specialized for `Item` where it is called: the statement runs in
+    /// `readAllRows`, which is not generic, and only the decoding of each row into `Item` is
+    /// written here.
+    ///
     /// - Parameter type: The type of the items.
     /// - Returns: The items.
     /// - Throws: ``/Trove/TroveError`` when stored bytes cannot be decoded or the server fails.
+    @inlinable
     public func readAll<Item: Persistable>(_ type: Item.Type) async throws -> [Item] {
-        recorder?.recordCollection(Item.collection)
-        let sql = "SELECT key, data, metadata FROM \(names.items) WHERE collection = $1 ORDER BY key"
         var items: [Item] = []
-        for try await (key, data, metadata) in try await query(sql, Item.collection, collection: Item.collection)
-            .decode((String, ByteBuffer, ByteBuffer?).self)
-        {
-            items.append(try decodeItem(Item.self, data: data, metadata: metadata, key: key))
-        }
+        try await readAllRows(
+            in: Item.collection, withMetadata: Item.Metadata.self != NoMetadata.self,
+            decodeData: { items.append(try Item.Coder.decode(from: &$0)) },
+            decodeMetadata: { items[items.count - 1].metadata = try Item.MetadataCoder.decode(from: &$0) })
         return items
     }
 

@@ -22,14 +22,11 @@ public class PostgresReadTransaction {
     var snapshotTaken: Bool
     /// The statement that opens the transaction, sent just before its first statement (so that
     /// a transaction that sends nothing costs no round trip); `nil` once sent, and for a read of
-    /// one statement (``PostgresStore/read(_:key:)``), which is its own snapshot.
+    /// one statement (``PostgresStore/read(_:key:)``), which is its own snapshot and leaves the
+    /// cache alone.
     var pendingBegin: String?
     /// Whether a transaction is open on the connection: `pendingBegin` was sent.
     private(set) var isOpen = false
-    /// Whether the transaction may catch the cache up from the change log: not for a read of one
-    /// statement, whose catch-up query would run at a later snapshot than its read (the log may
-    /// have been pruned in between). Such a read then leaves the cache alone.
-    var mayCatchUpCache = true
     /// Records what the transaction reads, for an observation (``PostgresStore/observedRead(_:)``);
     /// `nil` for every other transaction, so that recording costs one `nil` check per read.
     var recorder: ReadRecorder?
@@ -80,10 +77,6 @@ public class PostgresReadTransaction {
                 usesCache = false
                 return
             case .behind(let from):
-                guard mayCatchUpCache else {
-                    usesCache = false
-                    return
-                }
                 if oldest == 0 || from + 1 < oldest {
                     // The log no longer holds every change since the cache's number.
                     store.cache.flush()
@@ -204,6 +197,47 @@ public class PostgresReadTransaction {
         }
         try await adoptSnapshot(newest: numbers.newest, oldest: numbers.oldest)
         return found
+    }
+
+    /// Reads every row of `collection` in key order, and decodes each: `decodeData` with a reader
+    /// on its data, then, when `withMetadata` and the row has metadata, `decodeMetadata` with a
+    /// reader on its metadata. The non-generic part of ``readAll(_:)``.
+    ///
+    /// The key of each row stays in its bytes: it becomes a `String` only for the error of a row
+    /// that does not decode, which names it (as ``decodeItem(_:data:metadata:key:)``'s does).
+    @usableFromInline
+    func readAllRows(
+        in collection: String, withMetadata: Bool, decodeData: (inout BinaryReader) throws -> Void,
+        decodeMetadata: (inout BinaryReader) throws -> Void
+    ) async throws {
+        recorder?.recordCollection(collection)
+        let sql = "SELECT key, data, metadata FROM \(names.items) WHERE collection = $1 ORDER BY key"
+        let unknownFields = store.unknownFields
+        for try await (key, data, metadata) in try await query(sql, collection, collection: collection)
+            .decode((ByteBuffer, ByteBuffer, ByteBuffer?).self)
+        {
+            do {
+                try data.withUnsafeReadableBytes { bytes in
+                    var reader = BinaryReader(bytes)
+                    try decodeData(&reader)
+                    if reader.hasSkippedFields { unknownFields.note(collection) }
+                }
+            } catch {
+                throw TroveError.coderFailure(
+                    error, decoding: true, collection: collection, key: String(buffer: key), field: nil)
+            }
+            guard withMetadata, let metadata else { continue }
+            do {
+                try metadata.withUnsafeReadableBytes { bytes in
+                    var reader = BinaryReader(bytes)
+                    try decodeMetadata(&reader)
+                    if reader.hasSkippedFields { unknownFields.note(collection) }
+                }
+            } catch {
+                throw TroveError.coderFailure(
+                    error, decoding: true, collection: collection, key: String(buffer: key), field: "metadata")
+            }
+        }
     }
 
     /// Decodes an item and its metadata; a failure is Trove's error for the bytes of a file that

@@ -377,8 +377,12 @@ public final class PostgresStore: AsyncDatabaseWriter {
     }
 
     /// Reads the item of type `Item` at `key` in one statement, which is its own snapshot: one
-    /// round trip where a read transaction takes three (`BEGIN`, the read, `COMMIT`). Like a read in
-    /// a transaction, it serves the item from the store's cache and fills it.
+    /// round trip where a read transaction takes three (`BEGIN`, the read, `COMMIT`).
+    ///
+    /// The statement is the plain `SELECT` of the item's row, and the store's cache is neither
+    /// consulted nor filled: a cached item is valid at one number of the change log, and reading
+    /// that number in the statement (the log's `max`) cost more on the server than the read
+    /// itself (issue 29). Reads in a transaction (``read(from:_:)``) use the cache.
     ///
     /// This is Trove's convenience ``/Trove/AsyncDatabaseReader/read(_:key:)``, which reads in a
     /// transaction of its own, done in fewer round trips: Swift calls it wherever the store is
@@ -398,8 +402,9 @@ public final class PostgresStore: AsyncDatabaseWriter {
         do {
             return try await client.withConnection { connection in
                 let transaction = PostgresReadTransaction(store: self, connection: connection, begin: nil)
-                transaction.mayCatchUpCache = false
-                return try await transaction.read(Item.self, key: key)
+                let key = key.itemKey
+                guard let row = try await transaction.row(collection: Item.collection, key: key) else { return nil }
+                return try transaction.decodeItem(Item.self, data: row.data, metadata: row.metadata, key: key)
             }
         } catch {
             throw PostgresErrors.map(error, store: self, during: "the read of '\(key.itemKey)' in '\(Item.collection)'")
