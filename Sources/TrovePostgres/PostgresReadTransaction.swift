@@ -216,27 +216,21 @@ public class PostgresReadTransaction {
         for try await (key, data, metadata) in try await query(sql, collection, collection: collection)
             .decode((ByteBuffer, ByteBuffer, ByteBuffer?).self)
         {
-            do {
-                try data.withUnsafeReadableBytes { bytes in
-                    var reader = BinaryReader(bytes)
-                    try decodeData(&reader)
-                    if reader.hasSkippedFields { unknownFields.note(collection) }
+            // Decodes `buffer` with `decode`; a failure names the row's key and `field`.
+            func decodeColumn(_ buffer: ByteBuffer, field: String?, _ decode: (inout BinaryReader) throws -> Void) throws {
+                do {
+                    try buffer.withUnsafeReadableBytes { bytes in
+                        var reader = BinaryReader(bytes)
+                        try decode(&reader)
+                        if reader.hasSkippedFields { unknownFields.note(collection) }
+                    }
+                } catch {
+                    throw TroveError.coderFailure(
+                        error, decoding: true, collection: collection, key: String(buffer: key), field: field)
                 }
-            } catch {
-                throw TroveError.coderFailure(
-                    error, decoding: true, collection: collection, key: String(buffer: key), field: nil)
             }
-            guard withMetadata, let metadata else { continue }
-            do {
-                try metadata.withUnsafeReadableBytes { bytes in
-                    var reader = BinaryReader(bytes)
-                    try decodeMetadata(&reader)
-                    if reader.hasSkippedFields { unknownFields.note(collection) }
-                }
-            } catch {
-                throw TroveError.coderFailure(
-                    error, decoding: true, collection: collection, key: String(buffer: key), field: "metadata")
-            }
+            try decodeColumn(data, field: nil, decodeData)
+            if withMetadata, let metadata { try decodeColumn(metadata, field: "metadata", decodeMetadata) }
         }
     }
 

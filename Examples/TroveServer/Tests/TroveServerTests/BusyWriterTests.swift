@@ -13,16 +13,8 @@ import TroveServerApp
 @Suite struct BusyWriterTests {
     @Test(arguments: RoutesTests.Store.allCases)
     func aWriteWaitsForAWriteLockThatAnotherConnectionHolds(store: RoutesTests.Store) async throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("trove-server-busy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, path, userStore) = try RoutesTests.makeStore(store)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("users.sqlite").path
-        let userStore: any UserStore =
-            switch store {
-            case .trove: try TroveUserStore(path: path)
-            case .grdb: try GRDBUserStore(path: path)
-            }
 
         // Another connection takes the write lock and keeps it for 200 ms, across two accesses.
         var configuration = Configuration()

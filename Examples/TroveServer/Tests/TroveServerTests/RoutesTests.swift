@@ -12,20 +12,27 @@ import TroveServerApp
         case trove, grdb
     }
 
-    /// Runs `body` with a test client of the application over a new `store` in a temporary folder.
-    func withClient(
-        _ store: Store, seed: Int = 0, _ body: @Sendable (any TestClientProtocol) async throws -> Void
-    ) async throws {
+    /// A new `store` in a new temporary folder, which the caller removes: the folder, the
+    /// database's path in it, and the store.
+    static func makeStore(_ store: Store) throws -> (directory: URL, path: String, store: any UserStore) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("trove-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("users.sqlite").path
         let userStore: any UserStore =
             switch store {
             case .trove: try TroveUserStore(path: path)
             case .grdb: try GRDBUserStore(path: path)
             }
+        return (directory, path, userStore)
+    }
+
+    /// Runs `body` with a test client of the application over a new `store` in a temporary folder.
+    func withClient(
+        _ store: Store, seed: Int = 0, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let (directory, _, userStore) = try Self.makeStore(store)
+        defer { try? FileManager.default.removeItem(at: directory) }
         if seed > 0 { _ = try await userStore.seed(count: seed) }
         let app = Application(router: UserRoutes.router(store: userStore))
         try await app.test(.router) { client in try await body(client) }
