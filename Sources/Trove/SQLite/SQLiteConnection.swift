@@ -14,9 +14,9 @@ final class SQLiteConnection {
     /// statements are constants, and comparing a constant with itself is a pointer comparison,
     /// while hashing its text for a dictionary costs hundreds of instructions on every use; an
     /// entry whose SQL has another length is passed over without comparing text. A statement
-    /// used more often than the one before it moves one place forward, so that the statements of a hot path (a point read's select, an
-    /// index's insert) come early, whatever the order they were first prepared in, and two
-    /// statements used in turn do not swap places at every use.
+    /// used more often than the one before it moves one place forward, so that the statements of
+    /// a hot path (a point read's select, an index's insert) come early, whatever the order they
+    /// were first prepared in, and two statements used in turn do not swap places at every use.
     private var frequentStatements: [FrequentStatement] = []
     /// The statements prepared after the first ``frequentStatementLimit``.
     private var statements: [String: Statement] = [:]

@@ -152,9 +152,10 @@ extension ReadTransaction {
     static var rowIDChunk: Int { 1_000 }
 
     /// Hands over the item of the current row of `statement`, whose columns from `first` on are
-    /// its key, data and metadata, as index queries and view reads read their rows: `cached` is asked first with
-    /// the row's key, and when it answers `false` the data (and metadata when `withMetadata` and
-    /// the column is not `NULL`) go to the decoding closures, then `decoded` is called.
+    /// its key, data and metadata, as index queries and view reads read their rows: `cached` is
+    /// asked first with the row's key, and when it answers `false` the data (and metadata when
+    /// `withMetadata` and the column is not `NULL`) go to the decoding closures, then `decoded`
+    /// is called.
     ///
     /// - Throws: ``TroveError`` naming the item and the field when a closure throws.
     func handOverItemRow(
@@ -166,8 +167,8 @@ extension ReadTransaction {
         let cacheKey = CacheKey(collection: collection, key: key)
         if cached(cacheKey) { return }
         try decodeRow(
-            of: statement, dataColumn: first + 1, metadataColumn: withMetadata ? first + 2 : nil, collection: collection,
-            key: { key }, decodeData: decodeData, decodeMetadata: decodeMetadata)
+            of: statement, dataColumn: first + 1, metadataColumn: withMetadata ? first + 2 : nil,
+            collection: collection, key: { key }, decodeData: decodeData, decodeMetadata: decodeMetadata)
         decoded(cacheKey)
     }
 

@@ -100,6 +100,31 @@ struct BadInputViewTests {
         }
     }
 
+    /// A view's rows read in one statement per 1,000 row ids (`ReadTransaction.rowIDChunk`): a
+    /// read of 2,500 rows crosses two chunk ends and comes back whole and in order, a range that
+    /// starts inside the second chunk too, and an item missing in the third chunk is reported at
+    /// its own index of the group.
+    @Test func readsLongerThanAChunkComeBackInOrderAndNameTheMissingRow() throws {
+        let view = Self.orders(storage: .persistent)
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        let members = (0..<2_500).map { Member(id: String(format: "m%04d", $0), age: 2_500 - $0) }
+        try database.newConnection().write(members)
+        let inOrder = members.sorted { ($0.age, $0.id) < ($1.age, $1.id) }
+        #expect(ReadTransaction.rowIDChunk < 1_500, "the reads below cross no chunk end")
+        let connection = try database.newConnection()
+        try connection.read { tx throws in
+            #expect(try view.rows(in: "all").items(tx) == inOrder)
+            #expect(try view.rows(in: "all", range: 1_200..<2_300).items(tx) == Array(inOrder[1_200..<2_300]))
+        }
+        let missing = inOrder[2_100]
+        try executeRawSQL(path: database.path, "DELETE FROM trove_items WHERE key = '\(missing.id)'")
+        let error = #expect(throws: TroveError.self) {
+            try database.newConnection().read { tx in _ = try view.rows(in: "all").items(tx) }
+        }
+        #expect(error?.code == .corruptDatabase)
+        #expect(error?.message.contains("index 2100 of the group 'all'") == true, "\(String(describing: error))")
+    }
+
     /// A row past a section's end, or before its start, has no index in the group (`nil`, as
     /// the section's other lookups answer), shown in order or reversed; an index past the end of
     /// a group has no key, up to `Int.max`; changes that do not fit never trap when applied.
