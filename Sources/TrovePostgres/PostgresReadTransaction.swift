@@ -204,7 +204,7 @@ public class PostgresReadTransaction {
     /// reader on its metadata. The non-generic part of ``readAll(_:)``.
     ///
     /// The key of each row stays in its bytes: it becomes a `String` only for the error of a row
-    /// that does not decode, which names it (as ``decodeItem(_:data:metadata:key:)``'s does).
+    /// that does not decode, which names it (``decodeStored(_:collection:key:field:_:)``).
     @usableFromInline
     func readAllRows(
         in collection: String, withMetadata: Bool, decodeData: (inout BinaryReader) throws -> Void,
@@ -212,25 +212,14 @@ public class PostgresReadTransaction {
     ) async throws {
         recorder?.recordCollection(collection)
         let sql = "SELECT key, data, metadata FROM \(names.items) WHERE collection = $1 ORDER BY key"
-        let unknownFields = store.unknownFields
         for try await (key, data, metadata) in try await query(sql, collection, collection: collection)
             .decode((ByteBuffer, ByteBuffer, ByteBuffer?).self)
         {
-            // Decodes `buffer` with `decode`; a failure names the row's key and `field`.
-            func decodeColumn(_ buffer: ByteBuffer, field: String?, _ decode: (inout BinaryReader) throws -> Void) throws {
-                do {
-                    try buffer.withUnsafeReadableBytes { bytes in
-                        var reader = BinaryReader(bytes)
-                        try decode(&reader)
-                        if reader.hasSkippedFields { unknownFields.note(collection) }
-                    }
-                } catch {
-                    throw TroveError.coderFailure(
-                        error, decoding: true, collection: collection, key: String(buffer: key), field: field)
-                }
+            try decodeStored(data, collection: collection, key: String(buffer: key), field: nil, decodeData)
+            if withMetadata, let metadata {
+                try decodeStored(
+                    metadata, collection: collection, key: String(buffer: key), field: "metadata", decodeMetadata)
             }
-            try decodeColumn(data, field: nil, decodeData)
-            if withMetadata, let metadata { try decodeColumn(metadata, field: "metadata", decodeMetadata) }
         }
     }
 
@@ -239,16 +228,8 @@ public class PostgresReadTransaction {
     func decodeItem<Item: Persistable>(
         _ type: Item.Type, data: ByteBuffer, metadata: ByteBuffer?, key: String
     ) throws -> Item {
-        var item: Item
-        do {
-            item = try data.withUnsafeReadableBytes { bytes in
-                var reader = BinaryReader(bytes)
-                let item = try Item.Coder.decode(from: &reader)
-                if reader.hasSkippedFields { store.unknownFields.note(Item.collection) }
-                return item
-            }
-        } catch {
-            throw TroveError.coderFailure(error, decoding: true, collection: Item.collection, key: key, field: nil)
+        var item = try decodeStored(data, collection: Item.collection, key: key, field: nil) {
+            try Item.Coder.decode(from: &$0)
         }
         if let metadata, Item.Metadata.self != NoMetadata.self {
             item.metadata = try decodeMetadata(Item.self, from: metadata, key: key)
@@ -261,16 +242,31 @@ public class PostgresReadTransaction {
     func decodeMetadata<Item: Persistable>(_ type: Item.Type, from bytes: ByteBuffer, key: String) throws
         -> Item.Metadata
     {
+        try decodeStored(bytes, collection: Item.collection, key: key, field: "metadata") {
+            try Item.MetadataCoder.decode(from: &$0)
+        }
+    }
+
+    /// Decodes stored bytes of `collection` with `decode`, on a reader of `buffer`: notes the
+    /// collection in the store when the reader skipped fields it does not know (so that later
+    /// typed writes keep them), and turns a failure into Trove's error for bytes that do not
+    /// decode, naming the item and `field` (`nil`: the data). Items, their metadata and
+    /// read-all's rows all decode here.
+    ///
+    /// - Parameter key: The item's key, made only for the error.
+    func decodeStored<Value>(
+        _ buffer: ByteBuffer, collection: String, key: @autoclosure () -> String, field: String?,
+        _ decode: (inout BinaryReader) throws -> Value
+    ) throws -> Value {
         do {
-            return try bytes.withUnsafeReadableBytes { bytes in
+            return try buffer.withUnsafeReadableBytes { bytes in
                 var reader = BinaryReader(bytes)
-                let metadata = try Item.MetadataCoder.decode(from: &reader)
-                if reader.hasSkippedFields { store.unknownFields.note(Item.collection) }
-                return metadata
+                let value = try decode(&reader)
+                if reader.hasSkippedFields { store.unknownFields.note(collection) }
+                return value
             }
         } catch {
-            throw TroveError.coderFailure(
-                error, decoding: true, collection: Item.collection, key: key, field: "metadata")
+            throw TroveError.coderFailure(error, decoding: true, collection: collection, key: key(), field: field)
         }
     }
 

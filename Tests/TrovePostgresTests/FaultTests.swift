@@ -47,12 +47,21 @@ struct FaultTests {
         try await TestServer.execute(
             "UPDATE \"\(store.configuration.schema)\".items SET data = '\\xffffffff'::bytea WHERE key = '\(user.userID.itemKey)'")
         let other = try await TestServer.openStore(schema: store.configuration.schema)
-        let error = await #expect(throws: TroveError.self) {
-            _ = try await other.read { tx in try await tx.read(User.self, key: user.userID) }
+        // A read in a transaction, the one-statement read, and read-all (which keeps each row's
+        // key in its bytes until an error names it): each decodes on its own path.
+        let reads: [(String, @Sendable (PostgresStore) async throws -> Void)] = [
+            ("in a transaction", { store in
+                _ = try await store.read { tx in try await tx.read(User.self, key: user.userID) }
+            }),
+            ("one statement", { store in _ = try await store.read(User.self, key: user.userID) }),
+            ("read all", { store in _ = try await store.read { tx in try await tx.readAll(User.self) } }),
+        ]
+        for (name, read) in reads {
+            let error = await #expect(throws: TroveError.self, "\(name)") { try await read(other) }
+            #expect(error?.code == .corruptData, "\(name)")
+            #expect(error?.collection == "users", "\(name)")
+            #expect(error?.key == user.userID.itemKey, "\(name)")
         }
-        #expect(error?.code == .corruptData)
-        #expect(error?.collection == "users")
-        #expect(error?.key == user.userID.itemKey)
         other.close()
         await TestServer.dispose(store)
     }
