@@ -204,6 +204,12 @@ struct RelationshipEngineTests {
                 let tag = "t\(Int.random(in: 0..<5, using: &random))"
                 _ = try await db.remove(CascadeTag.self, key: tag)
                 model.remove(tag, isTag: true)
+            case 3, 4, 5:
+                // Several nodes in one call: one batch, whose cascades run together, against the
+                // model's removals one after the other.
+                let victims = (0..<Int.random(in: 2...4, using: &random)).map { _ in ids.randomElement(using: &random)! }
+                _ = try await db.remove(CascadeNode.self, keys: victims)
+                for victim in victims { model.remove(victim, isTag: false) }
             default:
                 let victim = ids.randomElement(using: &random)!
                 _ = try await db.remove(CascadeNode.self, key: victim)
@@ -234,6 +240,12 @@ struct RelationshipEngineTests {
             #expect(try await sources.keys(in: db) == pointing, "\(label): sources of \(key)")
             #expect(try await sources.count(in: db) == pointing.count, "\(label)")
             #expect(try await sources.limit(1).keys(in: db) == Array(pointing.prefix(1)), "\(label)")
+            // An edge whose rule keeps a source while one of its destinations is left holds after
+            // its own destination went.
+            let partOf = model.aliveNodes.filter { model.nodes[$0]!.parts.contains(key) }.sorted()
+            #expect(
+                try await cascadeEdges.sources(pointingTo: key, edge: "parts").keys(in: db) == partOf,
+                "\(label): sources of \(key) by parts")
             // Destinations are keys (the edge holds while its source does), items those that exist.
             let tags = model.aliveNodes.contains(key) ? Array(Set(node.tags)).sorted() : []
             let destinations = cascadeEdges.destinations(of: key, edge: "tags", as: CascadeTag.self)

@@ -101,7 +101,8 @@ extension ReadWriteTransaction {
         try removeItem(forKey: item.id.itemKey, in: Item.collection)
     }
 
-    /// Removes every item of `items` (by key).
+    /// Removes every item of `items` (by key), as one batch (see
+    /// ``ReadWriteTransaction/removeItems(forKeys:in:)``).
     ///
     /// - Parameter items: The items to remove.
     /// - Returns: The number of items removed.
@@ -109,11 +110,7 @@ extension ReadWriteTransaction {
     @inlinable
     @discardableResult
     public func remove<Items: Sequence>(_ items: Items) throws -> Int where Items.Element: Persistable {
-        var removed = 0
-        for item in items where try removeItem(forKey: item.id.itemKey, in: Items.Element.collection) {
-            removed += 1
-        }
-        return removed
+        try removeItems(forKeys: items.lazy.map { $0.id.itemKey }, in: Items.Element.collection)
     }
 
     /// Removes the item of type `Item` at `key`.
@@ -129,7 +126,8 @@ extension ReadWriteTransaction {
         try removeItem(forKey: key.itemKey, in: Item.collection)
     }
 
-    /// Removes the items of type `Item` at `keys`.
+    /// Removes the items of type `Item` at `keys`, as one batch (see
+    /// ``ReadWriteTransaction/removeItems(forKeys:in:)``).
     ///
     /// - Parameters:
     ///   - type: The type of the items.
@@ -139,11 +137,7 @@ extension ReadWriteTransaction {
     @inlinable
     @discardableResult
     public func remove<Item: Persistable>(_ type: Item.Type, keys: some Sequence<Item.ID>) throws -> Int {
-        var removed = 0
-        for key in keys where try removeItem(forKey: key.itemKey, in: Item.collection) {
-            removed += 1
-        }
-        return removed
+        try removeItems(forKeys: keys.lazy.map(\.itemKey), in: Item.collection)
     }
 
     /// Removes every item of type `Item`: the whole collection.

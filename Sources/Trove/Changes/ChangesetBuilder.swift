@@ -167,7 +167,10 @@ struct ChangesetBuilder {
         } else if !hasInserts && !hasUpdates {
             // Only removals (a cascade): every key is removed, with no first and last event to
             // tell apart.
-            var removed = [Set<String>](repeating: [], count: collections.count)
+            var counts = [Int](repeating: 0, count: collections.count)
+            for event in events { counts[event.slot] += 1 }
+            // Each set sized once: a cascade's sets are large, and growing them rehashes every key.
+            var removed = counts.map { Set<String>(minimumCapacity: $0) }
             for event in events { removed[event.slot].insert(event.key) }
             for (slot, collection) in collections.enumerated() where !removed[slot].isEmpty {
                 removedKeys[collection] = removed[slot]

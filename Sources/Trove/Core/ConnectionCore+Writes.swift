@@ -124,7 +124,7 @@ extension ConnectionCore {
         _ removals: some Collection<RowRemoval>, in collection: String, removed: (String) -> Void = { _ in }
     ) throws -> Int {
         let watchers = watchers(of: collection)
-        var deletedRowIDs: Set<Int64> = []
+        var deletedRowIDs = DeletedRowIDs()
         if removals.contains(where: { $0.rowID != nil }) {
             deletedRowIDs = try deleteRows(inRangesOf: removals.lazy.compactMap(\.rowID), collection: collection)
         }
@@ -136,7 +136,7 @@ extension ConnectionCore {
             let rowID: Int64
             if let known = removal.rowID {
                 // A row removed once, however often it was asked for.
-                guard deletedRowIDs.remove(known) != nil else { continue }
+                guard deletedRowIDs.take(known) else { continue }
                 rowID = known
             } else {
                 guard let deleted = try deleteRow(key: removal.key, in: collection, needsRowID: watchers != nil) else {
@@ -189,8 +189,8 @@ extension ConnectionCore {
     /// those it read (`trove_items` gets no new row between: see ``RowRemoval``).
     ///
     /// - Returns: The row ids of the rows deleted.
-    private func deleteRows(inRangesOf rowIDs: some Sequence<Int64>, collection: String) throws -> Set<Int64> {
-        var deleted: Set<Int64> = []
+    private func deleteRows(inRangesOf rowIDs: some Sequence<Int64>, collection: String) throws -> DeletedRowIDs {
+        var deleted = DeletedRowIDs()
         for range in RowIDRanges.of(rowIDs) {
             var present: [Int64] = []
             if range.count > 1 {
@@ -214,9 +214,9 @@ extension ConnectionCore {
                 }
                 if part.count > 1 {
                     // The scan found every row of the range, in this transaction.
-                    deleted.formUnion(present)
+                    deleted.append(contentsOf: present)
                 } else if sqlite.changes > 0 {
-                    deleted.insert(part.lowerBound)
+                    deleted.append(part.lowerBound)
                 }
             }
         }
@@ -413,6 +413,42 @@ extension ConnectionCore {
 struct RowRemoval {
     var key: String
     var rowID: Int64?
+}
+
+/// The row ids that one batch of removals deleted (``ConnectionCore/removeRows(_:in:removed:)``),
+/// each taken once by the removal that names it: a row removed once, however often the batch
+/// asks for it. They come in ascending order (ranges in order, the rows of a range in order), so
+/// a lookup is a binary search, where a set would hash every id twice.
+private struct DeletedRowIDs {
+    private var ids: [Int64] = []
+    private var taken: [Bool] = []
+
+    /// Adds `id`, greater than every id added before.
+    mutating func append(_ id: Int64) {
+        precondition(ids.last.map { $0 < id } ?? true, "row ids of a batch out of order")
+        ids.append(id)
+        taken.append(false)
+    }
+
+    /// Adds `newIDs`, ascending and each greater than every id added before.
+    mutating func append(contentsOf newIDs: [Int64]) {
+        ids.reserveCapacity(ids.count + newIDs.count)
+        taken.reserveCapacity(ids.count + newIDs.count)
+        for id in newIDs { append(id) }
+    }
+
+    /// Whether `id` was deleted and not taken yet; takes it.
+    mutating func take(_ id: Int64) -> Bool {
+        var low = 0
+        var high = ids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ids[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        guard low < ids.count, ids[low] == id, !taken[low] else { return false }
+        taken[low] = true
+        return true
+    }
 }
 
 /// Who follows one collection: the extensions registered on it, and the orphans (extensions in

@@ -103,7 +103,9 @@ public final class ReadWriteTransaction: ReadTransaction {
         return removed
     }
 
-    /// Removes the items at `keys` in `collection`.
+    /// Removes the items at `keys` in `collection`, as one batch: the extensions hear of every
+    /// removal at once, and the delete rules of relationships that they fire run together. A key
+    /// named twice, or with no item, is skipped.
     ///
     /// - Parameters:
     ///   - keys: The keys of the items.
@@ -112,11 +114,10 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// - Throws: ``TroveError`` when SQLite fails.
     @discardableResult
     public func removeItems(forKeys keys: some Sequence<String>, in collection: String) throws -> Int {
-        var removed = 0
-        for key in keys where try removeItem(forKey: key, in: collection) {
-            removed += 1
+        let core = checkedCore
+        return try core.removeRows(keys.map { RowRemoval(key: $0, rowID: nil) }, in: collection) { key in
+            core.evict(key: key, collection: collection)
         }
-        return removed
     }
 
     /// Removes every item of `collection`.

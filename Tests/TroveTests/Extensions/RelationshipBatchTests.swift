@@ -108,7 +108,8 @@ struct RelationshipBatchTests {
     /// is queued again by key, and `x` goes with `a` and with `b`: the next batch names `y`, gone,
     /// and `x` twice. `k` stays.
     @Test func aNodeQueuedTwiceOrAlreadyGoneIsRemovedOnce() async throws {
-        let database = try Database.temporary(extensions: [F.nodes.databaseExtension, Self.nodeIndex.databaseExtension])
+        let database = try Database.temporary(
+            extensions: [F.nodes.databaseExtension, Self.nodeIndex.databaseExtension, Self.nodeView.databaseExtension])
         let connection = try database.newConnection()
         try await connection.write { (tx: ReadWriteTransaction) throws -> Void in
             try tx.write([
@@ -122,6 +123,9 @@ struct RelationshipBatchTests {
         }
         let changeset = try #require(await iterator.next())
         #expect(changeset.removedKeys[RNode.collection] == ["z", "a", "b", "x", "y"])
+        // The view hears of each removal once: x, queued by a and by b, leaves it once.
+        let removedRows = changeset.viewChanges[Self.nodeView.name]?.rowChanges.filter { $0.kind == .removed }
+        #expect(removedRows?.map(\.key).sorted() == ["a", "b", "x", "y", "z"])
         try await connection.read { (tx: ReadTransaction) throws -> Void in
             #expect(try tx.readAll(RNode.self).map(\.id) == ["k"])
             #expect(try Self.nodeIndex.query.keys(tx) == ["k"])
@@ -130,4 +134,6 @@ struct RelationshipBatchTests {
 
     /// An index of every node, to see which the removals reach.
     static let nodeIndex = SecondaryIndex<RNode>("r_batch_nodes", columns: [.column("id") { $0.id }])
+    /// A view of every node, to see how often the removals reach it.
+    static let nodeView = View<RNode>("r_batch_node_view", grouping: { _, _ in "all" }, sortedBy: [.ascending(\.id)])
 }

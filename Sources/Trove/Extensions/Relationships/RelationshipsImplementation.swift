@@ -57,6 +57,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     private let deletePropertyEdgesSQL: String
     private let deleteAllSQL: String
     private let deleteEdgesOfSourcesSQL: String
+    private let deletePropertyEdgesToDestinationSQL: String
     private let selectEdgesOfSourcesSQL: String
     private let selectSourcesSQL: String
     let countSourcesSQL: String
@@ -101,6 +102,11 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         deleteAllSQL = "DELETE FROM \(quoted)"
         // The edges of the removed sources whose row ids are in a range (see `RowIDRanges`).
         deleteEdgesOfSourcesSQL = "DELETE FROM \(quoted) WHERE src >= ?1 AND src <= ?2"
+        // The property edges of one name to one destination, found through the index on
+        // (edge, dst_key): each row's entry in the primary key is then found by its integer source
+        // first, where finding a source's entries in that index compares two texts per step.
+        deletePropertyEdgesToDestinationSQL =
+            "DELETE FROM \(quoted) WHERE edge = ?1 AND dst_key = ?2 AND manual = 0"
         selectEdgesOfSourcesSQL = "SELECT src, edge, dst_key, manual FROM \(quoted) WHERE src >= ?1 AND src <= ?2"
         // In the order of the index on (edge, dst_key), which ends with the primary key: a source
         // with a manual and a property edge to the destination comes twice in a row, and is taken
@@ -392,6 +398,16 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
                 }
             }
             guard !sources.isEmpty else { continue }
+            if edge.rules.sourceRemoval == .always, !edge.isManual, !edge.rules.actOnSourceRemoval {
+                // Every source goes, and nothing its removal decides reads this edge: its rows go
+                // now, all at once from the destination's side, and the sources' removal finds
+                // them gone (a third cheaper per edge than by each source).
+                let statement = try context.sqlite.cachedStatement(deletePropertyEdgesToDestinationSQL)
+                defer { statement.reset() }
+                try statement.bind(edge.name, at: 1)
+                try statement.bind(key, at: 2)
+                try statement.stepToEnd()
+            }
             let cascade = context.core.cascade
             let destination = ItemAddress(collection: collection, key: key)
             for source in sources {
