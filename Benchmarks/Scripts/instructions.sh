@@ -20,10 +20,15 @@
 #   coders        coder-{encode,decode}-{hand-written,generated,json}          (N users, as database)
 #   search        search-index search-word search-prefix search-phrase         (Trove; N = 2000 documents)
 #   views         view-register view-write view-memory-write view-bare-write view-read view-memory-read
-#                 (Trove; N = 10000 messages in 100 conversations, 1,000 updates, 1,000 reads)
+#                 view-read-raw view-read-grdb
+#                 (Trove, and raw SQLite and GRDB for the reads; N = 10000 messages in 100
+#                 conversations, 1,000 updates, 1,000 reads)
 #   relationships relationship-write relationship-write-bare relationship-cascade relationship-cascade-many
-#                 (Trove; N = 20000: N/10 posts written, N/10 removed by the cascade of one author,
-#                 N removed by the cascades of N/10 authors of 10 posts each)
+#                 relationship-cascade-raw relationship-cascade-grdb relationship-cascade-many-raw
+#                 relationship-cascade-many-grdb
+#                 (Trove, and raw SQLite and GRDB for the cascades; N = 20000: N/10 posts written,
+#                 N/10 removed by the cascade of one author, N removed by the cascades of N/10
+#                 authors of 10 posts each)
 #   observation   observe-commit observe-commit-idle observe-latency
 #                 (Trove; 2,000 commits without and with 100 idle observations, 1,000 delivered)
 #   concurrency   pool-read-1 pool-read-2 pool-read-8 pool-read-64 pool-mixed-64
@@ -51,8 +56,8 @@ declare -A members=(
     [database]="insert read-all read-each read-batch cached-each cached-batch metadata update delete write-each index-insert index-equal index-range index-page-equal index-page-range index-page-sorted index-update index-populate index-reopen"
     [coders]="coder-encode-hand-written coder-encode-generated coder-encode-json coder-decode-hand-written coder-decode-generated coder-decode-json"
     [search]="search-index search-word search-prefix search-phrase"
-    [views]="view-register view-write view-memory-write view-bare-write view-read view-memory-read"
-    [relationships]="relationship-write relationship-write-bare relationship-cascade relationship-cascade-many"
+    [views]="view-register view-write view-memory-write view-bare-write view-read view-memory-read view-read-raw view-read-grdb"
+    [relationships]="relationship-write relationship-write-bare relationship-cascade relationship-cascade-many relationship-cascade-raw relationship-cascade-grdb relationship-cascade-many-raw relationship-cascade-many-grdb"
     [observation]="observe-commit observe-commit-idle observe-latency"
     [concurrency]="pool-read-1 pool-read-2 pool-read-8 pool-read-64 pool-mixed-64"
     [enumeration]="enumeration-cursor enumeration-enumerate enumeration-all"
@@ -104,7 +109,7 @@ while [ $# -gt 0 ]; do
             if [ "${4:-}" = --implementation ]; then implementation="$5"; fi
             compare "$2" "$3" "$implementation"
             exit 0 ;;
-        -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 64 ;;
     esac
 done
@@ -251,7 +256,7 @@ for group in search views relationships observation concurrency enumeration; do
     if [ -n "${selected[$group]:-}" ]; then suites+=" ${selected[$group]}"; fi
 done
 if [ -n "$suites" ]; then
-    echo "| Trove workload | operations | instructions/op |"
+    echo "| Workload (Trove's, or raw SQLite's and GRDB's by its suffix) | operations | instructions/op |"
     echo "| --- | ---: | ---: |"
     for workload in $suites; do
         echo "| $workload | $(ops_of "$workload") | $(per_op trove "$workload") |"

@@ -1,9 +1,9 @@
 import CCallgrind
 
-/// The workloads of Trove in the suites other than the database suite, which
-/// `--profile trove:<name>` counts with callgrind (Scripts/instructions.sh), one profile each.
-/// Only Trove's side runs when they are profiled: the other implementations of those suites are
-/// skipped.
+/// The workloads of the suites other than the database suite, which `--profile trove:<name>`
+/// counts with callgrind (Scripts/instructions.sh), one profile each: Trove's, and for the view
+/// reads and the cascades raw SQLite's and GRDB's too. Only the implementations of the profiled
+/// workloads run.
 enum SuiteWorkload: String, CaseIterable {
     /// Full-text search: indexing the documents (per document).
     case searchIndex = "search-index"
@@ -23,6 +23,10 @@ enum SuiteWorkload: String, CaseIterable {
     /// in-memory view (per read).
     case viewRead = "view-read"
     case viewMemoryRead = "view-memory-read"
+    /// Views: the same reads by raw SQLite and GRDB (`ORDER BY … LIMIT 50` on a composite
+    /// index), to compare with the two above.
+    case viewReadRaw = "view-read-raw"
+    case viewReadGRDB = "view-read-grdb"
     /// Relationships: N/10 posts written in one transaction with the relationship and without
     /// (per post); removing the author whose N/10 posts cascade (per post removed); removing N/10
     /// authors whose 10 posts each cascade, in one transaction (per post removed).
@@ -30,6 +34,11 @@ enum SuiteWorkload: String, CaseIterable {
     case relationshipWriteBare = "relationship-write-bare"
     case relationshipCascade = "relationship-cascade"
     case relationshipCascadeMany = "relationship-cascade-many"
+    /// Relationships: the same two cascades by raw SQLite and GRDB (`ON DELETE CASCADE`).
+    case relationshipCascadeRaw = "relationship-cascade-raw"
+    case relationshipCascadeGRDB = "relationship-cascade-grdb"
+    case relationshipCascadeManyRaw = "relationship-cascade-many-raw"
+    case relationshipCascadeManyGRDB = "relationship-cascade-many-grdb"
     /// Observation: commits of one user without observations and with 100 idle ones (per commit);
     /// commits each delivered to one observation before the next (per commit).
     case observeCommit = "observe-commit"
@@ -55,8 +64,12 @@ enum SuiteWorkload: String, CaseIterable {
     var suite: Suite {
         switch self {
         case .searchIndex, .searchWord, .searchPrefix, .searchPhrase: .search
-        case .viewRegister, .viewWrite, .viewMemoryWrite, .viewBareWrite, .viewRead, .viewMemoryRead: .views
-        case .relationshipWrite, .relationshipWriteBare, .relationshipCascade, .relationshipCascadeMany: .relationships
+        case .viewRegister, .viewWrite, .viewMemoryWrite, .viewBareWrite, .viewRead, .viewMemoryRead, .viewReadRaw,
+            .viewReadGRDB:
+            .views
+        case .relationshipWrite, .relationshipWriteBare, .relationshipCascade, .relationshipCascadeMany,
+            .relationshipCascadeRaw, .relationshipCascadeGRDB, .relationshipCascadeManyRaw, .relationshipCascadeManyGRDB:
+            .relationships
         case .observeCommit, .observeCommitIdle, .observeLatency: .observation
         case .poolRead1, .poolRead2, .poolRead8, .poolRead64, .poolMixed64: .concurrency
         case .enumerationCursor, .enumerationEnumerate, .enumerationAll: .enumeration

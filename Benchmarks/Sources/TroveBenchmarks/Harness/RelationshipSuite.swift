@@ -28,6 +28,26 @@ struct RelationshipSuite {
         case troveBare = "Trove, no relationship"
         case raw = "raw SQLite, FK"
         case grdb = "GRDB, FK"
+
+        /// The profiled workload of the engine's cascade of one author (Scripts/instructions.sh).
+        var cascadeWorkload: SuiteWorkload? {
+            switch self {
+            case .trove: .relationshipCascade
+            case .troveBare: nil
+            case .raw: .relationshipCascadeRaw
+            case .grdb: .relationshipCascadeGRDB
+            }
+        }
+
+        /// The profiled workload of the engine's cascade of many authors.
+        var cascadeManyWorkload: SuiteWorkload? {
+            switch self {
+            case .trove: .relationshipCascadeMany
+            case .troveBare: nil
+            case .raw: .relationshipCascadeManyRaw
+            case .grdb: .relationshipCascadeManyGRDB
+            }
+        }
     }
 
     static let victim = "a-victim"
@@ -102,7 +122,8 @@ struct RelationshipSuite {
             options.profiles(.relationshipWrite) || options.profiles(.relationshipCascade)
                 || options.profiles(.relationshipCascadeMany)
         case .troveBare: options.profiles(.relationshipWriteBare)
-        case .raw, .grdb: false
+        case .raw, .grdb:
+            [engine.cascadeWorkload, engine.cascadeManyWorkload].contains { $0.map(options.profiles) ?? false }
         }
     }
 
@@ -145,8 +166,8 @@ struct RelationshipSuite {
         }
         let cascadeMeter = options.peakMeter()
         let removal = Stopwatch()
-        if engine == .trove {
-            try options.profiled(.relationshipCascade, operations: victimPosts.count) { try store.removeAuthor(Self.victim) }
+        if let workload = engine.cascadeWorkload {
+            try options.profiled(workload, operations: victimPosts.count) { try store.removeAuthor(Self.victim) }
         } else {
             try store.removeAuthor(Self.victim)
         }
@@ -186,10 +207,8 @@ struct RelationshipSuite {
         let parentKeys = parents.map(\.id)
         let meter = options.peakMeter()
         let removal = Stopwatch()
-        if engine == .trove {
-            try options.profiled(.relationshipCascadeMany, operations: children.count) {
-                try store.removeAuthors(parentKeys)
-            }
+        if let workload = engine.cascadeManyWorkload {
+            try options.profiled(workload, operations: children.count) { try store.removeAuthors(parentKeys) }
         } else {
             try store.removeAuthors(parentKeys)
         }
