@@ -61,6 +61,9 @@ struct ChangesetBuilder {
     /// The row changes of views, by view name, recorded when the transaction commits.
     var viewChanges: [String: ViewChanges] = [:]
 
+    /// The persistent views whose pages the transaction wrote, recorded when it commits.
+    var viewPagesWritten: Set<String> = []
+
     /// Whether nothing was recorded.
     var isEmpty: Bool {
         events.isEmpty && removedCollections.isEmpty && !removedAllCollections && changedExtensions.isEmpty
@@ -110,6 +113,7 @@ struct ChangesetBuilder {
         changedExtensions.removeAll()
         relationshipNotices.removeAll()
         viewChanges.removeAll()
+        viewPagesWritten.removeAll()
     }
 
     /// Records that every item of every collection was removed; everything recorded before no
@@ -206,6 +210,7 @@ struct ChangesetBuilder {
             changedExtensions: changedExtensions)
         changeset.relationshipNotices = relationshipNotices
         changeset.viewChanges = viewChanges
+        changeset.viewPagesWritten.names = viewPagesWritten
         return changeset
     }
 

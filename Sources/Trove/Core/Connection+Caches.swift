@@ -1,8 +1,8 @@
 // Cache control of a connection: flushing on demand, and limits of its own.
 
 extension Connection {
-    /// Empties this connection's caches of decoded items and metadata, and finalizes its cached
-    /// prepared statements, releasing their memory. Call it on memory pressure; nothing else
+    /// Empties this connection's caches of decoded items and metadata and of the pages of views,
+    /// and finalizes its cached prepared statements, releasing their memory. Call it on memory pressure; nothing else
     /// changes, and the caches fill again as the connection reads.
     ///
     /// ```swift
@@ -19,6 +19,7 @@ extension Connection {
         lock.withLock(misuse: Connection.flushMisuseMessage) {
             core.items = LRUCache(limit: core.items.limit)
             core.metadata = LRUCache(limit: core.metadata.limit)
+            core.viewPages = ViewPageCache()
             core.sqlite.removeCachedStatements()
         }
     }

@@ -119,6 +119,12 @@ final class ViewWriteState: ExtensionTransactionState {
         return (previous, next)
     }
 
+    /// Whether the transaction changed the pages: every change saves the page list of its group
+    /// first, or a row's page.
+    private var wrotePages: Bool {
+        !originalGroupPages.isEmpty || !originalLocation.isEmpty || !createdPages.isEmpty
+    }
+
     // MARK: Copy on write
 
     private func willModify(group: String, in context: ExtensionContext) throws {
@@ -347,6 +353,11 @@ final class ViewWriteState: ExtensionTransactionState {
     // MARK: Commit
 
     func willCommit(name: String, in context: ExtensionContext) throws {
+        if memory == nil, wrotePages {
+            // Also when no row change is left to report: the other connections' caches of the
+            // pages must drop them (see ``ViewPageCache``).
+            context.core.changes.viewPagesWritten.insert(name)
+        }
         guard !changed.isEmpty || !departed.isEmpty else { return }
         var originalOffsets: [String: [Int64: Int]] = [:]
         var currentOffsets: [String: [Int64: Int]] = [:]
