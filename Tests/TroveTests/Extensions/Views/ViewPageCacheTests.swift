@@ -33,7 +33,8 @@ struct ViewPageCacheTests {
                 metadata: Int.random(in: 0..<6, using: &random) == 0 ? MemberStats(visits: 9) : nil)
         }
 
-        for step in 0..<120 {
+        var matches = true
+        for step in 0..<300 {
             let action = Int.random(in: 0..<10, using: &random)
             if action < 6 {
                 let rollsBack = action >= 4
@@ -52,9 +53,11 @@ struct ViewPageCacheTests {
                                 // splits and stays split, with no row change to report.
                                 let transient = randomMember("transient")
                                 try tx.write(transient)
-                                try Self.checkReads(
-                                    tx, views: views, model: working.merging([("transient", transient)]) { $1 },
-                                    random: &random, label: "step \(step), inside, with the transient row")
+                                matches =
+                                    try Self.checkReads(
+                                        tx, views: views, model: working.merging([("transient", transient)]) { $1 },
+                                        random: &random, label: "step \(step), inside, with the transient row")
+                                    && matches
                                 _ = try tx.remove(Member.self, key: "transient")
                             case 70..<97:
                                 _ = try tx.remove(Member.self, key: key)
@@ -64,8 +67,10 @@ struct ViewPageCacheTests {
                                 working.removeAll()
                             }
                             if Int.random(in: 0..<3, using: &random) == 0 {
-                                try Self.checkReads(
-                                    tx, views: views, model: working, random: &random, label: "step \(step), inside")
+                                matches =
+                                    try Self.checkReads(
+                                        tx, views: views, model: working, random: &random, label: "step \(step), inside")
+                                    && matches
                             }
                         }
                         if rollsBack { throw RolledBack() }
@@ -73,15 +78,21 @@ struct ViewPageCacheTests {
                 } catch is RolledBack {}
                 if !rollsBack { model = working }
                 let moment = rollsBack ? "after a rollback" : "after a commit"
-                try writer.read { tx in
-                    try Self.checkReads(tx, views: views, model: model, random: &random, label: "step \(step), writer \(moment)")
-                }
+                matches =
+                    try writer.read { tx in
+                        try Self.checkReads(
+                            tx, views: views, model: model, random: &random, label: "step \(step), writer \(moment)")
+                    } && matches
             }
             let reader = readers.randomElement(using: &random)!
-            try reader.read { tx in
-                #expect(try tx.readAll(Member.self).count == model.count, "step \(step): the model is off")
-                try Self.checkReads(tx, views: views, model: model, random: &random, label: "step \(step), reader")
-            }
+            matches =
+                try reader.read { tx in
+                    #expect(try tx.readAll(Member.self).count == model.count, "step \(step): the model is off")
+                    return try Self.checkReads(
+                        tx, views: views, model: model, random: &random, label: "step \(step), reader")
+                } && matches
+            // The first step that reads wrong is enough.
+            if !matches { return }
         }
     }
 
@@ -198,11 +209,18 @@ struct ViewPageCacheTests {
 
     /// Reads of random ranges of random groups of each view, and the positions of random keys,
     /// checked against `model`; some reads only count, so that a group's page list is cached
-    /// without its pages.
+    /// without its pages. Returns `false` when a read differs (and records the issue).
+    @discardableResult
     static func checkReads(
         _ tx: ReadTransaction, views: [View<Member>], model: [String: Member], random: inout SplitMix64,
         label: String
-    ) throws {
+    ) throws -> Bool {
+        var matches = true
+        func check<T: Equatable>(_ read: T, _ expected: T, _ what: String) {
+            guard read != expected else { return }
+            Issue.record("\(label): \(what) is \(read), not \(expected)")
+            matches = false
+        }
         for (offset, view) in views.enumerated() {
             let expected = ViewTestViews.expected(
                 Array(model.values), filter: offset == 0 ? { _ in true } : { $0.active })
@@ -215,23 +233,23 @@ struct ViewPageCacheTests {
                 let wanted = Array(rows[range.clamped(to: 0..<rows.count)])
                 switch Int.random(in: 0..<4, using: &random) {
                 case 0:
-                    #expect(try reader.count(in: group) == rows.count, "\(label): count of \(view.name)/\(group)")
+                    check(try reader.count(in: group), rows.count, "the count of \(view.name)/\(group)")
                 case 1:
-                    #expect(
-                        try reader.keys(in: group, range: range) == wanted, "\(label): keys of \(view.name)/\(group) \(range)")
+                    check(try reader.keys(in: group, range: range), wanted, "the keys of \(view.name)/\(group) \(range)")
                 case 2:
-                    #expect(
-                        try reader.items(in: group, range: range).map(\.id) == wanted,
-                        "\(label): items of \(view.name)/\(group) \(range)")
+                    check(
+                        try reader.items(in: group, range: range).map(\.id), wanted,
+                        "the items of \(view.name)/\(group) \(range)")
                 default:
                     let key = "m\(Int.random(in: 0..<240, using: &random))"
                     let position = expected.lazy.compactMap { group, keys in
                         keys.firstIndex(of: key).map { ViewIndexPath(group: group, index: $0) }
                     }.first
-                    #expect(try reader.indexPath(ofKey: key) == position, "\(label): position of \(key) in \(view.name)")
+                    check(try reader.indexPath(ofKey: key), position, "the position of \(key) in \(view.name)")
                 }
             }
         }
+        return matches
     }
 
     private struct RolledBack: Error {}
