@@ -96,6 +96,23 @@ struct ViewPageCacheTests {
         }
     }
 
+    /// A connection whose caches hold pages and no item (it read keys only) still drops the
+    /// pages that another connection's commit changed.
+    @Test func aCommitOfAnotherConnectionReachesACacheOfPagesOnly() throws {
+        let view = ViewTestViews.byCity
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        let writer = try database.newConnection()
+        let reader = try database.newConnection()
+        try writer.write((0..<80).map { Member(id: "m\($0 + 10)", age: 1, city: "x", score: Double($0)) })
+        var expected = (0..<80).map { "m\($0 + 10)" }
+        #expect(try reader.read { try view.read($0).keys(in: "x", range: 0..<60) } == Array(expected[0..<60]))
+        #expect(reader.cacheCounts.items == 0)
+
+        try writer.write(Member(id: "m89", age: 1, city: "x", score: -1))
+        expected = ["m89"] + expected.dropLast()
+        #expect(try reader.read { try view.read($0).keys(in: "x", range: 0..<60) } == Array(expected[0..<60]))
+    }
+
     /// A row inserted into a full page and removed again in one transaction splits the page for
     /// good, with no row change to report: another connection that cached the group's page list
     /// drops it all the same.
