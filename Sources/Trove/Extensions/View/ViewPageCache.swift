@@ -28,6 +28,13 @@
 /// page lists per connection, each a least-recently-used cache with the item cache's admission
 /// against scans. A page list longer than ``longestCachedPageList`` pages (a group of some 30,000
 /// rows or more) is not kept, so that a full cache of page lists stays under about 6 MB.
+///
+/// ## Dropping a view costs one dictionary entry
+///
+/// Each view has an epoch, and each entry is cached under its view's epoch at the time. Dropping
+/// a view moves its epoch on (``removeAll(ofView:)``): its entries are then stale, removed when a
+/// read finds them, or evicted. So a commit that writes a view pays one dictionary update here,
+/// not a walk over the cache.
 struct ViewPageCache {
     /// The most pages kept: the first pages of a few hundred groups.
     static let pageLimit = 512
@@ -38,56 +45,76 @@ struct ViewPageCache {
 
     /// The rows of pages, keyed by view name and page id, as ``CachedPage``s.
     private var pages = LRUCache(limit: pageLimit)
-    /// The page lists of groups, keyed by view name and group, as `[ViewPageRef]`.
+    /// The page lists of groups, keyed by view name and group, as ``CachedPageList``s.
     private var pageLists = LRUCache(limit: pageListLimit)
+    /// The epoch of each view dropped since the cache was last emptied; a view that is not here
+    /// is at epoch 0.
+    private var epochs: [String: UInt64] = [:]
 
-    /// A page's group and row ids.
+    /// A page's group and row ids, and the epoch of its view when it was cached.
     private struct CachedPage {
         var group: String
         var rows: [Int64]
+        var epoch: UInt64
     }
 
-    /// Whether nothing is cached.
+    /// A group's page list, and the epoch of its view when it was cached.
+    private struct CachedPageList {
+        var pages: [ViewPageRef]
+        var epoch: UInt64
+    }
+
+    /// Whether nothing is cached (stale entries count).
     var isEmpty: Bool {
         pages.count == 0 && pageLists.count == 0
     }
 
-    /// The number of pages and page lists cached.
-    var count: Int {
-        pages.count + pageLists.count
+    /// The current epoch of the view `view`: the entries of a read now are looked up and cached
+    /// under it.
+    func epoch(of view: String) -> UInt64 {
+        epochs.isEmpty ? 0 : epochs[view] ?? 0
     }
 
-    /// The cached page list of `group` in the view `view`.
-    mutating func pageList(of group: String, inView view: String) -> [ViewPageRef]? {
-        pageLists.value(for: CacheKey(collection: view, key: group)) as? [ViewPageRef]
+    /// The cached page list of `group` in the view `view` at `epoch`; a stale one is removed.
+    mutating func pageList(of group: String, inView view: String, epoch: UInt64) -> [ViewPageRef]? {
+        let key = CacheKey(collection: view, key: group)
+        guard let list = pageLists.value(for: key) as? CachedPageList else { return nil }
+        guard list.epoch == epoch else {
+            pageLists.removeValue(for: key)
+            return nil
+        }
+        return list.pages
     }
 
-    /// Caches the page list of `group` in the view `view`, just read from the file.
-    mutating func admit(_ list: [ViewPageRef], of group: String, inView view: String) {
+    /// Caches the page list of `group` in the view `view`, just read from the file at `epoch`.
+    mutating func admit(_ list: [ViewPageRef], of group: String, inView view: String, epoch: UInt64) {
         guard list.count <= Self.longestCachedPageList else { return }
-        pageLists.admit(list, for: CacheKey(collection: view, key: group))
+        pageLists.admit(CachedPageList(pages: list, epoch: epoch), for: CacheKey(collection: view, key: group))
     }
 
-    /// The cached group and rows of page `id` of the view `view`.
-    mutating func page(_ id: Int64, inView view: String) -> (group: String, rows: [Int64])? {
-        guard let page = pages.value(for: CacheKey(collection: view, key: String(id))) as? CachedPage else {
+    /// The cached group and rows of page `id` of the view `view` at `epoch`; a stale one is
+    /// removed.
+    mutating func page(_ id: Int64, inView view: String, epoch: UInt64) -> (group: String, rows: [Int64])? {
+        let key = CacheKey(collection: view, key: String(id))
+        guard let page = pages.value(for: key) as? CachedPage else { return nil }
+        guard page.epoch == epoch else {
+            pages.removeValue(for: key)
             return nil
         }
         return (page.group, page.rows)
     }
 
-    /// Caches page `id` of the view `view`, just read from the file.
-    mutating func admit(_ page: (group: String, rows: [Int64]), id: Int64, inView view: String) {
-        pages.admit(CachedPage(group: page.group, rows: page.rows), for: CacheKey(collection: view, key: String(id)))
+    /// Caches page `id` of the view `view`, just read from the file at `epoch`.
+    mutating func admit(_ page: (group: String, rows: [Int64]), id: Int64, inView view: String, epoch: UInt64) {
+        pages.admit(
+            CachedPage(group: page.group, rows: page.rows, epoch: epoch), for: CacheKey(collection: view, key: String(id)))
     }
 
-    /// Drops every page and page list of the view `view`.
-    ///
-    /// - Complexity: O(n) in the number of entries cached.
+    /// Drops every page and page list of the view `view`: its epoch moves on, which makes them
+    /// stale.
     mutating func removeAll(ofView view: String) {
         guard !isEmpty else { return }
-        pages.removeAll(in: view)
-        pageLists.removeAll(in: view)
+        epochs[view, default: 0] &+= 1
     }
 
     /// Drops everything.
@@ -95,6 +122,7 @@ struct ViewPageCache {
         guard !isEmpty else { return }
         pages.removeAll()
         pageLists.removeAll()
+        epochs.removeAll()
     }
 }
 
@@ -105,20 +133,28 @@ struct ViewPageCache {
 struct CachedViewPages: ViewPageSource {
     let file: SQLiteViewPages
     let core: ConnectionCore
+    /// The view's epoch in the cache (see ``ViewPageCache/epoch(of:)``), read once per source.
+    let epoch: UInt64
+
+    init(file: SQLiteViewPages, core: ConnectionCore) {
+        self.file = file
+        self.core = core
+        epoch = core.viewPages.epoch(of: file.storage.viewName)
+    }
 
     private var viewName: String { file.storage.viewName }
 
     func groupPages(_ group: String) throws -> [ViewPageRef] {
-        if let list = core.viewPages.pageList(of: group, inView: viewName) { return list }
+        if let list = core.viewPages.pageList(of: group, inView: viewName, epoch: epoch) { return list }
         let list = try file.groupPages(group)
-        core.viewPages.admit(list, of: group, inView: viewName)
+        core.viewPages.admit(list, of: group, inView: viewName, epoch: epoch)
         return list
     }
 
     func page(_ id: Int64) throws -> (group: String, rows: [Int64]) {
-        if let page = core.viewPages.page(id, inView: viewName) { return page }
+        if let page = core.viewPages.page(id, inView: viewName, epoch: epoch) { return page }
         let page = try file.page(id)
-        core.viewPages.admit(page, id: id, inView: viewName)
+        core.viewPages.admit(page, id: id, inView: viewName, epoch: epoch)
         return page
     }
 

@@ -10,9 +10,9 @@ struct ViewPageCacheTests {
     /// writes, moves between groups and places, removals and removals of the collection through
     /// one connection, interleaved with reads of random ranges through two other connections,
     /// through the writing connection inside its transactions (of its own writes) and after them
-    /// (after commits and rollbacks). Groups hold several pages, so that pages split and merge,
-    /// and rows are inserted and removed again in one transaction, which rewrites pages with no
-    /// row change to report.
+    /// (after commits and rollbacks), and commits of another `Database` on the file (another
+    /// process). Groups hold several pages, so that pages split and merge, and rows are inserted
+    /// and removed again in one transaction, which rewrites pages with no row change to report.
     @Test(arguments: [UInt64(0xCA_C4E5), 7, 2_026])
     func readsOnEveryConnectionMatchTheModel(seed: UInt64) throws {
         print("ViewPageCacheTests seed \(seed)")
@@ -20,6 +20,7 @@ struct ViewPageCacheTests {
         let database = try makeTemporaryDatabase(extensions: views.map(\.databaseExtension))
         let writer = try database.newConnection()
         let readers = [try database.newConnection(), try database.newConnection(), writer]
+        let otherWriter = try Database(path: database.path, extensions: views.map(\.databaseExtension)).newConnection()
         var random = SplitMix64(seed: seed)
         let keys = (0..<240).map { "m\($0)" }
         var model: [String: Member] = [:]
@@ -83,6 +84,24 @@ struct ViewPageCacheTests {
                         try Self.checkReads(
                             tx, views: views, model: model, random: &random, label: "step \(step), writer \(moment)")
                     } && matches
+            }
+            if action == 6 {
+                // A commit of another Database on the file: another process to this one.
+                var working = model
+                try otherWriter.write { tx in
+                    for _ in 0..<Int.random(in: 1...6, using: &random) {
+                        let key = keys.randomElement(using: &random)!
+                        if Bool.random(using: &random) {
+                            let member = randomMember(key)
+                            try tx.write(member)
+                            working[key] = member
+                        } else {
+                            _ = try tx.remove(Member.self, key: key)
+                            working[key] = nil
+                        }
+                    }
+                }
+                model = working
             }
             let reader = readers.randomElement(using: &random)!
             matches =
