@@ -61,7 +61,8 @@ struct ChangesetBuilder {
     /// The row changes of views, by view name, recorded when the transaction commits.
     var viewChanges: [String: ViewChanges] = [:]
 
-    /// The persistent views whose pages the transaction wrote, recorded when it commits.
+    /// The persistent views whose pages the transaction wrote with no change to report in
+    /// ``viewChanges``, recorded when it commits.
     var viewPagesWritten: Set<String> = []
 
     /// Whether nothing was recorded.

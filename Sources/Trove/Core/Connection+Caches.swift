@@ -2,8 +2,8 @@
 
 extension Connection {
     /// Empties this connection's caches of decoded items and metadata and of the pages of views,
-    /// and finalizes its cached prepared statements, releasing their memory. Call it on memory pressure; nothing else
-    /// changes, and the caches fill again as the connection reads.
+    /// and finalizes its cached prepared statements, releasing their memory. Call it on memory
+    /// pressure; nothing else changes, and the caches fill again as the connection reads.
     ///
     /// ```swift
     /// NotificationCenter.default.addObserver(forName: UIApplication.didReceiveMemoryWarningNotification, object: nil, queue: nil) { _ in

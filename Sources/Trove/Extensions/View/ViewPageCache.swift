@@ -10,10 +10,10 @@
 /// and ``ConnectionCore`` brings it to each new transaction's snapshot by the same rules:
 ///
 /// - A commit of another connection of this `Database` drops the views its changeset names:
-///   those whose pages it wrote (``Changeset/viewPagesWritten``, which also names the views whose
-///   pages changed with no row change to report, such as a row inserted into a full page and
-///   removed again: the split stays), and the extensions it registered, rebuilt or removed
-///   (``Changeset/changedExtensions``).
+///   those whose rows or groups changed (``Changeset/viewChanges``), those whose pages it wrote
+///   with no such change to report (``Changeset/viewPagesWritten``: a row inserted into a full
+///   page and removed again leaves the page split), and the extensions it registered, rebuilt or
+///   removed (``Changeset/changedExtensions``).
 /// - Whenever the item caches are emptied wholesale (a commit of another process or another
 ///   `Database` on the file, ``Database/invalidateCaches()``, a changeset that does not list what
 ///   changed, a removal of everything), so is this one.
@@ -106,8 +106,8 @@ struct ViewPageCache {
 
     /// Caches page `id` of the view `view`, just read from the file at `epoch`.
     mutating func admit(_ page: (group: String, rows: [Int64]), id: Int64, inView view: String, epoch: UInt64) {
-        pages.admit(
-            CachedPage(group: page.group, rows: page.rows, epoch: epoch), for: CacheKey(collection: view, key: String(id)))
+        let key = CacheKey(collection: view, key: String(id))
+        pages.admit(CachedPage(group: page.group, rows: page.rows, epoch: epoch), for: key)
     }
 
     /// Drops every page and page list of the view `view`: its epoch moves on, which makes them

@@ -352,13 +352,20 @@ final class ViewWriteState: ExtensionTransactionState {
 
     // MARK: Commit
 
+    /// Records the view's changes in the changeset: its row and group changes, or, when the
+    /// transaction rewrote its pages in the file with no change left to report (a row inserted
+    /// into a full page and removed again leaves the page split), its name among the views whose
+    /// pages were written, so that the other connections' caches of the pages drop them all the
+    /// same (see ``ViewPageCache``).
     func willCommit(name: String, in context: ExtensionContext) throws {
-        if memory == nil, wrotePages {
-            // Also when no row change is left to report: the other connections' caches of the
-            // pages must drop them (see ``ViewPageCache``).
+        if try !recordChanges(name: name, in: context), memory == nil, wrotePages {
             context.core.changes.viewPagesWritten.insert(name)
         }
-        guard !changed.isEmpty || !departed.isEmpty else { return }
+    }
+
+    /// Records the row and group changes of the view, if any; returns whether it did.
+    private func recordChanges(name: String, in context: ExtensionContext) throws -> Bool {
+        guard !changed.isEmpty || !departed.isEmpty else { return false }
         var originalOffsets: [String: [Int64: Int]] = [:]
         var currentOffsets: [String: [Int64: Int]] = [:]
 
@@ -454,9 +461,10 @@ final class ViewWriteState: ExtensionTransactionState {
                 groupChanges.append(ViewGroupChange(kind: isPresent ? .inserted : .removed, group: group))
             }
         }
-        guard !rowChanges.isEmpty || !groupChanges.isEmpty else { return }
+        guard !rowChanges.isEmpty || !groupChanges.isEmpty else { return false }
         context.core.changes.viewChanges[name] = ViewChanges(
             groupChanges: groupChanges.sorted(), rowChanges: rowChanges.sorted())
+        return true
     }
 }
 

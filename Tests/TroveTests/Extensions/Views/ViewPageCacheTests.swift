@@ -70,7 +70,8 @@ struct ViewPageCacheTests {
                             if Int.random(in: 0..<3, using: &random) == 0 {
                                 matches =
                                     try Self.checkReads(
-                                        tx, views: views, model: working, random: &random, label: "step \(step), inside")
+                                        tx, views: views, model: working, random: &random,
+                                        label: "step \(step), inside")
                                     && matches
                             }
                         }
@@ -271,7 +272,8 @@ struct ViewPageCacheTests {
                 case 0:
                     check(try reader.count(in: group), rows.count, "the count of \(view.name)/\(group)")
                 case 1:
-                    check(try reader.keys(in: group, range: range), wanted, "the keys of \(view.name)/\(group) \(range)")
+                    check(
+                        try reader.keys(in: group, range: range), wanted, "the keys of \(view.name)/\(group) \(range)")
                 case 2:
                     check(
                         try reader.items(in: group, range: range).map(\.id), wanted,
