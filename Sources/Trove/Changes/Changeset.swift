@@ -75,6 +75,10 @@ public struct Changeset: Sendable, Hashable {
     /// The row changes of each view that this commit changed, by view name (see ``View`` and
     /// ``ViewChanges``). Empty for a changeset that does not list what changed.
     public var viewChanges: [String: ViewChanges] = [:]
+    /// The persistent views whose pages this commit wrote with no change to report in
+    /// ``viewChanges``, for the page caches of the other connections (see ``ViewPageCache``). Not
+    /// part of the changeset's value.
+    var viewPagesWritten = ViewPagesWritten()
 
     /// Creates a changeset.
     ///
@@ -202,4 +206,17 @@ public struct Changeset: Sendable, Hashable {
     static func reload(_ reason: ReloadReason, snapshot: UInt64) -> Changeset {
         Changeset(snapshot: snapshot, reloadReason: reason)
     }
+}
+
+/// The names of the persistent views whose pages a commit wrote with no row or group change to
+/// report (a row inserted into a full page and removed again in the same transaction leaves the
+/// page split): with the views of ``Changeset/viewChanges``, every view whose pages changed. A
+/// hint for caches, left out of the changeset's equality and hash: two changesets that report the
+/// same changes are equal.
+struct ViewPagesWritten: Sendable, Hashable {
+    var names: Set<String> = []
+
+    static func == (lhs: Self, rhs: Self) -> Bool { true }
+
+    func hash(into hasher: inout Hasher) {}
 }

@@ -61,6 +61,10 @@ struct ChangesetBuilder {
     /// The row changes of views, by view name, recorded when the transaction commits.
     var viewChanges: [String: ViewChanges] = [:]
 
+    /// The persistent views whose pages the transaction wrote with no change to report in
+    /// ``viewChanges``, recorded when it commits.
+    var viewPagesWritten: Set<String> = []
+
     /// Whether nothing was recorded.
     var isEmpty: Bool {
         events.isEmpty && removedCollections.isEmpty && !removedAllCollections && changedExtensions.isEmpty
@@ -110,6 +114,7 @@ struct ChangesetBuilder {
         changedExtensions.removeAll()
         relationshipNotices.removeAll()
         viewChanges.removeAll()
+        viewPagesWritten.removeAll()
     }
 
     /// Records that every item of every collection was removed; everything recorded before no
@@ -209,6 +214,7 @@ struct ChangesetBuilder {
             changedExtensions: changedExtensions)
         changeset.relationshipNotices = relationshipNotices
         changeset.viewChanges = viewChanges
+        changeset.viewPagesWritten.names = viewPagesWritten
         return changeset
     }
 

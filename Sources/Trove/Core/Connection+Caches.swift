@@ -1,9 +1,9 @@
 // Cache control of a connection: flushing on demand, and limits of its own.
 
 extension Connection {
-    /// Empties this connection's caches of decoded items and metadata, and finalizes its cached
-    /// prepared statements, releasing their memory. Call it on memory pressure; nothing else
-    /// changes, and the caches fill again as the connection reads.
+    /// Empties this connection's caches of decoded items and metadata and of the pages of views,
+    /// and finalizes its cached prepared statements, releasing their memory. Call it on memory
+    /// pressure; nothing else changes, and the caches fill again as the connection reads.
     ///
     /// ```swift
     /// NotificationCenter.default.addObserver(forName: UIApplication.didReceiveMemoryWarningNotification, object: nil, queue: nil) { _ in
@@ -19,6 +19,7 @@ extension Connection {
         lock.withLock(misuse: Connection.flushMisuseMessage) {
             core.items = LRUCache(limit: core.items.limit)
             core.metadata = LRUCache(limit: core.metadata.limit)
+            core.viewPages = ViewPageCache()
             core.sqlite.removeCachedStatements()
         }
     }

@@ -44,6 +44,9 @@ final class ConnectionCore {
     private let owningDatabase: Database?
     var items: LRUCache
     var metadata: LRUCache
+    /// The pages of the persistent views this connection read, kept coherent with the items by
+    /// the same rules (see ``ViewPageCache``).
+    var viewPages = ViewPageCache()
     /// The number of the latest commit of this process that the caches' snapshot is known to
     /// include; `nil` before the first transaction.
     var snapshot: UInt64?
@@ -248,6 +251,7 @@ final class ConnectionCore {
             try rebuildStaleExtensions()
         } catch {
             rollbackQuietly()
+            forgetViewPagesOfWrite()
             changes.removeAll()
             resetExtensionState()
             schemasRolledBack()
@@ -287,6 +291,8 @@ final class ConnectionCore {
 
     /// Commits the current write. Returns its changeset, or `nil` when it changed nothing.
     func commitWrite() throws -> Changeset? {
+        // Whether it commits or rolls back, the pages this transaction wrote are not the cache's.
+        forgetViewPagesOfWrite()
         if transactionFailure == nil, !extensionStates.isEmpty {
             do {
                 try runWillCommit()
@@ -370,6 +376,7 @@ final class ConnectionCore {
     /// Rolls the current write back and evicts what it cached.
     func rollbackWrite() {
         rollbackQuietly()
+        forgetViewPagesOfWrite()
         if changes.removedAllCollections || !changes.removedCollections.isEmpty {
             items.removeAll()
             metadata.removeAll()
@@ -404,6 +411,7 @@ final class ConnectionCore {
         if generation != cacheGeneration {
             items.removeAll()
             metadata.removeAll()
+            viewPages.removeAll()
             cacheGeneration = generation
         }
         let version = try sqlite.dataVersion()
@@ -428,7 +436,7 @@ final class ConnectionCore {
         let token = try readFileWriterToken()
         let ownToken = database.writerToken.load(ordering: .sequentiallyConsistent)
         let onlyThisProcess = token != 0 && token == fileWriterToken && token == ownToken
-        if items.count != 0 || metadata.count != 0 {
+        if items.count != 0 || metadata.count != 0 || !viewPages.isEmpty {
             // The file changed: when no commit of this process explains it (`upper == current`),
             // something that is not Trove wrote it (see ``Database/invalidateCaches()``).
             if onlyThisProcess, upper > current,
@@ -440,6 +448,7 @@ final class ConnectionCore {
             } else {
                 items.removeAll()
                 metadata.removeAll()
+                viewPages.removeAll()
             }
         }
         if !onlyThisProcess {
@@ -470,8 +479,10 @@ final class ConnectionCore {
         if changeset.removedAllCollections || changeset.reloadReason != nil {
             items.removeAll()
             metadata.removeAll()
+            viewPages.removeAll()
             return
         }
+        forgetViewPages(changedBy: changeset)
         for collection in changeset.removedCollections {
             items.removeAll(in: collection)
             metadata.removeAll(in: collection)

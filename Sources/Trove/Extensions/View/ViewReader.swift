@@ -187,9 +187,10 @@ extension ViewReader: Sendable {}
 
 extension ViewDefinition {
     /// The pages at `transaction`'s snapshot, after checking that the view can be read and
-    /// noting the read for an observation: the file's tables, or the version of an in-memory
-    /// view that the snapshot reads (the transaction's own copy in a write transaction that
-    /// changed the view).
+    /// noting the read for an observation: the file's tables through the connection's cache of
+    /// pages (straight from the file in a write transaction that changed the view, see
+    /// ``ViewPageCache``), or the version of an in-memory view that the snapshot reads (the
+    /// transaction's own copy in a write transaction that changed the view).
     func pageSource(in transaction: ReadTransaction) throws -> any ViewPageSource {
         let core = transaction.checkedCore
         for collection in collections {
@@ -197,7 +198,8 @@ extension ViewDefinition {
         }
         try core.database.checkQueryable(name, fingerprint: fingerprint)
         guard isInMemory else {
-            return SQLiteViewPages(storage: pages, sqlite: core.sqlite)
+            let file = SQLiteViewPages(storage: pages, sqlite: core.sqlite)
+            return core.mayCacheViewPages(of: name) ? CachedViewPages(file: file, core: core) : file
         }
         if let state = core.extensionStates[name] as? ViewWriteState, let memory = state.memory {
             return memory.state

@@ -119,6 +119,12 @@ final class ViewWriteState: ExtensionTransactionState {
         return (previous, next)
     }
 
+    /// Whether the transaction changed the pages: every change saves the page list of its group
+    /// first, or a row's page.
+    private var wrotePages: Bool {
+        !originalGroupPages.isEmpty || !originalLocation.isEmpty || !createdPages.isEmpty
+    }
+
     // MARK: Copy on write
 
     private func willModify(group: String, in context: ExtensionContext) throws {
@@ -346,8 +352,20 @@ final class ViewWriteState: ExtensionTransactionState {
 
     // MARK: Commit
 
+    /// Records the view's changes in the changeset: its row and group changes, or, when the
+    /// transaction rewrote its pages in the file with no change left to report (a row inserted
+    /// into a full page and removed again leaves the page split), its name among the views whose
+    /// pages were written, so that the other connections' caches of the pages drop them all the
+    /// same (see ``ViewPageCache``).
     func willCommit(name: String, in context: ExtensionContext) throws {
-        guard !changed.isEmpty || !departed.isEmpty else { return }
+        if try !recordChanges(name: name, in: context), memory == nil, wrotePages {
+            context.core.changes.viewPagesWritten.insert(name)
+        }
+    }
+
+    /// Records the row and group changes of the view, if any; returns whether it did.
+    private func recordChanges(name: String, in context: ExtensionContext) throws -> Bool {
+        guard !changed.isEmpty || !departed.isEmpty else { return false }
         var originalOffsets: [String: [Int64: Int]] = [:]
         var currentOffsets: [String: [Int64: Int]] = [:]
 
@@ -443,9 +461,10 @@ final class ViewWriteState: ExtensionTransactionState {
                 groupChanges.append(ViewGroupChange(kind: isPresent ? .inserted : .removed, group: group))
             }
         }
-        guard !rowChanges.isEmpty || !groupChanges.isEmpty else { return }
+        guard !rowChanges.isEmpty || !groupChanges.isEmpty else { return false }
         context.core.changes.viewChanges[name] = ViewChanges(
             groupChanges: groupChanges.sorted(), rowChanges: rowChanges.sorted())
+        return true
     }
 }
 
