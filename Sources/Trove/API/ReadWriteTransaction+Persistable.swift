@@ -110,7 +110,7 @@ extension ReadWriteTransaction {
     @inlinable
     @discardableResult
     public func remove<Items: Sequence>(_ items: Items) throws -> Int where Items.Element: Persistable {
-        try removeItems(forKeys: items.lazy.map { $0.id.itemKey }, in: Items.Element.collection)
+        try removeItems(forKeyArray: items.map { $0.id.itemKey }, in: Items.Element.collection)
     }
 
     /// Removes the item of type `Item` at `key`.
@@ -137,7 +137,7 @@ extension ReadWriteTransaction {
     @inlinable
     @discardableResult
     public func remove<Item: Persistable>(_ type: Item.Type, keys: some Sequence<Item.ID>) throws -> Int {
-        try removeItems(forKeys: keys.lazy.map(\.itemKey), in: Item.collection)
+        try removeItems(forKeyArray: keys.map { $0.itemKey }, in: Item.collection)
     }
 
     /// Removes every item of type `Item`: the whole collection.

@@ -114,6 +114,13 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// - Throws: ``TroveError`` when SQLite fails.
     @discardableResult
     public func removeItems(forKeys keys: some Sequence<String>, in collection: String) throws -> Int {
+        try removeItems(forKeyArray: Array(keys), in: collection)
+    }
+
+    /// ``removeItems(forKeys:in:)`` for an array, not generic: the typed layer's removals come
+    /// here with their keys made in the caller's specialized code.
+    @usableFromInline
+    func removeItems(forKeyArray keys: [String], in collection: String) throws -> Int {
         let core = checkedCore
         return try core.removeRows(keys.map { RowRemoval(key: $0, rowID: nil) }, in: collection) { key in
             core.evict(key: key, collection: collection)
