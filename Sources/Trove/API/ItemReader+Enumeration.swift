@@ -130,7 +130,7 @@ extension ItemReader {
         var misses: [(key: Item.ID, itemKey: String)] = []
         for key in keys {
             let itemKey = key.itemKey
-            if let cached = transaction.cachedItem(at: CacheKey(collection: Item.collection, key: itemKey)) as? Item {
+            if let cached = transaction.cachedItem(at: CacheKey(collection: Item.collection, key: itemKey), as: Item.self) {
                 try body(key, cached, &stop)
                 if stop { return }
             } else {
@@ -202,7 +202,7 @@ extension ItemReader {
     func decodeItem(
         key: String, data: UnsafeRawBufferPointer, metadata: UnsafeRawBufferPointer?, useCache: Bool
     ) throws -> Item {
-        if useCache, let cached = transaction.cachedItem(at: CacheKey(collection: Item.collection, key: key)) as? Item {
+        if useCache, let cached = transaction.cachedItem(at: CacheKey(collection: Item.collection, key: key), as: Item.self) {
             return cached
         }
         var item: Item

@@ -15,7 +15,7 @@ extension ReadTransaction {
     @inlinable
     public func read<Item: Persistable>(_ type: Item.Type, key: Item.ID) throws -> Item? {
         let cacheKey = CacheKey(collection: Item.collection, key: key.itemKey)
-        if let cached = cachedItem(at: cacheKey) as? Item {
+        if let cached = cachedItem(at: cacheKey, as: Item.self) {
             return cached
         }
         if sharesDecodedItems, Item.self is any ShareableItem.Type {
@@ -96,10 +96,10 @@ extension ReadTransaction {
     public func metadata<Item: Persistable>(for type: Item.Type, key: Item.ID) throws -> Item.Metadata? {
         guard Item.Metadata.self != NoMetadata.self else { return nil }
         let cacheKey = CacheKey(collection: Item.collection, key: key.itemKey)
-        if let cached = cachedItem(at: cacheKey) as? Item {
+        if let cached = cachedItem(at: cacheKey, as: Item.self) {
             return cached.metadata
         }
-        if let cached = cachedMetadata(at: cacheKey) as? CachedMetadata<Item.Metadata> {
+        if let cached = cachedMetadata(at: cacheKey, as: CachedMetadata<Item.Metadata>.self) {
             return cached.value
         }
         var metadata: Item.Metadata?
@@ -119,7 +119,7 @@ extension ReadTransaction {
     /// - Returns: `true` when the item exists.
     /// - Throws: ``TroveError`` when SQLite fails.
     public func contains<Item: Persistable>(_ type: Item.Type, key: Item.ID) throws -> Bool {
-        if cachedItem(at: CacheKey(collection: Item.collection, key: key.itemKey)) is Item {
+        if cachedItem(at: CacheKey(collection: Item.collection, key: key.itemKey), as: Item.self) != nil {
             return true
         }
         return try hasItem(forKey: key.itemKey, in: Item.collection)

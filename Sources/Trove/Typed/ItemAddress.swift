@@ -66,7 +66,7 @@ extension ReadTransaction {
     @inlinable
     public func read<Item: Persistable>(_ type: Item.Type, at address: ItemAddress) throws -> Item? {
         let cacheKey = CacheKey(collection: address.collection, key: address.key)
-        if let cached = cachedItem(at: cacheKey) as? Item {
+        if let cached = cachedItem(at: cacheKey, as: Item.self) {
             return cached
         }
         var item: Item?
@@ -101,7 +101,7 @@ extension ReadTransaction {
         var result: [ItemAddress: Item] = [:]
         var misses: [ItemAddress] = []
         for address in addresses where result[address] == nil {
-            if let cached = cachedItem(at: CacheKey(collection: address.collection, key: address.key)) as? Item {
+            if let cached = cachedItem(at: CacheKey(collection: address.collection, key: address.key), as: Item.self) {
                 result[address] = cached
             } else {
                 misses.append(address)

@@ -47,6 +47,23 @@ extension ReadTransaction {
         return checkedCore.items.value(for: cacheKey)
     }
 
+    /// The cached item at `cacheKey` as an `Item`, marked as most recently used. A miss costs no
+    /// dynamic cast: `as?` on an empty `Any?` still calls the runtime's cast, some 300
+    /// instructions on every miss of a read.
+    @inlinable
+    func cachedItem<Item>(at cacheKey: CacheKey, as type: Item.Type) -> Item? {
+        guard let cached = cachedItem(at: cacheKey) else { return nil }
+        return cached as? Item
+    }
+
+    /// The cached metadata entry at `cacheKey` as an `Entry`, without a cast on a miss (see
+    /// ``cachedItem(at:as:)``).
+    @inlinable
+    func cachedMetadata<Entry>(at cacheKey: CacheKey, as type: Entry.Type) -> Entry? {
+        guard let cached = cachedMetadata(at: cacheKey) else { return nil }
+        return cached as? Entry
+    }
+
     /// The cached metadata entry (a ``CachedMetadata``) at `cacheKey`, marked as most recently
     /// used.
     @usableFromInline
@@ -188,7 +205,7 @@ extension ReadTransaction {
         var items: [Item] = []
         try read(
             { cacheKey in
-                guard let cached = transaction.cachedItem(at: cacheKey) as? Item else { return false }
+                guard let cached = transaction.cachedItem(at: cacheKey, as: Item.self) else { return false }
                 items.append(cached)
                 return true
             },

@@ -185,7 +185,7 @@ extension ReadTransaction {
             let key = statement.string(at: 0)
             guard let id = Item.ID(itemKey: key) else { throw invalidKey(key, of: Item.self) }
             let cacheKey = CacheKey(collection: Item.collection, key: key)
-            var item = transaction.cachedItem(at: cacheKey) as? Item
+            var item = transaction.cachedItem(at: cacheKey, as: Item.self)
             if item == nil {
                 try transaction.decodeRow(
                     of: statement, dataColumn: 1, metadataColumn: Item.Metadata.self != NoMetadata.self ? 2 : nil,
