@@ -78,6 +78,16 @@ final class PostgresItemCache: Sendable {
         }
     }
 
+    /// Whether the change numbered `number` would change the cache (``apply(_:)``): the cache
+    /// has a number, older than `number`. An empty cache, or one that a commit of this instance
+    /// already brought to `number`, has nothing to evict for it.
+    func isBehind(_ number: Int64) -> Bool {
+        state.withLock { state in
+            guard let current = state.number else { return false }
+            return current < number
+        }
+    }
+
     /// Empties the cache.
     func flush() {
         state.withLock { state in
@@ -212,6 +222,11 @@ final class PostgresChangeHub: Sendable {
 
     /// What a closed store tells its observations: anything may have changed.
     private static let closed = Changeset(snapshot: 0, reloadReason: .missedChanges)
+
+    /// Whether a loop over ``PostgresStore/changes`` or an observation would receive a change.
+    var hasReceivers: Bool {
+        state.withLock { !$0.subscriptions.isEmpty || !$0.observers.isEmpty }
+    }
 
     /// The number of running observations (for tests).
     var observerCount: Int {
