@@ -31,7 +31,9 @@ public struct Configuration: Sendable, Hashable {
     /// `SQLITE_BUSY`, in milliseconds. Default: 5,000.
     ///
     /// Within one process, Trove serializes writers itself, so this matters only when several
-    /// processes share the file.
+    /// processes share the file. A writer waits at least half a second for the write lock whatever
+    /// this says: SQLite's readers take that lock for an instant when they find the log's index
+    /// being updated, and a writer of this process that starts in that instant must not fail.
     public var busyTimeoutMilliseconds: Int = 5_000
 
     /// How many decoded items each connection keeps in its cache. `0` disables the cache.

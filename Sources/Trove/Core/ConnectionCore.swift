@@ -1,4 +1,5 @@
 import Foundation
+internal import TroveCSQLite
 import Synchronization
 
 /// The state of a ``Connection`` that only its transactions touch: the SQLite handle, the
@@ -235,7 +236,7 @@ final class ConnectionCore {
     }
 
     func beginWrite() throws {
-        try sqlite.executeCached("BEGIN IMMEDIATE")
+        try beginImmediate()
         sqlite.transactionBegan()
         do {
             // No commit of this process is under way: this transaction holds the writer lock.
@@ -256,6 +257,38 @@ final class ConnectionCore {
             resetExtensionState()
             schemasRolledBack()
             throw error
+        }
+    }
+
+    /// How long the writer waits for the log's write lock at least, whatever the busy timeout.
+    ///
+    /// This process has one writer at a time, but SQLite's readers take the write lock too, for an
+    /// instant: a reader that finds the log's index being updated takes it to read the index
+    /// safely. With a busy timeout of 0, a writer that starts in that instant would fail with
+    /// `SQLITE_BUSY`, and under load the instant lasts as long as the reader's thread waits for a
+    /// core.
+    static let writeLockGraceMilliseconds = 500
+
+    /// Starts the write transaction, retrying for ``writeLockGraceMilliseconds`` when the busy
+    /// timeout is shorter and the write lock is taken (see there).
+    private func beginImmediate() throws {
+        let timeout = database.configuration.busyTimeoutMilliseconds
+        guard timeout < Self.writeLockGraceMilliseconds else {
+            // SQLite's busy handler already waits longer than the grace.
+            return try sqlite.executeCached("BEGIN IMMEDIATE")
+        }
+        let start = ContinuousClock.now
+        var pauseMicroseconds = 50
+        while true {
+            do {
+                return try sqlite.executeCached("BEGIN IMMEDIATE")
+            } catch let error as TroveError where error.sqliteResultCode == SQLITE_BUSY {
+                let waited = ContinuousClock.now - start
+                let deadline = Duration.milliseconds(Self.writeLockGraceMilliseconds)
+                guard waited + .microseconds(pauseMicroseconds) < deadline else { throw error }
+                Thread.sleep(forTimeInterval: Double(pauseMicroseconds) / 1_000_000)
+                pauseMicroseconds = min(pauseMicroseconds * 2, 20_000)
+            }
         }
     }
 
