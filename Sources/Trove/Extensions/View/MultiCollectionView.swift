@@ -114,6 +114,7 @@ extension MultiCollectionView: ViewDefinition {
     typealias Row = ViewRow
 
     var isInMemory: Bool { storage == .inMemory }
+    var populatesStoredItems: Bool { true }
     var primaryCollection: String { collections.first ?? "" }
     var reportsCollections: Bool { true }
 

@@ -67,6 +67,9 @@ public struct View<Item: Persistable>: Sendable {
     public let version: Int
     /// Whether the pages survive from one run to the next.
     public let storage: Storage
+    /// Whether the view starts empty instead of holding the items already stored: only the
+    /// items written after it is built enter it (see ``init(_:version:storage:startsEmpty:filter:grouping:sortedBy:)``).
+    public let startsEmpty: Bool
     let filter: @Sendable (Item, Item.Metadata?) -> Bool
     let grouping: @Sendable (Item, Item.Metadata?) -> String?
     let areInIncreasingOrder: @Sendable (Item, Item) -> Bool
@@ -83,17 +86,24 @@ public struct View<Item: Persistable>: Sendable {
     ///   - version: The version of the definition (default 1). Change it when a closure changes:
     ///     Trove cannot see inside closures.
     ///   - storage: Whether the pages survive from one run to the next (default: persistent).
+    ///   - startsEmpty: Whether the view starts empty (default: `false`, it holds every stored
+    ///     item that belongs). An empty view fills with the items written from then on: inserted,
+    ///     updated, or whose metadata is set, when they belong; a touch does not add an item. It
+    ///     starts empty whenever Trove builds it: at its first registration, at a new version, and
+    ///     when it must be rebuilt because another process that does not register it wrote its
+    ///     collection (which rows those writes would have added cannot be known). An in-memory view
+    ///     is built by each process that registers it, and again after another process's commit.
     ///   - filter: Whether an item belongs to the view (default: every item).
     ///   - grouping: The group of an item, or `nil` to leave it out.
     ///   - sortedBy: The order of the items of a group.
     public init(
-        _ name: String, version: Int = 1, storage: Storage = .persistent,
+        _ name: String, version: Int = 1, storage: Storage = .persistent, startsEmpty: Bool = false,
         filter: @escaping @Sendable (Item, Item.Metadata?) -> Bool = { _, _ in true },
         grouping: @escaping @Sendable (Item, Item.Metadata?) -> String?,
         sortedBy: [ViewSort<Item>]
     ) {
         self.init(
-            name, version: version, storage: storage, filter: filter, grouping: grouping,
+            name, version: version, storage: storage, startsEmpty: startsEmpty, filter: filter, grouping: grouping,
             areInIncreasingOrder: ViewSort.combined(sortedBy), parentFingerprint: "")
     }
 
@@ -103,29 +113,33 @@ public struct View<Item: Persistable>: Sendable {
     ///   - name: The name of the view: 1 to 64 ASCII letters, digits and underscores.
     ///   - version: The version of the definition (default 1).
     ///   - storage: Whether the pages survive from one run to the next (default: persistent).
+    ///   - startsEmpty: Whether the view starts empty (default: `false`), as for
+    ///     ``init(_:version:storage:startsEmpty:filter:grouping:sortedBy:)``.
     ///   - filter: Whether an item belongs to the view (default: every item).
     ///   - grouping: The group of an item, or `nil` to leave it out.
     ///   - areInIncreasingOrder: Whether the first item comes before the second in a group: a
     ///     strict weak ordering, as for `sorted(by:)`.
     public init(
-        _ name: String, version: Int = 1, storage: Storage = .persistent,
+        _ name: String, version: Int = 1, storage: Storage = .persistent, startsEmpty: Bool = false,
         filter: @escaping @Sendable (Item, Item.Metadata?) -> Bool = { _, _ in true },
         grouping: @escaping @Sendable (Item, Item.Metadata?) -> String?,
         areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool
     ) {
         self.init(
-            name, version: version, storage: storage, filter: filter, grouping: grouping,
+            name, version: version, storage: storage, startsEmpty: startsEmpty, filter: filter, grouping: grouping,
             areInIncreasingOrder: areInIncreasingOrder, parentFingerprint: "")
     }
 
     private init(
-        _ name: String, version: Int, storage: Storage, filter: @escaping @Sendable (Item, Item.Metadata?) -> Bool,
+        _ name: String, version: Int, storage: Storage, startsEmpty: Bool,
+        filter: @escaping @Sendable (Item, Item.Metadata?) -> Bool,
         grouping: @escaping @Sendable (Item, Item.Metadata?) -> String?,
         areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool, parentFingerprint: String
     ) {
         self.name = name
         self.version = version
         self.storage = storage
+        self.startsEmpty = startsEmpty
         self.filter = filter
         self.grouping = grouping
         self.areInIncreasingOrder = areInIncreasingOrder
@@ -139,13 +153,15 @@ public struct View<Item: Persistable>: Sendable {
         case .rebuiltAtLaunch: fingerprint += " launch \(View.launchToken)"
         case .inMemory: fingerprint += " memory \(View.launchToken)"
         }
+        if startsEmpty { fingerprint += " starts empty" }
         if !parentFingerprint.isEmpty { fingerprint += " of (\(parentFingerprint))" }
         self.fingerprint = fingerprint
         pages = ViewStorage(name: name)
     }
 
     /// A view of the items of this view that also pass `filter`: the same groups, in the same
-    /// order. Filtered views chain. Replace the filter at run time (a search box over a list) by
+    /// order, the same storage, and empty at its start when this view starts empty. Filtered
+    /// views chain. Replace the filter at run time (a search box over a list) by
     /// registering a filtered view with the same name and a new version: the view is rebuilt.
     ///
     /// ```swift
@@ -165,7 +181,7 @@ public struct View<Item: Persistable>: Sendable {
     ) -> View<Item> {
         let parentFilter = self.filter
         return View(
-            name, version: version, storage: storage,
+            name, version: version, storage: storage, startsEmpty: startsEmpty,
             filter: { item, metadata in parentFilter(item, metadata) && filter(item, metadata) },
             grouping: grouping, areInIncreasingOrder: areInIncreasingOrder,
             parentFingerprint: "\(self.name) v\(self.version) \(self.fingerprint)")
@@ -207,6 +223,7 @@ extension View: ViewDefinition {
     typealias Row = Item
 
     var isInMemory: Bool { storage == .inMemory }
+    var populatesStoredItems: Bool { !startsEmpty }
     var primaryCollection: String { Item.collection }
     var collections: [String] { [Item.collection] }
     var reportsCollections: Bool { false }

@@ -8,6 +8,8 @@ protocol ViewDefinition: Sendable {
     var pages: ViewStorage { get }
     /// Whether the pages live in memory only.
     var isInMemory: Bool { get }
+    /// Whether a build fills the view with the stored items (else it starts empty).
+    var populatesStoredItems: Bool { get }
     /// The collection recorded in the registry of extensions: the first one the view follows.
     var primaryCollection: String { get }
     /// Every collection the view follows.
@@ -72,9 +74,11 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
         !view.isInMemory || context.core.database.viewVersions.latest(of: name) != nil
     }
 
-    /// Sorts the items of each group in memory and writes them in pages.
+    /// Sorts the items of each group in memory and writes them in pages; a view that starts
+    /// empty writes none.
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
         let store = try state(name: name, in: context).store
+        guard view.populatesStoredItems else { return }
         var groups: [String: [(rowID: Int64, key: String, item: Definition.Row)]] = [:]
         try view.forEachStored(in: context, progress: progress) { rowID, key, item in
             let group = try readable(rowID: rowID, name: name, in: context) {
