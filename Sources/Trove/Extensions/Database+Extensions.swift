@@ -64,27 +64,54 @@ extension Database {
     }
 
     /// Removes the extension `name`: drops its tables and its row in the file. Works for an
-    /// orphan too (an extension in the file that no one registers any more).
+    /// orphan too (an extension in the file that no one registers any more). The registered
+    /// extensions made from it (the filtered views of a view, and theirs) are removed with it.
     ///
     /// - Parameter name: The name of the extension.
     /// - Returns: `true` when the file had such an extension.
     /// - Throws: ``TroveError`` when SQLite fails.
     @discardableResult
     public func unregister(_ name: String) throws -> Bool {
+        let names = [name] + extensions.withLock { Self.descendants(of: [name], in: $0.registered) }
         let removed = try newConnection().changeExtensions { core in
-            let removed = try core.unregister(name)
+            var removed = false
+            for (offset, name) in names.enumerated() {
+                let dropped = try core.unregister(name)
+                if offset == 0 { removed = dropped }
+            }
             let registry = updateExtensions { registry in
                 let before = registry
-                registry.registered.removeValue(forKey: name)
-                registry.orphans.removeValue(forKey: name)
-                registry.stale.remove(name)
+                for name in names {
+                    registry.registered.removeValue(forKey: name)
+                    registry.orphans.removeValue(forKey: name)
+                    registry.stale.remove(name)
+                }
                 return before
             }
             return (removed, { self.updateExtensions { $0 = registry } })
         }
         // An in-memory view's versions go once the commit succeeded.
-        viewVersions.remove(name)
+        for name in names { viewVersions.remove(name) }
         return removed
+    }
+
+    /// The names of the extensions of `registered` made from one of `names`, or from one of
+    /// those, and so on (see ``ExtensionImplementation/parentName``), parents first.
+    private static func descendants(of names: [String], in registered: [String: DatabaseExtension]) -> [String] {
+        var found: [String] = []
+        var seen = Set(names)
+        var parents = names
+        while !parents.isEmpty {
+            let children = registered.values
+                .filter { definition in
+                    definition.implementation.parentName.map(parents.contains) ?? false && !seen.contains(definition.name)
+                }
+                .map(\.name).sorted()
+            seen.formUnion(children)
+            found += children
+            parents = children
+        }
+        return found
     }
 
     /// The names of the extensions this database maintains, sorted.
@@ -107,15 +134,47 @@ extension Database {
                 code: .extensionFailed, message: "Two extensions are named '\(definition.name)'.",
                 extensionName: definition.name)
         }
+        let batch = Dictionary(uniqueKeysWithValues: extensions.map { ($0.name, $0) })
         return try newConnection().changeExtensions { core in
-            let results = try extensions.map { definition in
+            let registered = self.extensions.withLock { $0.registered }
+            // Each extension made from another (a filtered view) is made again over its parent as
+            // it is registered now: in this batch, or already.
+            var resolved: [String: DatabaseExtension] = [:]
+            func resolve(_ definition: DatabaseExtension) -> DatabaseExtension {
+                if let done = resolved[definition.name] { return done }
+                var result = definition
+                if let parentName = definition.implementation.parentName, parentName != definition.name,
+                    let parent = batch[parentName].map(resolve) ?? registered[parentName],
+                    let implementation = definition.implementation.following(parent.implementation)
+                {
+                    result = DatabaseExtension(name: definition.name, version: definition.version, implementation: implementation)
+                }
+                resolved[definition.name] = result
+                return result
+            }
+            let definitions = extensions.map(resolve)
+            let results = try definitions.map { definition in
                 try core.register(definition, progress: { progress(definition.name, $0) })
+            }
+            // The registered extensions made from these follow them: rebuilt over the new
+            // definitions when those changed, parents first.
+            var followers: [DatabaseExtension] = []
+            var current = registered.merging(resolved) { $1 }
+            for name in Self.descendants(of: definitions.map(\.name), in: registered) where batch[name] == nil {
+                guard let follower = current[name], let parentName = follower.implementation.parentName,
+                    let parent = current[parentName],
+                    let implementation = follower.implementation.following(parent.implementation)
+                else { continue }
+                let rebuilt = DatabaseExtension(name: name, version: follower.version, implementation: implementation)
+                _ = try core.register(rebuilt, progress: { progress(name, $0) })
+                current[name] = rebuilt
+                followers.append(rebuilt)
             }
             // Installed before the commit, under the writer lock: no write can come between the
             // commit and the moment writes start reaching the extensions.
             let registry = updateExtensions { registry in
                 let before = registry
-                for definition in extensions {
+                for definition in definitions + followers {
                     registry.registered[definition.name] = definition
                     registry.orphans.removeValue(forKey: definition.name)
                     registry.stale.remove(definition.name)

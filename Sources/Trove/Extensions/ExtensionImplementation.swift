@@ -49,6 +49,20 @@ protocol ExtensionImplementation: Sendable {
     /// extension ``follows(_:)``; by default ``removeAll(rows:name:in:)``.
     func removeAll(rows: [RemovedRow]?, ofCollection collection: String?, name: String, in context: ExtensionContext)
         throws
+    /// The name of the extension this one is made from (the view a filtered view filters), which
+    /// it follows: rebuilt when that one is registered again, unregistered with it. `nil` by
+    /// default.
+    var parentName: String? { get }
+    /// This extension made again over `parent`, the extension named ``parentName`` as registered
+    /// now, or `nil` when it cannot be (another kind of extension): it then keeps its own
+    /// definition. `nil` by default.
+    func following(_ parent: any ExtensionImplementation) -> (any ExtensionImplementation)?
+}
+
+extension ExtensionImplementation {
+    var parentName: String? { nil }
+
+    func following(_ parent: any ExtensionImplementation) -> (any ExtensionImplementation)? { nil }
 }
 
 /// What an extension's methods work with: the connection of the write transaction.

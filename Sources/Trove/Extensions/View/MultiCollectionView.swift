@@ -115,6 +115,8 @@ extension MultiCollectionView: ViewDefinition {
 
     var isInMemory: Bool { storage == .inMemory }
     var populatesStoredItems: Bool { true }
+    var parentName: String? { nil }
+    func following(_ parent: MultiCollectionView) -> MultiCollectionView? { nil }
     var primaryCollection: String { collections.first ?? "" }
     var reportsCollections: Bool { true }
 

@@ -73,6 +73,9 @@ public struct View<Item: Persistable>: Sendable {
     let filter: @Sendable (Item, Item.Metadata?) -> Bool
     let grouping: @Sendable (Item, Item.Metadata?) -> String?
     let areInIncreasingOrder: @Sendable (Item, Item) -> Bool
+    /// For a view made by ``filtered(_:version:by:)``: the name of the view it filters, and its
+    /// own filter, to make it again over the parent as registered (see ``following(_:)``).
+    let parent: (name: String, filter: @Sendable (Item, Item.Metadata?) -> Bool)?
     /// How keys compare, to break the ties of the sort.
     let keyOrder: ItemKeyOrder
     /// The fingerprint of the definition, and the view's parents' (see ``filtered(_:version:by:)``).
@@ -104,7 +107,7 @@ public struct View<Item: Persistable>: Sendable {
     ) {
         self.init(
             name, version: version, storage: storage, startsEmpty: startsEmpty, filter: filter, grouping: grouping,
-            areInIncreasingOrder: ViewSort.combined(sortedBy), parentFingerprint: "")
+            areInIncreasingOrder: ViewSort.combined(sortedBy), parent: nil, parentFingerprint: "")
     }
 
     /// Defines a view of the items of `Item`, sorted by a closure.
@@ -127,14 +130,15 @@ public struct View<Item: Persistable>: Sendable {
     ) {
         self.init(
             name, version: version, storage: storage, startsEmpty: startsEmpty, filter: filter, grouping: grouping,
-            areInIncreasingOrder: areInIncreasingOrder, parentFingerprint: "")
+            areInIncreasingOrder: areInIncreasingOrder, parent: nil, parentFingerprint: "")
     }
 
     private init(
         _ name: String, version: Int, storage: Storage, startsEmpty: Bool,
         filter: @escaping @Sendable (Item, Item.Metadata?) -> Bool,
         grouping: @escaping @Sendable (Item, Item.Metadata?) -> String?,
-        areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool, parentFingerprint: String
+        areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool,
+        parent: (name: String, filter: @Sendable (Item, Item.Metadata?) -> Bool)?, parentFingerprint: String
     ) {
         self.name = name
         self.version = version
@@ -143,6 +147,7 @@ public struct View<Item: Persistable>: Sendable {
         self.filter = filter
         self.grouping = grouping
         self.areInIncreasingOrder = areInIncreasingOrder
+        self.parent = parent
         keyOrder = ItemKeyOrder(of: Item.ID.self)
         var fingerprint =
             "view v1 \(Item.collection) version \(version) pages \(ViewStorage.maximumPageSize)/\(ViewStorage.minimumPageSize)"
@@ -161,7 +166,14 @@ public struct View<Item: Persistable>: Sendable {
 
     /// A view of the items of this view that also pass `filter`: the same groups, in the same
     /// order, the same storage, and empty at its start when this view starts empty. Filtered
-    /// views chain. Replace the filter at run time (a search box over a list) by
+    /// views chain.
+    ///
+    /// A registered filtered view follows the view it filters, by name: when that view is
+    /// registered again with another version or definition, the filtered view is rebuilt over
+    /// it in the same transaction (read it then through `newParent.filtered(…)`: the value made
+    /// from the old parent no longer reads it); when that view is unregistered, the filtered view
+    /// is unregistered with it. Registered while that view is not, it filters the definition it
+    /// was made from. Replace the filter at run time (a search box over a list) by
     /// registering a filtered view with the same name and a new version: the view is rebuilt.
     ///
     /// ```swift
@@ -184,7 +196,7 @@ public struct View<Item: Persistable>: Sendable {
             name, version: version, storage: storage, startsEmpty: startsEmpty,
             filter: { item, metadata in parentFilter(item, metadata) && filter(item, metadata) },
             grouping: grouping, areInIncreasingOrder: areInIncreasingOrder,
-            parentFingerprint: "\(self.name) v\(self.version) \(self.fingerprint)")
+            parent: (self.name, filter), parentFingerprint: "\(self.name) v\(self.version) \(self.fingerprint)")
     }
 
     /// The view as an extension to register (``Database/register(_:)-(DatabaseExtension)``).
@@ -224,6 +236,13 @@ extension View: ViewDefinition {
 
     var isInMemory: Bool { storage == .inMemory }
     var populatesStoredItems: Bool { !startsEmpty }
+    var parentName: String? { parent?.name }
+
+    /// This filtered view made again over `parent`, the view it filters as registered now.
+    func following(_ parent: View<Item>) -> View<Item>? {
+        guard let own = self.parent, own.name == parent.name else { return nil }
+        return parent.filtered(name, version: version, by: own.filter)
+    }
     var primaryCollection: String { Item.collection }
     var collections: [String] { [Item.collection] }
     var reportsCollections: Bool { false }

@@ -10,6 +10,10 @@ protocol ViewDefinition: Sendable {
     var isInMemory: Bool { get }
     /// Whether a build fills the view with the stored items (else it starts empty).
     var populatesStoredItems: Bool { get }
+    /// The name of the view this one filters, if it is a filtered view.
+    var parentName: String? { get }
+    /// This view made again over `parent`, the view named ``parentName`` as registered now.
+    func following(_ parent: Self) -> Self?
     /// The collection recorded in the registry of extensions: the first one the view follows.
     var primaryCollection: String { get }
     /// Every collection the view follows.
@@ -44,6 +48,15 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
 
     func follows(_ collection: String) -> Bool {
         view.follows(collection)
+    }
+
+    var parentName: String? { view.parentName }
+
+    func following(_ parent: any ExtensionImplementation) -> (any ExtensionImplementation)? {
+        guard let parent = parent as? ViewImplementation<Definition>, let view = view.following(parent.view) else {
+            return nil
+        }
+        return ViewImplementation(view: view)
     }
 
     func tableNames(name: String) -> [String] {
