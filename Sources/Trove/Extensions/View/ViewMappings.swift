@@ -152,15 +152,25 @@ public struct ViewMappings: Sendable, Hashable {
         public var reversed: Bool
         /// Which of the rows are shown, counted in the order they are shown (after the reversal).
         public var range: Range
+        /// The offsets of the neighbours each row draws something from, in the order the rows
+        /// are shown: `-1` for the row shown just before it (a date header drawn when the date
+        /// differs from the previous message's), `1` for the one just after. When the neighbour
+        /// at one of these offsets is another row than before, or the same row updated, the row
+        /// is reported updated (or its move carries) with ``ViewRowChange/Parts/neighbour``, as
+        /// YapDatabase's cell-drawing dependencies. A neighbour past the rows shown is no row.
+        /// Default: none.
+        public var dependencies: Set<Int>
 
         /// Creates row options.
         ///
         /// - Parameters:
         ///   - reversed: Whether the rows are shown last to first (default `false`).
         ///   - range: Which of them are shown (default: all).
-        public init(reversed: Bool = false, range: Range = .all) {
+        ///   - dependencies: The offsets of the neighbours each row draws from (default: none).
+        public init(reversed: Bool = false, range: Range = .all, dependencies: Set<Int> = []) {
             self.reversed = reversed
             self.range = range
+            self.dependencies = dependencies.subtracting([0])
         }
 
         /// The indexes in the view's group of `count` rows that are shown, from the first shown

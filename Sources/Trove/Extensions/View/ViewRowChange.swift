@@ -20,6 +20,10 @@ public struct ViewRowChange: Sendable, Hashable, Comparable, CustomStringConvert
         public static let item = Parts(rawValue: 1)
         /// Only the metadata was replaced.
         public static let metadata = Parts(rawValue: 2)
+        /// A row that this row draws from changed: its neighbour at one of the offsets of
+        /// ``ViewMappings/Rows/dependencies`` is another row, or was updated. Only in
+        /// ``ViewSectionChanges``.
+        public static let neighbour = Parts(rawValue: 4)
 
         /// The raw value.
         public let rawValue: UInt8

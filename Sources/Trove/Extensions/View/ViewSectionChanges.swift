@@ -17,6 +17,9 @@
 /// - A moved row whose item or metadata also changed has non-empty
 ///   ``ViewSectionRowChange/changedParts``: UIKit cannot move and reload a row in one batch, so
 ///   redraw it after the batch.
+/// - A row that draws from a neighbour (``ViewMappings/Rows/dependencies``) whose neighbour is
+///   another row, or an updated one, has ``ViewRowChange/Parts/neighbour`` in its parts: updated
+///   when it stayed in place, or moved.
 ///
 /// Applying them (``applied(to:)``): take the removed and moved rows out by their old positions
 /// and the removed sections by their old indexes, then put the inserted sections and the
@@ -151,6 +154,24 @@ extension ViewSections {
             guard let before = old.fingerprints[key], let after = fingerprints[key] else { return [] }
             return after.changedParts(since: before)
         }
+        /// `parts` of the row at `to`, with ``ViewRowChange/Parts/neighbour`` when a neighbour it
+        /// draws from is another row than at `from`, or an updated one.
+        func parts(_ key: String, from: ViewSectionIndexPath, to: ViewSectionIndexPath) -> ViewRowChange.Parts {
+            var result = parts(key)
+            let before = old.sections[from.section].keys
+            let after = sections[to.section].keys
+            for offset in mappings.rows(of: sections[to.section].group).dependencies {
+                let oldRow = from.row + offset
+                let newRow = to.row + offset
+                let oldNeighbour = before.indices.contains(oldRow) ? before[oldRow] : nil
+                let newNeighbour = after.indices.contains(newRow) ? after[newRow] : nil
+                if oldNeighbour != newNeighbour || newNeighbour.map({ !parts($0).isEmpty }) == true {
+                    result.insert(.neighbour)
+                    break
+                }
+            }
+            return result
+        }
 
         var rows: [ViewSectionRowChange] = []
         for (key, from) in oldPaths where isKept(old: from) {
@@ -171,7 +192,7 @@ extension ViewSections {
                     rows.append(ViewSectionRowChange(kind: .inserted, key: key, from: nil, to: to))
                     continue
                 }
-                let changed = parts(key)
+                let changed = parts(key, from: from, to: to)
                 if from.section == oldSection {
                     defer { stayedOffset += 1 }
                     if kept.contains(stayedOffset) {

@@ -50,7 +50,9 @@ struct ViewMappingsTests {
         case 1: range = .first(n)
         default: range = .last(n)
         }
-        return ViewMappings.Rows(reversed: Bool.random(using: &random), range: range)
+        // Rows that draw from their neighbours half the time: the one before, after, or two before.
+        let dependencies = Bool.random(using: &random) ? Set([-1, 1, -2].filter { _ in Bool.random(using: &random) }) : []
+        return ViewMappings.Rows(reversed: Bool.random(using: &random), range: range, dependencies: dependencies)
     }
 
     static func randomMappings(_ random: inout SplitMix64) -> (ViewMappings, DynamicGroups?) {
@@ -109,6 +111,7 @@ struct ViewMappingsTests {
         var (oldMembers, oldSections) = try Self.read(connection, view: view, mappings: allMappings.map(\.0))
         var updatesSeen = 0
         var movesSeen = 0
+        var neighboursSeen = 0
 
         for run in 0..<runs {
             let length = Int.random(in: 1...maxRun, using: &random)
@@ -147,20 +150,29 @@ struct ViewMappingsTests {
                     changes.rowChanges.filter { $0.kind == .updated || ($0.kind == .moved && !$0.changedParts.isEmpty) }
                         .map { ($0.key, $0.changedParts) }, uniquingKeysWith: { a, _ in a })
                 var expectedUpdates: [String: ViewRowChange.Parts] = [:]
-                for key in Set(old.contents.flatMap(\.keys)).intersection(new.contents.flatMap(\.keys)) {
-                    guard let path = new.indexPath(ofKey: key), let oldPath = old.indexPath(ofKey: key),
-                        !inserted.contains(new.groups[path.section]), !removed.contains(old.groups[oldPath.section]),
-                        let before = oldMembers[key], let after = members[key]
-                    else { continue }
+                func ownParts(_ key: String) -> ViewRowChange.Parts {
+                    guard let before = oldMembers[key], let after = members[key] else { return [] }
                     var beforeData = before
                     beforeData.metadata = nil
                     var afterData = after
                     afterData.metadata = nil
-                    if beforeData != afterData {
-                        expectedUpdates[key] = .item
-                    } else if before.metadata != after.metadata {
-                        expectedUpdates[key] = .metadata
+                    if beforeData != afterData { return .item }
+                    return before.metadata != after.metadata ? .metadata : []
+                }
+                for key in Set(old.contents.flatMap(\.keys)).intersection(new.contents.flatMap(\.keys)) {
+                    guard let path = new.indexPath(ofKey: key), let oldPath = old.indexPath(ofKey: key),
+                        !inserted.contains(new.groups[path.section]), !removed.contains(old.groups[oldPath.section])
+                    else { continue }
+                    var parts = ownParts(key)
+                    // A neighbour it draws from, brute force: the key at each offset, before and after.
+                    let oldKeys = old.contents[oldPath.section].keys
+                    let newKeys = new.contents[path.section].keys
+                    for offset in mappings.rows(of: new.groups[path.section]).dependencies {
+                        let before = oldKeys.indices.contains(oldPath.row + offset) ? oldKeys[oldPath.row + offset] : nil
+                        let after = newKeys.indices.contains(path.row + offset) ? newKeys[path.row + offset] : nil
+                        if before != after || after.map({ !ownParts($0).isEmpty }) == true { parts.insert(.neighbour) }
                     }
+                    if !parts.isEmpty { expectedUpdates[key] = parts }
                 }
                 #expect(
                     reported == expectedUpdates,
@@ -169,6 +181,7 @@ struct ViewMappingsTests {
                 if new.contents != expected || replayed != new.contents || reported != expectedUpdates { return }
                 for change in changes.rowChanges {
                     if change.kind == .updated { updatesSeen += 1 }
+                    if change.changedParts.contains(.neighbour) { neighboursSeen += 1 }
                     if change.kind == .moved { movesSeen += 1 }
                     if let from = change.from { #expect(old.key(at: from) == change.key, "run \(run): \(change)") }
                     if let to = change.to { #expect(new.key(at: to) == change.key, "run \(run): \(change)") }
@@ -183,7 +196,9 @@ struct ViewMappingsTests {
             }
         }
         // The run exercised what it claims to check.
-        #expect(updatesSeen > runs / 4 && movesSeen > runs / 4, "updates \(updatesSeen), moves \(movesSeen)")
+        #expect(
+            updatesSeen > runs / 4 && movesSeen > runs / 4 && neighboursSeen > runs / 4,
+            "updates \(updatesSeen), moves \(movesSeen), neighbours \(neighboursSeen)")
     }
 
     /// Every member by key, and the sections of each mappings, in one transaction; checks that
