@@ -34,6 +34,9 @@ public struct ViewMappings: Sendable, Hashable {
     /// Whether a group of a fixed list with no row shown is still a section (empty), so that the
     /// sections never change (default `false`: it is left out).
     public var showsEmptyGroups: Bool
+    /// When set, and the sections show fewer rows in all than its threshold, they are shown as
+    /// one section (default `nil`: never).
+    public var consolidation: Consolidation?
 
     /// Creates mappings.
     ///
@@ -42,12 +45,40 @@ public struct ViewMappings: Sendable, Hashable {
     ///   - rows: How the rows of a group are shown (default: all, in the view's order).
     ///   - rowsByGroup: How the rows of particular groups are shown, overriding `rows`.
     ///   - showsEmptyGroups: Whether a group of a fixed list with no row is an empty section.
-    public init(groups: Groups, rows: Rows = Rows(), rowsByGroup: [String: Rows] = [:], showsEmptyGroups: Bool = false)
-    {
+    ///   - consolidation: When to show every row in one section (default: never).
+    public init(
+        groups: Groups, rows: Rows = Rows(), rowsByGroup: [String: Rows] = [:], showsEmptyGroups: Bool = false,
+        consolidation: Consolidation? = nil
+    ) {
         self.groups = groups
         self.rows = rows
         self.rowsByGroup = rowsByGroup
         self.showsEmptyGroups = showsEmptyGroups
+        self.consolidation = consolidation
+    }
+
+    /// Few rows in one section: when the sections would show fewer rows in all than
+    /// ``threshold``, they are shown as one section named ``group`` instead, holding their rows
+    /// one section after the other (YapDatabase's auto-consolidated groups; no section when
+    /// there would be none). ``ViewSection/groupPosition(ofRow:)`` tells which group a row of it
+    /// comes from, and the ``Rows`` of ``group`` (its ``Rows/dependencies``) apply to it. Crossing the
+    /// threshold is reported as section changes: the sections removed and the one inserted, or
+    /// the reverse.
+    public struct Consolidation: Sendable, Hashable {
+        /// The number of rows shown from which the sections are shown apart.
+        public var threshold: Int
+        /// The name of the one section: choose a name that no group of the view has.
+        public var group: String
+
+        /// Creates a consolidation.
+        ///
+        /// - Parameters:
+        ///   - threshold: The number of rows shown from which the sections are shown apart.
+        ///   - group: The name of the one section.
+        public init(threshold: Int, group: String) {
+            self.threshold = threshold
+            self.group = group
+        }
     }
 
     /// How the rows of `group` are shown.

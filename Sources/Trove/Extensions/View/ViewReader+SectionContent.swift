@@ -47,6 +47,11 @@ extension ViewReader {
             sections.append(
                 ViewSection(group: group, keys: keys, groupCount: count, isReversed: rows.reversed, groupRange: range))
         }
+        if let consolidation = mappings.consolidation, !sections.isEmpty,
+            sections.reduce(0, { $0 + $1.keys.count }) < consolidation.threshold
+        {
+            sections = [ViewSection(group: consolidation.group, consolidating: sections)]
+        }
         return ViewSections(mappings: mappings, sections: sections, fingerprints: fingerprints)
     }
 

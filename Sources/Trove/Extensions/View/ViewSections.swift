@@ -84,11 +84,12 @@ public struct ViewSections: Sendable, Hashable {
         return nil
     }
 
-    /// The section of `group`, or `nil` when it is not shown.
+    /// The section of `group`, or `nil` when it is not shown: the one section of consolidated
+    /// groups when it shows that group (``ViewMappings/Consolidation``).
     ///
-    /// - Parameter group: A group of the view.
+    /// - Parameter group: A group of the view, or the name of the one section.
     /// - Returns: The index of its section.
     public func section(ofGroup group: String) -> Int? {
-        sections.firstIndex { $0.group == group }
+        sections.firstIndex { $0.group == group || $0.consolidated.contains { $0.group == group } }
     }
 }

@@ -32,6 +32,11 @@ struct ViewMappingsTests {
             if keys.isEmpty && !(mappings.showsEmptyGroups && mappings.groups.fixedGroups != nil) { continue }
             sections.append(ViewSectionContent(group: group, keys: keys))
         }
+        if let consolidation = mappings.consolidation, !sections.isEmpty,
+            sections.map(\.keys.count).reduce(0, +) < consolidation.threshold
+        {
+            return [ViewSectionContent(group: consolidation.group, keys: sections.flatMap(\.keys))]
+        }
         return sections
     }
 
@@ -76,9 +81,13 @@ struct ViewMappingsTests {
         for group in ["a", "b", "c", "d"] where Int.random(in: 0..<3, using: &random) == 0 {
             byGroup[group] = randomRows(&random)
         }
+        // One section under a threshold of rows, a third of the time.
+        let consolidation =
+            Int.random(in: 0..<3, using: &random) == 0
+            ? ViewMappings.Consolidation(threshold: Int.random(in: 1...14, using: &random), group: "all") : nil
         let mappings = ViewMappings(
             groups: groups, rows: randomRows(&random), rowsByGroup: byGroup,
-            showsEmptyGroups: Bool.random(using: &random))
+            showsEmptyGroups: Bool.random(using: &random), consolidation: consolidation)
         return (mappings, dynamic)
     }
 
@@ -112,6 +121,7 @@ struct ViewMappingsTests {
         var updatesSeen = 0
         var movesSeen = 0
         var neighboursSeen = 0
+        var consolidationsCrossed = 0
 
         for run in 0..<runs {
             let length = Int.random(in: 1...maxRun, using: &random)
@@ -143,6 +153,11 @@ struct ViewMappingsTests {
                     }
                 }
                 #expect(changes.sectionChanges.count == removed.count + inserted.count, "run \(run)")
+                if let name = mappings.consolidation?.group, old.groups.contains(name) != new.groups.contains(name),
+                    !old.groups.isEmpty, !new.groups.isEmpty
+                {
+                    consolidationsCrossed += 1
+                }
 
                 // Updates: exactly the rows shown in kept sections before and after whose item or
                 // metadata changed.
@@ -197,8 +212,8 @@ struct ViewMappingsTests {
         }
         // The run exercised what it claims to check.
         #expect(
-            updatesSeen > runs / 4 && movesSeen > runs / 4 && neighboursSeen > runs / 4,
-            "updates \(updatesSeen), moves \(movesSeen), neighbours \(neighboursSeen)")
+            updatesSeen > runs / 4 && movesSeen > runs / 4 && neighboursSeen > runs / 4 && consolidationsCrossed > 0,
+            "updates \(updatesSeen), moves \(movesSeen), neighbours \(neighboursSeen), consolidations crossed \(consolidationsCrossed)")
     }
 
     /// Every member by key, and the sections of each mappings, in one transaction; checks that
@@ -213,9 +228,13 @@ struct ViewMappingsTests {
             for each in sections {
                 for section in each.sections {
                     for (row, key) in section.keys.enumerated() {
-                        let index = try #require(section.groupIndex(ofRow: row))
-                        #expect(try reader.key(at: index, in: section.group) == key, "row \(row) of \(section.group)")
-                        #expect(section.row(ofGroupIndex: index) == row)
+                        let (group, index) = try #require(section.groupPosition(ofRow: row))
+                        #expect(try reader.key(at: index, in: group) == key, "row \(row) of \(section.group)")
+                        #expect(each.section(ofGroup: group) != nil)
+                        if section.consolidated.isEmpty {
+                            #expect(section.groupIndex(ofRow: row) == index)
+                            #expect(section.row(ofGroupIndex: index) == row)
+                        }
                     }
                     #expect(
                         section.groupIndex(ofRow: -1) == nil && section.groupIndex(ofRow: section.keys.count) == nil)
