@@ -206,12 +206,23 @@ public struct ViewMappings: Sendable, Hashable {
 
         /// The indexes in the view's group of `count` rows that are shown, from the first shown
         /// to the last, as a range of the group (ascending) and whether it is read backwards.
-        func groupRange(count: Int) -> Swift.Range<Int> {
+        ///
+        /// - Parameters:
+        ///   - count: The number of rows of the group.
+        ///   - previous: For a flexible range: the indexes in the view's group of the rows the
+        ///     sections before showed that are still in the group, and how many they showed;
+        ///     `nil` when they did not show the group.
+        func groupRange(count: Int, previous: (groupIndexes: [Int], length: Int)? = nil) -> Swift.Range<Int> {
             let shown: Swift.Range<Int>
             switch range {
             case .all: shown = 0..<count
             case .first(let length): shown = 0..<Swift.min(Swift.max(length, 0), count)
             case .last(let length): shown = (count - Swift.min(Swift.max(length, 0), count))..<count
+            case .flexible(let range):
+                let before = previous.map { previous in
+                    (indexes: previous.groupIndexes.map { reversed ? count - 1 - $0 : $0 }, length: previous.length)
+                }
+                shown = range.shown(count: count, previous: before)
             }
             return reversed ? (count - shown.upperBound)..<(count - shown.lowerBound) : shown
         }
@@ -227,5 +238,78 @@ public struct ViewMappings: Sendable, Hashable {
         /// The last `n` rows shown: a fixed-length range anchored at the end, as a chat's
         /// "last 50 messages".
         case last(Int)
+        /// A range that grows and shrinks with the rows written inside it (see
+        /// ``FlexibleRange``): read with the sections before (``ViewReader/sections(_:following:)``,
+        /// as ``Database/observe(_:mappings:)`` does).
+        case flexible(FlexibleRange)
+    }
+
+    /// A range of rows pinned to one end of a group at an offset, whose other end stays on the
+    /// rows it showed (YapDatabase's flexible ranges): a message that arrives at the end of a chat
+    /// showing its last 20 makes it show 21, and a message removed from the middle makes it show 19,
+    /// where ``Range/last(_:)`` would scroll a row in or out. The length stays within its minimum and
+    /// maximum: past the maximum the far end gives way, under the minimum it takes rows again.
+    ///
+    /// The first sections, and a group the sections before did not show, take ``length`` rows.
+    /// Then the far end is the first row (pinned to the end) or the last row (pinned to the
+    /// beginning), in the shown order, of the rows shown before that are still in the group and on
+    /// the far side of the pinned end; when none is, the length is the one shown before.
+    public struct FlexibleRange: Sendable, Hashable {
+        /// Which end of the group, in the shown order, the range is pinned to.
+        public enum Pin: Sendable, Hashable {
+            /// The first row shown.
+            case beginning
+            /// The last row shown.
+            case end
+        }
+
+        /// The number of rows at first.
+        public var length: Int
+        /// The number of rows between the pinned end of the group and the range.
+        public var offset: Int
+        /// The end the range is pinned to.
+        public var pin: Pin
+        /// The fewest rows the range shows (when the group has them).
+        public var minimumLength: Int
+        /// The most rows the range shows.
+        public var maximumLength: Int
+
+        /// Creates a flexible range.
+        ///
+        /// - Parameters:
+        ///   - length: The number of rows at first.
+        ///   - offset: The number of rows between the pinned end and the range (default 0).
+        ///   - pin: The end the range is pinned to.
+        ///   - minimumLength: The fewest rows shown (default 0).
+        ///   - maximumLength: The most rows shown (default: no limit).
+        public init(length: Int, offset: Int = 0, pin: Pin, minimumLength: Int = 0, maximumLength: Int = .max) {
+            self.length = Swift.max(0, length)
+            self.offset = Swift.max(0, offset)
+            self.pin = pin
+            self.minimumLength = Swift.max(0, minimumLength)
+            self.maximumLength = Swift.max(self.minimumLength, maximumLength)
+        }
+
+        /// The rows shown, in the shown order, of a group of `count` rows: `previous` says where
+        /// the rows shown before are now (their indexes in the shown order, those still in the
+        /// group) and how many there were, or is `nil` the first time.
+        func shown(count: Int, previous: (indexes: [Int], length: Int)?) -> Swift.Range<Int> {
+            let pinned = Swift.max(0, count - offset)  // the pinned end, as an index from the far side
+            var length = self.length
+            if let previous {
+                // Measured from the pinned end, in the shown order read from that end.
+                let distances = previous.indexes.map { pin == .end ? pinned - $0 : $0 - Swift.min(offset, count) + 1 }
+                    .filter { $0 > 0 }
+                length = distances.max() ?? previous.length
+            }
+            let available = pin == .end ? pinned : count - Swift.min(offset, count)
+            length = Swift.min(Swift.max(length, minimumLength), maximumLength, available)
+            switch pin {
+            case .end: return (pinned - length)..<pinned
+            case .beginning:
+                let lower = Swift.min(offset, count)
+                return lower..<Swift.min(lower + length, count)
+            }
+        }
     }
 }

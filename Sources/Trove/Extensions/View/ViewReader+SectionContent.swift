@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A digest of the stored bytes of an item and of its metadata: two snapshots of a row whose
 /// digests are equal hold the same item and metadata, except with a probability of about 2⁻⁶⁴
 /// (64-bit SipHash, seeded per process, over the exact bytes).
@@ -26,6 +28,19 @@ extension ViewReader {
     ///   ``TroveError/Code/corruptDatabase`` when the view is damaged: it lists an item that its
     ///   collection does not have.
     public func sections(_ mappings: ViewMappings) throws -> ViewSections {
+        try sections(mappings, following: nil)
+    }
+
+    /// The sections that `mappings` give of the view, from the transaction's snapshot, after
+    /// `previous`: the sections read before, which a flexible range (``ViewMappings/Range/flexible(_:)``)
+    /// grows or shrinks from. ``Database/observe(_:mappings:)`` reads the sections this way.
+    ///
+    /// - Parameters:
+    ///   - mappings: Which groups and rows to show.
+    ///   - previous: The sections read before with the same mappings, or `nil`.
+    /// - Returns: The sections.
+    /// - Throws: What ``sections(_:)`` throws.
+    public func sections(_ mappings: ViewMappings, following previous: ViewSections?) throws -> ViewSections {
         let groups: [String]
         if let fixed = mappings.groups.fixedGroups {
             groups = fixed
@@ -37,7 +52,18 @@ extension ViewReader {
         for group in groups {
             let rows = mappings.rows(of: group)
             let count = try count(in: group)
-            let range = rows.groupRange(count: count)
+            var before: (groupIndexes: [Int], length: Int)?
+            if case .flexible = rows.range, let shown = previous?.shownKeys(ofGroup: group) {
+                let source = try view.pageSource(in: transaction)
+                let sqlite = transaction.checkedCore.sqlite
+                let indexes = try shown.compactMap { key in
+                    try source.indexPath(ofKey: key, in: Item.collection, sqlite: sqlite).flatMap {
+                        $0.group == group ? $0.index : nil
+                    }
+                }
+                before = (indexes, shown.count)
+            }
+            let range = rows.groupRange(count: count, previous: before)
             var keys = range.isEmpty ? [] : try rawKeys(in: group, range: range)
             guard !keys.isEmpty || mappings.showsEmptyGroups && mappings.groups.fixedGroups != nil else { continue }
             if rows.reversed { keys.reverse() }
@@ -104,8 +130,14 @@ extension Database {
     ///   - mappings: Which groups and rows to show.
     /// - Returns: The observation.
     public func observe<Item: Persistable>(_ view: View<Item>, mappings: ViewMappings) -> ViewSectionsObservation {
-        ViewSectionsObservation(
-            values: observe { tx in try view.read(tx).sections(mappings) }.removingDuplicates { $0.isIdentical(to: $1) }
+        // The sections read last, which flexible ranges follow.
+        let last = Mutex<ViewSections?>(nil)
+        return ViewSectionsObservation(
+            values: observe { tx in
+                let sections = try view.read(tx).sections(mappings, following: last.withLock { $0 })
+                last.withLock { $0 = sections }
+                return sections
+            }.removingDuplicates { $0.isIdentical(to: $1) }
         )
     }
 }

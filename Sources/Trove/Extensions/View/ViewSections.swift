@@ -84,6 +84,19 @@ public struct ViewSections: Sendable, Hashable {
         return nil
     }
 
+    /// The keys shown of `group`, in its own section or in the one section of consolidated
+    /// groups; `nil` when the group is not shown.
+    func shownKeys(ofGroup group: String) -> [String]? {
+        for section in sections {
+            if section.consolidated.isEmpty {
+                if section.group == group { return section.keys }
+            } else if let part = section.consolidated.first(where: { $0.group == group }) {
+                return part.keys
+            }
+        }
+        return nil
+    }
+
     /// The section of `group`, or `nil` when it is not shown: the one section of consolidated
     /// groups when it shows that group (``ViewMappings/Consolidation``).
     ///

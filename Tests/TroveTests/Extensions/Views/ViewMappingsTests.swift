@@ -9,9 +9,9 @@ struct ViewMappingsTests {
 
     /// The sections `mappings` give of `contents` (keys by group, in the view's order), computed
     /// by brute force: reverse, then cut the range in the shown order.
-    static func expectedSections(_ contents: [String: [String]], mappings: ViewMappings, dynamic: DynamicGroups?)
-        -> [ViewSectionContent]
-    {
+    static func expectedSections(
+        _ contents: [String: [String]], mappings: ViewMappings, dynamic: DynamicGroups?, previous: ViewSections? = nil
+    ) -> [ViewSectionContent] {
         let groups: [String]
         if let fixed = mappings.groups.fixedGroups {
             groups = fixed
@@ -28,6 +28,8 @@ struct ViewMappingsTests {
             case .all: break
             case .first(let n): keys = Array(keys.prefix(n))
             case .last(let n): keys = Array(keys.suffix(n))
+            case .flexible(let range):
+                keys = Self.flexibleRows(keys, range: range, previous: previous.flatMap { Self.shownKeys(of: group, in: $0) })
             }
             if keys.isEmpty && !(mappings.showsEmptyGroups && mappings.groups.fixedGroups != nil) { continue }
             sections.append(ViewSectionContent(group: group, keys: keys))
@@ -40,6 +42,40 @@ struct ViewMappingsTests {
         return sections
     }
 
+    /// The keys `previous` showed of `group`, in its own section or a consolidated one.
+    static func shownKeys(of group: String, in previous: ViewSections) -> [String]? {
+        for section in previous.sections {
+            if section.consolidated.isEmpty, section.group == group { return section.keys }
+            if let part = section.consolidated.first(where: { $0.group == group }) { return part.keys }
+        }
+        return nil
+    }
+
+    /// The rows a flexible range shows of `keys` (the group in the shown order), by brute force:
+    /// the pinned end at the offset; the far end on the farthest row shown before that is still
+    /// on the far side (else the length shown before); the length within the range's bounds.
+    static func flexibleRows(_ keys: [String], range: ViewMappings.FlexibleRange, previous: [String]?) -> [String] {
+        let pinnedIndex = range.pin == .end ? keys.count - range.offset : range.offset  // first excluded / first shown
+        var length = range.length
+        if let previous {
+            var farthest: Int?
+            for key in previous {
+                guard let index = keys.firstIndex(of: key) else { continue }
+                let rows = range.pin == .end ? pinnedIndex - index : index - pinnedIndex + 1
+                if rows > 0 { farthest = max(farthest ?? 0, rows) }
+            }
+            length = farthest ?? previous.count
+        }
+        let available = range.pin == .end ? max(0, pinnedIndex) : max(0, keys.count - range.offset)
+        length = min(max(length, range.minimumLength), range.maximumLength, available)
+        if range.pin == .end {
+            let end = max(0, pinnedIndex)
+            return Array(keys[(end - length)..<end])
+        }
+        let start = min(range.offset, keys.count)
+        return Array(keys[start..<(start + length)])
+    }
+
     /// The closures of a dynamic selection, known to the model.
     struct DynamicGroups {
         var excluded: String
@@ -50,10 +86,17 @@ struct ViewMappingsTests {
     static func randomRows(_ random: inout SplitMix64) -> ViewMappings.Rows {
         let n = Int.random(in: 0...6, using: &random)
         let range: ViewMappings.Range
-        switch Int.random(in: 0..<3, using: &random) {
+        switch Int.random(in: 0..<5, using: &random) {
         case 0: range = .all
         case 1: range = .first(n)
-        default: range = .last(n)
+        case 2: range = .last(n)
+        default:
+            let minimum = Int.random(in: 0...3, using: &random)
+            range = .flexible(
+                ViewMappings.FlexibleRange(
+                    length: n, offset: Int.random(in: 0...2, using: &random),
+                    pin: Bool.random(using: &random) ? .end : .beginning, minimumLength: minimum,
+                    maximumLength: Bool.random(using: &random) ? minimum + Int.random(in: 0...8, using: &random) : .max))
         }
         // Rows that draw from their neighbours half the time: the one before, after, or two before.
         let dependencies = Bool.random(using: &random) ? Set([-1, 1, -2].filter { _ in Bool.random(using: &random) }) : []
@@ -117,7 +160,8 @@ struct ViewMappingsTests {
         var random = SplitMix64(seed: seed)
         let keys = (0..<keyCount).map { "m\($0)" }
         var allMappings = (0..<mappingsCount).map { _ in Self.randomMappings(&random) }
-        var (oldMembers, oldSections) = try Self.read(connection, view: view, mappings: allMappings.map(\.0))
+        var (oldMembers, oldSections) = try Self.read(
+            connection, view: view, mappings: allMappings.map(\.0), previous: allMappings.map { _ in nil })
         var updatesSeen = 0
         var movesSeen = 0
         var neighboursSeen = 0
@@ -129,12 +173,13 @@ struct ViewMappingsTests {
                 try ViewModelTests.commitRandomBatch(
                     connection, random: &random, keys: keys, cities: Self.cities, maxBatch: 6)
             }
-            let (members, sections) = try Self.read(connection, view: view, mappings: allMappings.map(\.0))
+            let (members, sections) = try Self.read(
+                connection, view: view, mappings: allMappings.map(\.0), previous: oldSections)
             let contents = ViewTestViews.expected(Array(members.values), filter: { _ in true })
             for (offset, (mappings, dynamic)) in allMappings.enumerated() {
                 let old = oldSections[offset]
                 let new = sections[offset]
-                let expected = Self.expectedSections(contents, mappings: mappings, dynamic: dynamic)
+                let expected = Self.expectedSections(contents, mappings: mappings, dynamic: dynamic, previous: old)
                 #expect(new.contents == expected, "run \(run), mappings \(offset): sections differ from the model")
                 let changes = new.changes(since: old)
                 let replayed = changes.applied(to: old.contents)
@@ -205,7 +250,8 @@ struct ViewMappingsTests {
             if Int.random(in: 0..<20, using: &random) == 0 {
                 // Another list with other mappings starts following the view.
                 allMappings[Int.random(in: 0..<mappingsCount, using: &random)] = Self.randomMappings(&random)
-                (oldMembers, oldSections) = try Self.read(connection, view: view, mappings: allMappings.map(\.0))
+                (oldMembers, oldSections) = try Self.read(
+                    connection, view: view, mappings: allMappings.map(\.0), previous: allMappings.map { _ in nil })
             } else {
                 (oldMembers, oldSections) = (members, sections)
             }
@@ -218,13 +264,15 @@ struct ViewMappingsTests {
 
     /// Every member by key, and the sections of each mappings, in one transaction; checks that
     /// each shown row is at its reported index of the view's group.
-    static func read(_ connection: Connection, view: View<Member>, mappings: [ViewMappings]) throws -> (
+    static func read(
+        _ connection: Connection, view: View<Member>, mappings: [ViewMappings], previous: [ViewSections?]
+    ) throws -> (
         [String: Member], [ViewSections]
     ) {
         try connection.read { tx in
             let members = Dictionary(uniqueKeysWithValues: try tx.readAll(Member.self).map { ($0.id, $0) })
             let reader = view.read(tx)
-            let sections = try mappings.map { try reader.sections($0) }
+            let sections = try zip(mappings, previous).map { try reader.sections($0, following: $1) }
             for each in sections {
                 for section in each.sections {
                     for (row, key) in section.keys.enumerated() {
@@ -242,6 +290,42 @@ struct ViewMappingsTests {
             }
             return (members, sections)
         }
+    }
+
+    /// A flexible range pinned to the end: it grows with the rows added at the end up to its
+    /// maximum, then its far end gives way; a row removed inside it shrinks it; `.last(3)` over the
+    /// same commits scrolls instead.
+    @Test func aFlexibleRangeGrowsAndShrinksWithItsRows() throws {
+        let view = ViewTestViews.byCity
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        func member(_ score: Int) -> Member { Member(id: "s\(score)", age: 1, city: "a", score: Double(score)) }
+        try database.write { tx in for score in 0..<10 { try tx.write(member(score)) } }
+        let flexible = ViewMappings(
+            groups: .fixed(["a"]),
+            rows: .init(range: .flexible(.init(length: 3, pin: .end, minimumLength: 2, maximumLength: 5))))
+        let fixed = ViewMappings(groups: .fixed(["a"]), rows: .init(range: .last(3)))
+        var sections = try database.read { tx in try view.read(tx).sections(flexible) }
+        var fixedSections = try database.read { tx in try view.read(tx).sections(fixed) }
+        func step(_ write: (ReadWriteTransaction) throws -> Void) throws -> (ViewSectionChanges, ViewSectionChanges) {
+            try database.write { tx in try write(tx) }
+            let (next, nextFixed) = try database.read { tx in
+                (try view.read(tx).sections(flexible, following: sections), try view.read(tx).sections(fixed))
+            }
+            defer { (sections, fixedSections) = (next, nextFixed) }
+            return (next.changes(since: sections), nextFixed.changes(since: fixedSections))
+        }
+        #expect(sections.sections[0].keys == ["s7", "s8", "s9"])
+        let (grown, scrolled) = try step { try $0.write(member(10)) }
+        #expect(sections.sections[0].keys == ["s7", "s8", "s9", "s10"])
+        #expect(grown.rowChanges.map(\.kind) == [.inserted])
+        #expect(scrolled.rowChanges.map(\.kind) == [.removed, .inserted])
+        _ = try step { tx in for score in 11...12 { try tx.write(member(score)) } }
+        #expect(sections.sections[0].keys == ["s8", "s9", "s10", "s11", "s12"])
+        _ = try step { _ = try $0.remove(Member.self, key: "s10") }
+        #expect(sections.sections[0].keys == ["s8", "s9", "s11", "s12"])
+        _ = try step { tx in for key in ["s8", "s9", "s11"] { _ = try tx.remove(Member.self, key: key) } }
+        // Under its minimum, the range takes rows again.
+        #expect(sections.sections[0].keys == ["s7", "s12"])
     }
 
     /// The last 3 rows of a group: a row added at the end scrolls the first shown one out; a
