@@ -328,6 +328,22 @@ struct ViewMappingsTests {
         #expect(sections.sections[0].keys == ["s7", "s12"])
     }
 
+    /// The observation of sections follows a flexible range from the sections it read before.
+    @Test func anObservedFlexibleRangeGrows() async throws {
+        let view = ViewTestViews.byCity
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        func member(_ score: Int) -> Member { Member(id: "s\(score)", age: 1, city: "a", score: Double(score)) }
+        try await database.write { tx in for score in 0..<5 { try tx.write(member(score)) } }
+        let mappings = ViewMappings(
+            groups: .fixed(["a"]), rows: .init(range: .flexible(.init(length: 2, pin: .end))))
+        var updates = database.observe(view, mappings: mappings).makeAsyncIterator()
+        #expect(try await updates.next()?.sections.sections.first?.keys == ["s3", "s4"])
+        try await database.write { tx in try tx.write(member(5)) }
+        let update = try #require(try await updates.next())
+        #expect(update.sections.sections.first?.keys == ["s3", "s4", "s5"])
+        #expect(update.changes?.rowChanges.map(\.kind) == [.inserted])
+    }
+
     /// The last 3 rows of a group: a row added at the end scrolls the first shown one out; a
     /// row updated in place, then moved and updated, across several commits.
     @Test func lastRowsScrollAndMergedUpdates() async throws {
