@@ -82,6 +82,9 @@ final class ViewEnumerator<Item: Persistable> {
     private var changesAtRead: Int64 = -1
     /// The last row handed out: its item as it was then, and its stored key.
     private var position: (item: Item, key: String)?
+    /// The index in the group of the last row handed out, when it was handed out: where a
+    /// manual view's walk goes on when a write took that row out of the group.
+    private var positionIndex = 0
     /// The keys handed out, in a read-write transaction (`nil` in a read transaction, where
     /// nothing moves): a write may move one of them after the position.
     private var visited: Set<String>?
@@ -115,6 +118,7 @@ final class ViewEnumerator<Item: Persistable> {
                     view: reader.view.name, collections: [Item.collection], key: key, group: group, index: index)
             }
             position = (item, key)
+            positionIndex = index
             visited?.insert(key)
             return (index, item)
         }
@@ -150,6 +154,10 @@ final class ViewEnumerator<Item: Persistable> {
         }
         guard let position else {
             try readPage(at: reversed ? pages.count - 1 : 0)
+            return
+        }
+        if reader.view.isManual {
+            try findManualPosition(after: position.key, source: source)
             return
         }
 
@@ -224,6 +232,28 @@ final class ViewEnumerator<Item: Persistable> {
             self.rows = found
             rowPosition = lowRow - 1
         }
+    }
+
+    /// Goes to the row after the place that the row at `key` has now, in the direction of the
+    /// walk; when a write took that row out of the group, to the row at its former index (the
+    /// rows after it moved up by one). A manual view has no sort to find the place by.
+    private func findManualPosition(after key: String, source: any ViewPageSource) throws {
+        let sqlite = reader.transaction.checkedCore.sqlite
+        var next = reversed ? positionIndex - 1 : positionIndex
+        if let path = try source.indexPath(ofKey: key, in: Item.collection, sqlite: sqlite), path.group == group {
+            next = path.index + step
+        }
+        guard next >= 0, let page = offsets.lastIndex(where: { $0 <= next }) else {
+            try readPage(at: -1)
+            return
+        }
+        guard next < offsets[page] + pages[page].count else {
+            try readPage(at: pages.count)
+            return
+        }
+        pagePosition = page
+        rows = try source.page(pages[page].id).rows
+        rowPosition = next - offsets[page]
     }
 
     /// The stored key and the item of the row `rowID`, as the transaction has them now.
