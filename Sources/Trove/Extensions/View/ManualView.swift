@@ -60,8 +60,8 @@ public struct ManualView<Item: Persistable>: Sendable {
     /// Reads the view in `transaction`, from its snapshot, as a ``View`` is read.
     ///
     /// ``ViewReader/enumerate(in:reversed:_:)`` walks the rows in the app's order; after a write
-    /// in its body, it goes on after the place the last row it handed out has then (see
-    /// ``ViewReader/enumerate(in:reversed:_:)``).
+    /// in its body, it goes on from the index the last row it handed out had, skipping the rows
+    /// handed out already, so that removing or moving that row skips none of the rows to come.
     ///
     /// - Parameter transaction: The transaction to read in.
     /// - Returns: The reader.

@@ -26,6 +26,11 @@ extension ViewReader {
     ///   is not visited. A row written before the position is not visited.
     /// - No row is visited twice, even when a write moves a visited row after the position.
     ///
+    /// A ``ManualView`` has no sort: after a write, its walk goes on from the index that the last
+    /// row handed out had, and skips the rows already handed out. The rows still to come after a
+    /// removal or a move (of the row handed out, or of rows before it) are all visited; a row put
+    /// before that index is not.
+    ///
     /// `index` is the row's index in the group when `body` receives it.
     ///
     /// - Parameters:
@@ -157,7 +162,7 @@ final class ViewEnumerator<Item: Persistable> {
             return
         }
         if reader.view.isManual {
-            try findManualPosition(after: position.key, source: source)
+            try findManualPosition()
             return
         }
 
@@ -234,25 +239,20 @@ final class ViewEnumerator<Item: Persistable> {
         }
     }
 
-    /// Goes to the row after the place that the row at `key` has now, in the direction of the
-    /// walk; when a write took that row out of the group, to the row at its former index (the
-    /// rows after it moved up by one). A manual view has no sort to find the place by.
-    private func findManualPosition(after key: String, source: any ViewPageSource) throws {
-        let sqlite = reader.transaction.checkedCore.sqlite
-        var next = reversed ? positionIndex - 1 : positionIndex
-        if let path = try source.indexPath(ofKey: key, in: Item.collection, sqlite: sqlite), path.group == group {
-            next = path.index + step
-        }
+    /// Goes back to the row before the index that the last row handed out had, in the
+    /// direction of the walk, from where the rows already handed out are skipped: a manual view
+    /// has no sort to find the place by. A write that removed or moved that row, or rows before
+    /// it, shifted the rows to come by as many places, so the first row not handed out from
+    /// there is the next one.
+    private func findManualPosition() throws {
+        let total = offsets.last.map { $0 + pages[pages.count - 1].count } ?? 0
+        let next = Swift.min(Swift.max(positionIndex - step, 0), total - 1)
         guard next >= 0, let page = offsets.lastIndex(where: { $0 <= next }) else {
             try readPage(at: -1)
             return
         }
-        guard next < offsets[page] + pages[page].count else {
-            try readPage(at: pages.count)
-            return
-        }
         pagePosition = page
-        rows = try source.page(pages[page].id).rows
+        rows = try source?.page(pages[page].id).rows ?? []
         rowPosition = next - offsets[page]
     }
 
