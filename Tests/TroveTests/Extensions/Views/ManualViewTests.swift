@@ -50,11 +50,15 @@ struct ManualViewTests {
         let (view, database, connection) = try Self.makeInbox(storage: storage)
         var changes = database.changes.makeAsyncIterator()
         try await connection.write { tx in try view.write(tx).move(from: 2, in: "inbox", to: 0, in: "inbox") }
+        // A commit of another item after it: without a changeset of its own, the move's changes
+        // would be missing, not waited for.
+        try await connection.write(Member(id: "other", age: 1))
         let changeset = try #require(await changes.next())
-        let viewChanges = try #require(changeset.viewChanges["inbox"])
+        let viewChanges = try #require(changeset.viewChanges["inbox"], "the move's commit has no changeset")
         #expect(viewChanges.rowChanges.map(\.kind) == [.moved])
         #expect(viewChanges.applied(to: ["inbox": ["a", "b", "c"]]) == ["inbox": ["c", "a", "b"]])
         #expect(changeset.updatedKeys[Member.collection] == ["c"])
+        #expect(try #require(await changes.next()).insertedKeys[Member.collection] == ["other"])
         // A move to another group: a group inserted; emptying it: the group removed.
         try await connection.write { tx in try view.write(tx).move(from: 0, in: "inbox", to: 0, in: "later") }
         #expect(try #require(await changes.next()).viewChanges["inbox"]?.groupChanges.map(\.kind) == [.inserted])
