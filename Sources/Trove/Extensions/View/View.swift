@@ -35,7 +35,7 @@ import Foundation
 ///   (``rows(in:range:)``, a ``ViewQuery``), the rest (groups, positions, enumerations) is read
 ///   with ``read(_:)``; index lookups skip whole pages.
 /// - Each commit's ``Changeset/viewChanges`` holds the view's ``ViewChanges``;
-///   ``ViewMappings`` and ``Database/observe(_:mappings:)`` turn them into sections for a UI.
+///   ``ViewMappings`` and ``Database/observe(_:mappings:)-(View<Item>,_)`` turn them into sections for a UI.
 public struct View<Item: Persistable>: Sendable {
     /// Where a view keeps its pages, and whether they survive from one run of the program to
     /// the next.
