@@ -29,6 +29,11 @@
 ///   (``rows(in:range:)``); each commit that changed it holds its ``ViewChanges`` in
 ///   ``Changeset/viewChanges``, which ``ViewMappings`` and
 ///   ``Database/observe(_:mappings:)-(ManualView<Item>,_)`` turn into sections.
+///
+/// - Important: The rows are kept by the items' row ids, as a ``View``'s pages are, and nothing
+///   else records them: when the view is rebuilt, it starts empty. That happens on a new version
+///   or storage, and also when the file says that the view fell behind (another process wrote
+///   its collection without the view registered, see <doc:ExtensionsAndIndexes>).
 public struct ManualView<Item: Persistable>: Sendable {
     /// The definition the view is stored, registered and read under: a ``View`` that no item
     /// enters by its closures.

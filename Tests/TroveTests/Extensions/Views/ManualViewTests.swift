@@ -154,6 +154,34 @@ struct ManualViewTests {
         #expect(movedVisits == order.filter { !$0.hasSuffix("0") })
     }
 
+    /// Items removed by a relationship's delete rule take their rows with them, in the same
+    /// transaction, and the commit reports the rows removed.
+    @Test(arguments: [View<RPost>.Storage.persistent, .inMemory])
+    func itemsRemovedByADeleteRuleLeaveTheView(storage: View<RPost>.Storage) async throws {
+        let view = ManualView<RPost>("reading_list", storage: storage)
+        let database = try makeTemporaryDatabase(extensions: [
+            RelationshipFixtures.posts.databaseExtension, view.databaseExtension,
+        ])
+        let connection = try database.newConnection()
+        try await connection.write { tx in
+            try tx.write([RUser(id: "ada"), RUser(id: "grace")])
+            try tx.write([
+                RPost(id: "p1", authorID: "ada"), RPost(id: "p2", authorID: "grace"), RPost(id: "p3", authorID: "ada"),
+            ])
+            for key in ["p1", "p2", "p3"] { try view.write(tx).append(key, to: "later") }
+        }
+        var changes = database.changes.makeAsyncIterator()
+        try await connection.write { tx in _ = try tx.remove(RUser.self, key: "ada") }
+        let (p1, keys) = try await connection.read { tx in
+            (try tx.read(RPost.self, key: "p1"), try view.read(tx).keys(in: "later"))
+        }
+        #expect(p1 == nil, "the delete rule did not run")
+        #expect(keys == ["p2"])
+        let changeset = try #require(await changes.next())
+        let viewChanges = try #require(changeset.viewChanges["reading_list"])
+        #expect(viewChanges.applied(to: ["later": ["p1", "p2", "p3"]]) == ["later": ["p2"]])
+    }
+
     /// ``Database/observe(_:mappings:)`` follows a manual view: a move yields the sections and
     /// the changes that replay it.
     @Test func observationWithMappingsFollowsAMove() async throws {
