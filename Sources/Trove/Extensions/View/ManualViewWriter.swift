@@ -259,7 +259,8 @@ extension TroveError {
         let accepted = valid.map { "it accepts \($0)" } ?? "the group has no row"
         return TroveError(
             code: .misuse,
-            message: "The index \(index) is out of range in the group '\(group)' of the manual view '\(view)': \(accepted).",
+            message:
+                "The index \(index) is out of range in the group '\(group)' of the manual view '\(view)': \(accepted).",
             collection: collection, key: key, extensionName: view)
     }
 

@@ -312,8 +312,8 @@ final class ViewWriteState: ExtensionTransactionState {
     /// Puts `rowID` at `index` of `rows`, the rows of the page at `position` of `list`, the
     /// page list of `group` (whose changes were saved): the page takes it, or splits in two.
     private func insert(
-        _ rowID: Int64, into group: String, list: inout [ViewPageRef], position: Int, rows: inout [Int64], index lowRow: Int,
-        in context: ExtensionContext
+        _ rowID: Int64, into group: String, list: inout [ViewPageRef], position: Int, rows: inout [Int64],
+        index lowRow: Int, in context: ExtensionContext
     ) throws {
         let page = list[position]
         rows.insert(rowID, at: lowRow)

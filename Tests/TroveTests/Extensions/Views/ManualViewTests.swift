@@ -28,7 +28,10 @@ struct ManualViewTests {
         var changes = database.changes.makeAsyncIterator()
         let writes: [(String, ViewRowChange.Parts, @Sendable (ReadWriteTransaction) throws -> Void)] = [
             ("write", .item, { tx in try tx.write(Member(id: "b", age: 9)) }),
-            ("metadata", .metadata, { tx in _ = try tx.setMetadata(MemberStats(visits: 3), for: Member.self, key: "b") }),
+            (
+                "metadata", .metadata,
+                { tx in _ = try tx.setMetadata(MemberStats(visits: 3), for: Member.self, key: "b") }
+            ),
             ("touch", [], { tx in try tx.touch(key: "b", in: Member.collection) }),
         ]
         for (name, parts, write) in writes {
@@ -144,7 +147,9 @@ struct ManualViewTests {
                 movedVisits.append(member.id)
                 if member.id.hasSuffix("5") {
                     let writer = view.write(tx)
-                    try writer.move(from: index, in: "inbox", to: reversed ? 0 : try view.read(tx).count(in: "inbox") - 1, in: "inbox")
+                    try writer.move(
+                        from: index, in: "inbox", to: reversed ? 0 : try view.read(tx).count(in: "inbox") - 1,
+                        in: "inbox")
                 }
             }
             return (removedVisits, movedVisits)
