@@ -31,6 +31,7 @@ nonisolated var post: Post { given() }
 nonisolated var invited: [String] { given() }
 nonisolated var conversationID: String { given() }
 nonisolated var someID: Message.ID { given() }
+nonisolated var anotherID: Message.ID { given() }
 nonisolated var tuesday: Date { given() }
 nonisolated var wednesday: Date { given() }
 

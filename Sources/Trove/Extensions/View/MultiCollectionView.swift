@@ -26,7 +26,7 @@ import Foundation
 /// (the view does not know the key types of its collections). The removal
 /// of one of its collections takes out that collection's rows only.
 ///
-/// ``ViewMappings`` and ``Database/observe(_:mappings:)`` take a ``View`` of one type: a
+/// ``ViewMappings`` and ``Database/observe(_:mappings:)-(View<Item>,_)`` take a ``View`` of one type: a
 /// multi-collection view is read with ``MultiCollectionViewReader`` and followed through its
 /// ``ViewChanges``.
 public struct MultiCollectionView: Sendable {

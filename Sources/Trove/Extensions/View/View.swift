@@ -35,7 +35,7 @@ import Foundation
 ///   (``rows(in:range:)``, a ``ViewQuery``), the rest (groups, positions, enumerations) is read
 ///   with ``read(_:)``; index lookups skip whole pages.
 /// - Each commit's ``Changeset/viewChanges`` holds the view's ``ViewChanges``;
-///   ``ViewMappings`` and ``Database/observe(_:mappings:)`` turn them into sections for a UI.
+///   ``ViewMappings`` and ``Database/observe(_:mappings:)-(View<Item>,_)`` turn them into sections for a UI.
 public struct View<Item: Persistable>: Sendable {
     /// Where a view keeps its pages, and whether they survive from one run of the program to
     /// the next.
@@ -81,6 +81,9 @@ public struct View<Item: Persistable>: Sendable {
     /// The fingerprint of the definition, and the view's parents' (see ``filtered(_:version:by:)``).
     let fingerprint: String
     let pages: ViewStorage
+    /// Whether this is the reading side of a ``ManualView``: no item belongs to it by its
+    /// closures, and its rows are placed by the app (see ``ManualViewWriter``).
+    let isManual: Bool
 
     /// Defines a view of the items of `Item`, sorted by criteria.
     ///
@@ -162,6 +165,32 @@ public struct View<Item: Persistable>: Sendable {
         if !parentFingerprint.isEmpty { fingerprint += " of (\(parentFingerprint))" }
         self.fingerprint = fingerprint
         pages = ViewStorage(name: name)
+        isManual = false
+    }
+
+    /// The definition of the manual view `name` (see ``ManualView``): no closure places a row,
+    /// so the items are left out by the grouping and the sort is never asked; the fingerprint
+    /// says it is manual, so that it never passes for a sorted view of the same name.
+    init(manual name: String, version: Int, storage: Storage) {
+        self.name = name
+        self.version = version
+        self.storage = storage
+        startsEmpty = true
+        filter = { _, _ in false }
+        grouping = { _, _ in nil }
+        areInIncreasingOrder = { _, _ in false }
+        parent = nil
+        keyOrder = ItemKeyOrder(of: Item.ID.self)
+        var fingerprint =
+            "manual view v1 \(Item.collection) version \(version) pages \(ViewStorage.maximumPageSize)/\(ViewStorage.minimumPageSize)"
+        switch storage {
+        case .persistent: break
+        case .rebuiltAtLaunch: fingerprint += " launch \(View.launchToken)"
+        case .inMemory: fingerprint += " memory \(View.launchToken)"
+        }
+        self.fingerprint = fingerprint
+        pages = ViewStorage(name: name)
+        isManual = true
     }
 
     /// A view of the items of this view that also pass `filter`: the same groups, in the same

@@ -33,6 +33,14 @@ protocol ViewDefinition: Sendable {
     /// Whether `lhs` (at `lhsKey`) comes before `rhs` (at `rhsKey`), ties broken by key (see
     /// ``ItemKeyOrder``).
     func sortsBefore(_ lhs: Row, key lhsKey: String, _ rhs: Row, key rhsKey: String) throws -> Bool
+    /// Whether the app places the rows (a ``ManualView``): a write of an item never puts it in
+    /// the view or moves it, and only its removal takes it out.
+    var isManual: Bool { get }
+}
+
+extension ViewDefinition {
+    /// Views whose closures place the rows.
+    var isManual: Bool { false }
 }
 
 /// How a view keeps its pages: creation, population, and the handling of each write (see
@@ -40,7 +48,7 @@ protocol ViewDefinition: Sendable {
 struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
     let view: Definition
 
-    var kind: String { "view" }
+    var kind: String { view.isManual ? "manualView" : "view" }
     var collection: String { view.primaryCollection }
     var fingerprint: String { view.fingerprint }
     /// A removal of the collection must name the rows that leave the view.
@@ -88,8 +96,9 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
     }
 
     /// Sorts the items of each group in memory and writes them in pages; a view that starts
-    /// empty writes none.
+    /// empty writes none, and a manual view starts empty too: the app fills it.
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
+        guard !view.isManual else { return }
         let store = try state(name: name, in: context).store
         guard view.populatesStoredItems else { return }
         var groups: [String: [(rowID: Int64, key: String, item: Definition.Row)]] = [:]
@@ -120,6 +129,19 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
 
     func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
         let state = try self.state(name: name, in: context)
+        if view.isManual, event.kind != .removed {
+            // The app places the rows of a manual view: a write keeps the row where it is.
+            if try state.currentPage(of: event.rowID, in: context) != 0 {
+                let parts: ViewRowChange.Parts =
+                    switch event.kind {
+                    case .touched: []
+                    case .metadataUpdated: .metadata
+                    default: .item
+                    }
+                state.noteChange(event.rowID, key: event.key, collection: nil, parts: parts, repositioned: false)
+            }
+            return
+        }
         switch event.kind {
         case .removed:
             try state.noteRemoval(event.rowID, key: event.key, collection: reported(event.collection), in: context)
@@ -204,7 +226,7 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
 
     /// The view's state in the current write transaction, made on first use: on the file's
     /// tables, or on a copy of the latest version of an in-memory view.
-    private func state(name: String, in context: ExtensionContext) throws -> ViewWriteState {
+    func state(name: String, in context: ExtensionContext) throws -> ViewWriteState {
         if let state = context.core.extensionStates[name] as? ViewWriteState {
             return state
         }

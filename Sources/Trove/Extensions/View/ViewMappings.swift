@@ -240,7 +240,7 @@ public struct ViewMappings: Sendable, Hashable {
         case last(Int)
         /// A range that grows and shrinks with the rows written inside it (see
         /// ``FlexibleRange``): read with the sections before (``ViewReader/sections(_:following:)``,
-        /// as ``Database/observe(_:mappings:)`` does).
+        /// as ``Database/observe(_:mappings:)-(View<Item>,_)`` does).
         case flexible(FlexibleRange)
     }
 

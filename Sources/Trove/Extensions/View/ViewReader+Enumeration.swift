@@ -26,6 +26,11 @@ extension ViewReader {
     ///   is not visited. A row written before the position is not visited.
     /// - No row is visited twice, even when a write moves a visited row after the position.
     ///
+    /// A ``ManualView`` has no sort: after a write, its walk goes on from the index that the last
+    /// row handed out had, and skips the rows already handed out. The rows still to come after a
+    /// removal or a move (of the row handed out, or of rows before it) are all visited; a row put
+    /// before that index is not.
+    ///
     /// `index` is the row's index in the group when `body` receives it.
     ///
     /// - Parameters:
@@ -82,6 +87,9 @@ final class ViewEnumerator<Item: Persistable> {
     private var changesAtRead: Int64 = -1
     /// The last row handed out: its item as it was then, and its stored key.
     private var position: (item: Item, key: String)?
+    /// The index in the group of the last row handed out, when it was handed out: where a
+    /// manual view's walk goes on when a write took that row out of the group.
+    private var positionIndex = 0
     /// The keys handed out, in a read-write transaction (`nil` in a read transaction, where
     /// nothing moves): a write may move one of them after the position.
     private var visited: Set<String>?
@@ -115,6 +123,7 @@ final class ViewEnumerator<Item: Persistable> {
                     view: reader.view.name, collections: [Item.collection], key: key, group: group, index: index)
             }
             position = (item, key)
+            positionIndex = index
             visited?.insert(key)
             return (index, item)
         }
@@ -150,6 +159,10 @@ final class ViewEnumerator<Item: Persistable> {
         }
         guard let position else {
             try readPage(at: reversed ? pages.count - 1 : 0)
+            return
+        }
+        if reader.view.isManual {
+            try findManualPosition()
             return
         }
 
@@ -224,6 +237,23 @@ final class ViewEnumerator<Item: Persistable> {
             self.rows = found
             rowPosition = lowRow - 1
         }
+    }
+
+    /// Goes back to the row before the index that the last row handed out had, in the
+    /// direction of the walk, from where the rows already handed out are skipped: a manual view
+    /// has no sort to find the place by. A write that removed or moved that row, or rows before
+    /// it, shifted the rows to come by as many places, so the first row not handed out from
+    /// there is the next one.
+    private func findManualPosition() throws {
+        let total = offsets.last.map { $0 + pages[pages.count - 1].count } ?? 0
+        let next = Swift.min(Swift.max(positionIndex - step, 0), total - 1)
+        guard next >= 0, let page = offsets.lastIndex(where: { $0 <= next }) else {
+            try readPage(at: -1)
+            return
+        }
+        pagePosition = page
+        rows = try source?.page(pages[page].id).rows ?? []
+        rowPosition = next - offsets[page]
     }
 
     /// The stored key and the item of the row `rowID`, as the transaction has them now.

@@ -33,7 +33,7 @@ extension ViewReader {
 
     /// The sections that `mappings` give of the view, from the transaction's snapshot, after
     /// `previous`: the sections read before, which a flexible range (``ViewMappings/Range/flexible(_:)``)
-    /// grows or shrinks from. ``Database/observe(_:mappings:)`` reads the sections this way.
+    /// grows or shrinks from. ``Database/observe(_:mappings:)-(View<Item>,_)`` reads the sections this way.
     ///
     /// - Parameters:
     ///   - mappings: Which groups and rows to show.

@@ -1,5 +1,5 @@
 /// The sections of a view, following the database, with their changes: see
-/// ``Database/observe(_:mappings:)``.
+/// ``Database/observe(_:mappings:)-(View<Item>,_)``.
 ///
 /// `Sendable`: it holds only the underlying observation. Each iteration is an observation of its
 /// own; an iterator belongs to the loop that made it.

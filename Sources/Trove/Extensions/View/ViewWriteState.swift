@@ -254,6 +254,68 @@ final class ViewWriteState: ExtensionTransactionState {
                 lowRow = middle + 1
             }
         }
+        try insert(rowID, into: group, list: &list, position: position, rows: &rows, index: lowRow, in: context)
+    }
+
+    /// Puts `rowID` into `group` at `index`, from 0 to the group's count (the end), for a view
+    /// whose rows the app places (``ManualView``).
+    ///
+    /// - Complexity: O(p) over the page list of the group, one page read and written (two when
+    ///   it splits).
+    func insert(_ rowID: Int64, into group: String, at index: Int, in context: ExtensionContext) throws {
+        try willModify(group: group, in: context)
+        var list = try pages(ofGroup: group, in: context)
+        if list.isEmpty {
+            let id = try createPage(group: group, ord: 0, rows: [rowID], in: context)
+            try setPage(id, ofRow: rowID, in: context)
+            groupPages[group] = [ViewPageRef(id: id, ord: 0, count: 1)]
+            return
+        }
+        // The page that holds the row now at `index`, or the last page for the end.
+        var position = 0
+        var offset = 0
+        while position + 1 < list.count, offset + list[position].count <= index {
+            offset += list[position].count
+            position += 1
+        }
+        let page = list[position]
+        try willModify(page: page.id, in: context)
+        var rows = try self.rows(ofPage: page.id, in: context)
+        let rowIndex = Swift.min(Swift.max(index - offset, 0), rows.count)
+        try insert(rowID, into: group, list: &list, position: position, rows: &rows, index: rowIndex, in: context)
+    }
+
+    /// The row ids of `group`, in order, now.
+    func rowIDs(ofGroup group: String, in context: ExtensionContext) throws -> [Int64] {
+        try pages(ofGroup: group, in: context).flatMap { try rows(ofPage: $0.id, in: context) }
+    }
+
+    /// The row id at `index` of `group` now, or `nil` when the group has no such row.
+    func rowID(at index: Int, in group: String, in context: ExtensionContext) throws -> Int64? {
+        guard index >= 0 else { return nil }
+        var offset = 0
+        for page in try pages(ofGroup: group, in: context) {
+            if index < offset + page.count {
+                let rows = try self.rows(ofPage: page.id, in: context)
+                return index - offset < rows.count ? rows[index - offset] : nil
+            }
+            offset += page.count
+        }
+        return nil
+    }
+
+    /// The number of rows of `group` now.
+    func count(in group: String, in context: ExtensionContext) throws -> Int {
+        try pages(ofGroup: group, in: context).reduce(0) { $0 + $1.count }
+    }
+
+    /// Puts `rowID` at `index` of `rows`, the rows of the page at `position` of `list`, the
+    /// page list of `group` (whose changes were saved): the page takes it, or splits in two.
+    private func insert(
+        _ rowID: Int64, into group: String, list: inout [ViewPageRef], position: Int, rows: inout [Int64],
+        index lowRow: Int, in context: ExtensionContext
+    ) throws {
+        let page = list[position]
         rows.insert(rowID, at: lowRow)
         if rows.count <= ViewStorage.maximumPageSize {
             try storePage(page.id, rows: rows, in: context)

@@ -6,7 +6,8 @@ import TroveTestSupport
 
 /// What a user gets wrong, or meets, with views and with the order of ties by key (issue 30):
 /// writes inside a view enumeration, rows removed ahead of it, a view whose pages name an item
-/// that is gone, a row index past a section's end, and integer keys that tie.
+/// that is gone, a row index past a section's end, and integer keys that tie; and (issue 31) the
+/// changes of a manual view at an index its group does not have, or of a key with no item.
 @Suite("Bad input: views and ordering")
 struct BadInputViewTests {
     /// The orders of the issue: one group of 100 rows, sorted by age, ties by key.
@@ -186,6 +187,135 @@ struct BadInputViewTests {
             #expect(
                 try ItemKeyOrderTests.ticketIndex.query.filter(.column("lane", equals: "x")).limit(3, offset: 2)
                     .keys(tx) == Array(byValue[2..<5]))
+        }
+    }
+
+    // MARK: Manual views (issue 31)
+
+    /// A manual view of three rows in the group "inbox" ("a", "b", "c"), and an item "d" that is
+    /// stored but has no row, on `storage`.
+    static func manualInbox(storage: View<Member>.Storage) throws -> (ManualView<Member>, Connection) {
+        let view = ManualView<Member>("inbox", storage: storage)
+        let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
+        let connection = try database.newConnection()
+        try connection.write { tx in
+            try tx.write(["a", "b", "c", "d"].map { Member(id: $0, age: 1) })
+            for key in ["a", "b", "c"] { try view.write(tx).append(key, to: "inbox") }
+        }
+        return (view, connection)
+    }
+
+    /// Checks that `change` throws a misuse error naming the manual view "inbox", `group` and
+    /// `index`, with no internals, and that the view is left as it was.
+    static func expectIndexOutOfRange(
+        storage: View<Member>.Storage, group: String, index: Int, accepted: String,
+        _ change: (ManualViewWriter<Member>) throws -> Void
+    ) throws {
+        let (view, connection) = try manualInbox(storage: storage)
+        try connection.write { tx throws in
+            let error = #expect(throws: TroveError.self) { try change(view.write(tx)) }
+            #expect(error?.code == .misuse, "\(String(describing: error))")
+            #expect(error?.extensionName == "inbox" && error?.collection == "members")
+            let message = error?.message ?? ""
+            #expect(
+                message.contains("manual view 'inbox'") && message.contains("group '\(group)'")
+                    && message.contains("index \(index)") && message.contains(accepted),
+                "\(message)")
+            #expect(internalsShown(in: error?.description ?? "") == [], "\(error?.description ?? "")")
+            // Nothing changed: the transaction goes on with the view as it was.
+            #expect(try view.read(tx).keys(in: "inbox") == ["a", "b", "c"])
+        }
+    }
+
+    /// An insert past the end of a group (the end is the number of rows) is refused.
+    @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
+    func manualInsertPastTheEndIsRefused(storage: View<Member>.Storage) throws {
+        try Self.expectIndexOutOfRange(storage: storage, group: "inbox", index: 4, accepted: "0 to 3") {
+            try $0.insert("d", at: 4, in: "inbox")
+        }
+    }
+
+    /// An insert of a key already in the group counts the group without its row: inserting "a"
+    /// at 3 in a group of 3 rows that holds it is past the end.
+    @Test func manualInsertOfAKeyInTheGroupCountsTheGroupWithoutIt() throws {
+        try Self.expectIndexOutOfRange(storage: .persistent, group: "inbox", index: 3, accepted: "0 to 2") {
+            try $0.insert("a", at: 3, in: "inbox")
+        }
+    }
+
+    /// A negative index is refused.
+    @Test func manualInsertAtANegativeIndexIsRefused() throws {
+        try Self.expectIndexOutOfRange(storage: .persistent, group: "inbox", index: -1, accepted: "0 to 3") {
+            try $0.insert("d", at: -1, in: "inbox")
+        }
+    }
+
+    /// A move from an index the group does not have is refused.
+    @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
+    func manualMoveFromAMissingIndexIsRefused(storage: View<Member>.Storage) throws {
+        try Self.expectIndexOutOfRange(storage: storage, group: "inbox", index: 3, accepted: "0 to 2") {
+            try $0.move(from: 3, in: "inbox", to: 0, in: "later")
+        }
+    }
+
+    /// A move to an index past the end of the group it goes to is refused; within one group the
+    /// end is the count without the row moved.
+    @Test func manualMoveToAnIndexPastTheEndIsRefused() throws {
+        try Self.expectIndexOutOfRange(storage: .persistent, group: "later", index: 1, accepted: "0 to 0") {
+            try $0.move(from: 0, in: "inbox", to: 1, in: "later")
+        }
+        try Self.expectIndexOutOfRange(storage: .persistent, group: "inbox", index: 3, accepted: "0 to 2") {
+            try $0.move(from: 0, in: "inbox", to: 3, in: "inbox")
+        }
+    }
+
+    /// A removal at an index the group does not have is refused, in a group with rows and in a
+    /// group without.
+    @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
+    func manualRemovalAtAMissingIndexIsRefused(storage: View<Member>.Storage) throws {
+        try Self.expectIndexOutOfRange(storage: storage, group: "inbox", index: 7, accepted: "0 to 2") {
+            try $0.remove(at: 7, in: "inbox")
+        }
+        try Self.expectIndexOutOfRange(storage: storage, group: "empty", index: 0, accepted: "the group has no row") {
+            try $0.remove(at: 0, in: "empty")
+        }
+    }
+
+    /// Adding or inserting a key whose item does not exist is refused with an error naming the
+    /// view, the collection and the key, and changes nothing.
+    @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
+    func manualAddOfAnUnknownKeyIsRefused(storage: View<Member>.Storage) throws {
+        let (view, connection) = try Self.manualInbox(storage: storage)
+        let changes: [(String, (ManualViewWriter<Member>) throws -> Void)] = [
+            ("append", { try $0.append("ghost", to: "inbox") }),
+            ("insert", { try $0.insert("ghost", at: 0, in: "inbox") }),
+        ]
+        for (name, change) in changes {
+            try connection.write { tx throws in
+                let error = #expect(throws: TroveError.self, "\(name)") { try change(view.write(tx)) }
+                #expect(error?.code == .invalidKey, "\(name): \(String(describing: error))")
+                #expect(error?.extensionName == "inbox" && error?.collection == "members" && error?.key == "ghost")
+                let message = error?.message ?? ""
+                #expect(
+                    message.contains("manual view 'inbox'") && message.contains("'ghost'")
+                        && message.contains("collection 'members'"),
+                    "\(name): \(message)")
+                #expect(internalsShown(in: error?.description ?? "") == [], "\(name): \(error?.description ?? "")")
+                #expect(try view.read(tx).keys(in: "inbox") == ["a", "b", "c"])
+            }
+        }
+    }
+
+    /// A manual view that is not registered on the database cannot be written: the error names
+    /// it and says to register it.
+    @Test func manualWriteOfAnUnregisteredViewIsRefused() throws {
+        let (_, connection) = try Self.manualInbox(storage: .persistent)
+        let other = ManualView<Member>("elsewhere")
+        try connection.write { tx throws in
+            let error = #expect(throws: TroveError.self) { try other.write(tx).append("a", to: "inbox") }
+            #expect(error?.code == .extensionFailed, "\(String(describing: error))")
+            #expect(error?.message.contains("'elsewhere'") == true && error?.message.contains("register") == true)
+            #expect(internalsShown(in: error?.description ?? "") == [], "\(error?.description ?? "")")
         }
     }
 }
