@@ -104,7 +104,8 @@ extension Database {
         while !parents.isEmpty {
             let children = registered.values
                 .filter { definition in
-                    definition.implementation.parentName.map(parents.contains) ?? false && !seen.contains(definition.name)
+                    (definition.implementation.parentName.map(parents.contains) ?? false)
+                        && !seen.contains(definition.name)
                 }
                 .map(\.name).sorted()
             seen.formUnion(children)
@@ -140,19 +141,28 @@ extension Database {
             // Each extension made from another (a filtered view) is made again over its parent as
             // it is registered now: in this batch, or already.
             var resolved: [String: DatabaseExtension] = [:]
-            func resolve(_ definition: DatabaseExtension) -> DatabaseExtension {
+            var resolving: Set<String> = []
+            func resolve(_ definition: DatabaseExtension) throws -> DatabaseExtension {
                 if let done = resolved[definition.name] { return done }
+                guard resolving.insert(definition.name).inserted else {
+                    throw TroveError(
+                        code: .extensionFailed,
+                        message:
+                            "The extension '\(definition.name)' is made from itself through the extensions it is made from (filtered views of each other): register views whose parents lead to a view of their own.",
+                        extensionName: definition.name)
+                }
                 var result = definition
                 if let parentName = definition.implementation.parentName, parentName != definition.name,
-                    let parent = batch[parentName].map(resolve) ?? registered[parentName],
+                    let parent = try batch[parentName].map(resolve) ?? registered[parentName],
                     let implementation = definition.implementation.following(parent.implementation)
                 {
-                    result = DatabaseExtension(name: definition.name, version: definition.version, implementation: implementation)
+                    result = DatabaseExtension(
+                        name: definition.name, version: definition.version, implementation: implementation)
                 }
                 resolved[definition.name] = result
                 return result
             }
-            let definitions = extensions.map(resolve)
+            let definitions = try extensions.map(resolve)
             let results = try definitions.map { definition in
                 try core.register(definition, progress: { progress(definition.name, $0) })
             }

@@ -43,7 +43,8 @@ struct FilteredViewFollowsParentTests {
     @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
     func aNewParentRebuildsTheFilteredViewOverIt(storage: View<Member>.Storage) throws {
         let first = Self.parent(version: 1, storage: storage)
-        let database = try makeTemporaryDatabase(extensions: [first.databaseExtension, Self.active(of: first).databaseExtension])
+        let database = try makeTemporaryDatabase(
+            extensions: [first.databaseExtension, Self.active(of: first).databaseExtension])
         let members = Self.members(count: 300)
         try database.write { tx in try tx.write(members) }
         #expect(
@@ -88,6 +89,21 @@ struct FilteredViewFollowsParentTests {
         // Gone from the file too: another database on it sees no orphan.
         let other = try Database(path: database.path)
         #expect(other.orphanedExtensions.isEmpty)
+    }
+
+    /// Two filtered views made of each other, registered together: refused, naming one of them
+    /// (it recursed without end).
+    @Test func filteredViewsOfEachOtherAreRefused() throws {
+        let first = Self.parent(version: 1, storage: .persistent)
+        let b = first.filtered("view_b") { member, _ in member.active }
+        let a = b.filtered("members_by_city") { member, _ in member.score >= 10 }
+        let error = #expect(throws: TroveError.self) {
+            try makeTemporaryDatabase(extensions: [a.databaseExtension, b.databaseExtension])
+        }
+        #expect(error?.code == .extensionFailed)
+        #expect(error?.message.contains("'members_by_city'") == true)
+        let shown = internalsShown(in: error?.description ?? "")
+        #expect(shown.isEmpty)
     }
 
     @Test func aFilteredViewRegisteredBeforeItsParentFollowsItOnceRegistered() throws {
