@@ -214,6 +214,20 @@ final class ViewWriteState: ExtensionTransactionState {
         groupPages[group] = list
     }
 
+    /// The page list of `group`, saved before an insertion; `nil` when the group had no page and
+    /// now has one holding only `rowID`.
+    private func pagesForInsert(of group: String, startingWith rowID: Int64, in context: ExtensionContext) throws
+        -> [ViewPageRef]?
+    {
+        try willModify(group: group, in: context)
+        let list = try pages(ofGroup: group, in: context)
+        guard list.isEmpty else { return list }
+        let id = try createPage(group: group, ord: 0, rows: [rowID], in: context)
+        try setPage(id, ofRow: rowID, in: context)
+        groupPages[group] = [ViewPageRef(id: id, ord: 0, count: 1)]
+        return nil
+    }
+
     /// Puts `rowID` into `group` at its sorted place: before the first row `sortsBefore` says it
     /// sorts before, after every other.
     ///
@@ -221,14 +235,7 @@ final class ViewWriteState: ExtensionTransactionState {
     func insert(
         _ rowID: Int64, into group: String, in context: ExtensionContext, sortsBefore: (Int64) throws -> Bool
     ) throws {
-        try willModify(group: group, in: context)
-        var list = try pages(ofGroup: group, in: context)
-        if list.isEmpty {
-            let id = try createPage(group: group, ord: 0, rows: [rowID], in: context)
-            try setPage(id, ofRow: rowID, in: context)
-            groupPages[group] = [ViewPageRef(id: id, ord: 0, count: 1)]
-            return
-        }
+        guard var list = try pagesForInsert(of: group, startingWith: rowID, in: context) else { return }
         // The first page whose first row the new row sorts before; the row goes in the page before.
         var low = 1
         var high = list.count
@@ -263,14 +270,7 @@ final class ViewWriteState: ExtensionTransactionState {
     /// - Complexity: O(p) over the page list of the group, one page read and written (two when
     ///   it splits).
     func insert(_ rowID: Int64, into group: String, at index: Int, in context: ExtensionContext) throws {
-        try willModify(group: group, in: context)
-        var list = try pages(ofGroup: group, in: context)
-        if list.isEmpty {
-            let id = try createPage(group: group, ord: 0, rows: [rowID], in: context)
-            try setPage(id, ofRow: rowID, in: context)
-            groupPages[group] = [ViewPageRef(id: id, ord: 0, count: 1)]
-            return
-        }
+        guard var list = try pagesForInsert(of: group, startingWith: rowID, in: context) else { return }
         // The page that holds the row now at `index`, or the last page for the end.
         var position = 0
         var offset = 0
