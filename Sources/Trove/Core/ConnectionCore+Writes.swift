@@ -265,7 +265,7 @@ extension ConnectionCore {
     }
 
     /// The row id of the row at `key` in `collection`, if any.
-    private func selectRowID(key: String, collection: String) throws -> Int64? {
+    func selectRowID(key: String, collection: String) throws -> Int64? {
         let statement = try sqlite.cachedStatement(FileLayout.selectRowID)
         defer { statement.reset() }
         try statement.bind(collection, at: 1)

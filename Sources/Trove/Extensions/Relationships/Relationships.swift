@@ -173,14 +173,10 @@ public struct Relationships<Source: Persistable>: Sendable {
         guard let offset = implementation.edgesByName[edge], edges[offset].isManual else {
             throw TroveError.noManualEdge(edge, of: name, collection: Source.collection, key: source.itemKey)
         }
-        let statement = try core.sqlite.cachedStatement(FileLayout.selectRowID)
-        defer { statement.reset() }
-        try statement.bind(Source.collection, at: 1)
-        try statement.bind(source.itemKey, at: 2)
-        guard try statement.step() else {
+        guard let rowID = try core.selectRowID(key: source.itemKey, collection: Source.collection) else {
             throw TroveError.noManualEdgeSource(edge, of: name, collection: Source.collection, key: source.itemKey)
         }
-        return statement.int64(at: 0)
+        return rowID
     }
 }
 

@@ -46,7 +46,8 @@ public struct ManualViewWriter<Item: Persistable> {
         let (context, state, rowID) = try prepare(key)
         let count = try state.count(in: group, in: context)
         let isInGroup = try isRow(rowID, in: group, state: state, context: context)
-        try place(rowID, key: key, in: group, at: isInGroup ? count - 1 : count, state: state, context: context)
+        try place(
+            rowID, key: key.itemKey, in: group, at: isInGroup ? count - 1 : count, state: state, context: context)
     }
 
     /// Inserts the item at `key` at `index` of `group`; when it is already in the view, moves its
@@ -70,7 +71,7 @@ public struct ManualViewWriter<Item: Persistable> {
                 view: view.name, collection: Item.collection, group: group, index: index, valid: "0 to \(count)",
                 key: key.itemKey)
         }
-        try place(rowID, key: key, in: group, at: index, state: state, context: context)
+        try place(rowID, key: key.itemKey, in: group, at: index, state: state, context: context)
     }
 
     // MARK: Moving
@@ -98,10 +99,8 @@ public struct ManualViewWriter<Item: Persistable> {
                 view: view.name, collection: Item.collection, group: newGroup, index: newIndex,
                 valid: "0 to \(count)", key: nil)
         }
-        let key = try storedKey(of: rowID, group: group, index: index, context: context)
-        try state.remove(rowID, in: context)
-        try state.insert(rowID, into: newGroup, at: newIndex, in: context)
-        try noteChange(rowID, key: key, state: state, context: context)
+        let key = try storedKey(of: rowID, group: group, index: index)
+        try place(rowID, key: key, in: newGroup, at: newIndex, state: state, context: context)
     }
 
     // MARK: Removing
@@ -117,7 +116,7 @@ public struct ManualViewWriter<Item: Persistable> {
     public func remove(at index: Int, in group: String) throws {
         let (context, state) = try prepare()
         let rowID = try self.rowID(at: index, in: group, state: state, context: context)
-        let key = try storedKey(of: rowID, group: group, index: index, context: context)
+        let key = try storedKey(of: rowID, group: group, index: index)
         try state.remove(rowID, in: context)
         try noteChange(rowID, key: key, state: state, context: context)
     }
@@ -152,7 +151,7 @@ public struct ManualViewWriter<Item: Persistable> {
         let (context, state) = try prepare()
         let rowIDs = try state.rowIDs(ofGroup: group, in: context)
         for (index, rowID) in rowIDs.enumerated().reversed() {
-            let key = try storedKey(of: rowID, group: group, index: index, context: context)
+            let key = try storedKey(of: rowID, group: group, index: index)
             try state.remove(rowID, in: context)
             try noteChange(rowID, key: key, state: state, context: context)
         }
@@ -181,11 +180,11 @@ public struct ManualViewWriter<Item: Persistable> {
 
     /// Puts the row `rowID` at `index` of `group`, taking it from where it was first.
     private func place(
-        _ rowID: Int64, key: Item.ID, in group: String, at index: Int, state: ViewWriteState, context: ExtensionContext
+        _ rowID: Int64, key: String, in group: String, at index: Int, state: ViewWriteState, context: ExtensionContext
     ) throws {
         try state.remove(rowID, in: context)
         try state.insert(rowID, into: group, at: index, in: context)
-        try noteChange(rowID, key: key.itemKey, state: state, context: context)
+        try noteChange(rowID, key: key, state: state, context: context)
     }
 
     /// Records that the row `rowID` was placed or taken out, and marks its item changed.
@@ -217,23 +216,12 @@ public struct ManualViewWriter<Item: Persistable> {
 
     /// The row id of the item at `key`, or `nil` when there is none.
     private func rowID(of key: Item.ID, context: ExtensionContext) throws -> Int64? {
-        let statement = try context.sqlite.cachedStatement(FileLayout.selectRowID)
-        defer { statement.reset() }
-        try statement.bind(Item.collection, at: 1)
-        try statement.bind(key.itemKey, at: 2)
-        return try statement.step() ? statement.int64(at: 0) : nil
+        try context.core.selectRowID(key: key.itemKey, collection: Item.collection)
     }
 
-    /// The stored key of the row `rowID`, at `index` of `group`.
-    private func storedKey(of rowID: Int64, group: String, index: Int, context: ExtensionContext) throws -> String {
-        let statement = try context.sqlite.cachedStatement(FileLayout.selectKeyByRowID)
-        defer { statement.reset() }
-        try statement.bind(rowID, at: 1)
-        guard try statement.step() else {
-            throw TroveError.viewRowWithoutItem(
-                view: view.name, collections: [Item.collection], group: group, index: index)
-        }
-        return statement.string(at: 0)
+    /// The stored key of the row `rowID`, at `index` of `group` (see ``ViewReader/key(ofRow:group:index:)``).
+    private func storedKey(of rowID: Int64, group: String, index: Int) throws -> String {
+        try ViewReader(view: view, transaction: transaction).key(ofRow: rowID, group: group, index: index)
     }
 }
 

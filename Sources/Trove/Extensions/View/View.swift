@@ -175,6 +175,7 @@ public struct View<Item: Persistable>: Sendable {
         self.name = name
         self.version = version
         self.storage = storage
+        // The app fills it: a build places no row.
         startsEmpty = true
         filter = { _, _ in false }
         grouping = { _, _ in nil }

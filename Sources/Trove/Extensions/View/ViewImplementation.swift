@@ -96,9 +96,8 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
     }
 
     /// Sorts the items of each group in memory and writes them in pages; a view that starts
-    /// empty writes none, and a manual view starts empty too: the app fills it.
+    /// empty writes none (a manual view is one: the app fills it).
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
-        guard !view.isManual else { return }
         let store = try state(name: name, in: context).store
         guard view.populatesStoredItems else { return }
         var groups: [String: [(rowID: Int64, key: String, item: Definition.Row)]] = [:]
