@@ -30,10 +30,11 @@
 ///   ``Changeset/viewChanges``, which ``ViewMappings`` and
 ///   ``Database/observe(_:mappings:)-(ManualView<Item>,_)`` turn into sections.
 ///
-/// - Important: The rows are kept by the items' row ids, as a ``View``'s pages are, and nothing
-///   else records them: when the view is rebuilt, it starts empty. That happens on a new version
-///   or storage, and also when the file says that the view fell behind (another process wrote
-///   its collection without the view registered, see <doc:ExtensionsAndIndexes>).
+/// - Each row keeps the key the app placed it with, beside the item's row id. When the view
+///   falls behind (another process wrote its collection without the view registered, see
+///   <doc:ExtensionsAndIndexes>; for an in-memory view, any commit of another process), its
+///   rebuild keeps the rows whose keys are still stored, in their order, and drops the others,
+///   also when a new item took a removed one's row id.
 public struct ManualView<Item: Persistable>: Sendable {
     /// The definition the view is stored, registered and read under: a ``View`` that no item
     /// enters by its closures.

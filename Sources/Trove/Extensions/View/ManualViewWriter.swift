@@ -184,6 +184,7 @@ public struct ManualViewWriter<Item: Persistable> {
     ) throws {
         try state.remove(rowID, in: context)
         try state.insert(rowID, into: group, at: index, in: context)
+        try state.store.setKey(key, ofRow: rowID)
         try noteChange(rowID, key: key, state: state, context: context)
     }
 

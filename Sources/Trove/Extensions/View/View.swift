@@ -183,14 +183,14 @@ public struct View<Item: Persistable>: Sendable {
         parent = nil
         keyOrder = ItemKeyOrder(of: Item.ID.self)
         var fingerprint =
-            "manual view v1 \(Item.collection) version \(version) pages \(ViewStorage.maximumPageSize)/\(ViewStorage.minimumPageSize)"
+            "manual view v2 \(Item.collection) version \(version) pages \(ViewStorage.maximumPageSize)/\(ViewStorage.minimumPageSize)"
         switch storage {
         case .persistent: break
         case .rebuiltAtLaunch: fingerprint += " launch \(View.launchToken)"
         case .inMemory: fingerprint += " memory \(View.launchToken)"
         }
         self.fingerprint = fingerprint
-        pages = ViewStorage(name: name)
+        pages = ViewStorage(name: name, keepsKeys: true)
         isManual = true
     }
 

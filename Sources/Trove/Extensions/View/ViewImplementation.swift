@@ -82,7 +82,12 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
         let versions = context.core.database.viewVersions
         if view.isInMemory {
             versions.activate()
-            context.core.extensionStates[name] = ViewWriteState(name: name, memory: ViewMemoryState())
+            // A manual view rebuilt under the same definition (another process's commit left it
+            // behind) starts from its rows, which `populate` brings in step with the items.
+            let kept = view.isManual ? versions.latest(of: name).map(\.state) : nil
+            context.core.extensionStates[name] = ViewWriteState(
+                name: name, memory: kept.flatMap { $0.fingerprint == view.fingerprint ? $0 : nil }
+                    ?? ViewMemoryState(fingerprint: view.fingerprint))
         } else {
             // A view of this name that was in memory is no longer.
             versions.remove(name)
@@ -95,10 +100,23 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
         !view.isInMemory || context.core.database.viewVersions.latest(of: name) != nil
     }
 
+    /// A manual view in the file that another process left stale (same definition) keeps its
+    /// tables: ``populate(name:in:progress:)`` keeps the rows whose items are still stored (an
+    /// in-memory one keeps its latest pages, see ``create(name:in:)``). Every other rebuild starts
+    /// from empty tables.
+    func tablesKeptByRebuild(name: String, storedFingerprint: String) -> [String] {
+        guard view.isManual, !view.isInMemory, storedFingerprint == view.fingerprint else { return [] }
+        return view.pages.tableNames
+    }
+
     /// Sorts the items of each group in memory and writes them in pages; a view that starts
-    /// empty writes none (a manual view is one: the app fills it).
+    /// empty writes none (a manual view is one: the app fills it, and a rebuild keeps the rows
+    /// it finds, see ``keepStoredRows(name:in:)``).
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
         let store = try state(name: name, in: context).store
+        if view.isManual {
+            return try keepStoredRows(store: store, in: context)
+        }
         guard view.populatesStoredItems else { return }
         var groups: [String: [(rowID: Int64, key: String, item: Definition.Row)]] = [:]
         try view.forEachStored(in: context, progress: progress) { rowID, key, item in
@@ -111,18 +129,54 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
         }
         for (group, rows) in groups {
             let sorted = try rows.sorted { try view.sortsBefore($0.item, key: $0.key, $1.item, key: $1.key) }
-            var start = 0
-            var ord: Int64 = 0
-            while start < sorted.count {
-                let end = Swift.min(start + ViewStorage.buildPageSize, sorted.count)
-                let rowIDs = sorted[start..<end].map(\.rowID)
-                let page = try store.insertPage(group: group, ord: ord, rows: rowIDs)
-                for rowID in rowIDs {
-                    try store.setPage(page, ofRow: rowID)
+            try write(sorted.map { ($0.rowID, $0.key) }, group: group, to: store)
+        }
+    }
+
+    /// Brings the rows that a manual view's rebuild kept (see
+    /// ``tablesKeptByRebuild(name:storedFingerprint:)``) in step with the items: by the key the
+    /// app placed each row with, a row whose item is still stored stays at its place, under the
+    /// item's row id now (another process may have removed it and stored it again); the rows of
+    /// items gone leave, also when another item took their row id. Nothing is reported: the
+    /// commit says that the view was rebuilt.
+    private func keepStoredRows(store: any ViewPageStore, in context: ExtensionContext) throws {
+        let keys = try store.allKeys()
+        guard !keys.isEmpty else { return try store.deleteAll() }
+        var groups: [(group: String, rows: [(rowID: Int64, key: String)])] = []
+        var placed: Set<Int64> = []
+        for (group, _) in try store.groupCounts().sorted(by: { $0.group < $1.group }) {
+            var rows: [(rowID: Int64, key: String)] = []
+            for page in try store.groupPages(group) {
+                for rowID in try store.page(page.id).rows {
+                    guard let key = keys[rowID],
+                        let current = try context.core.selectRowID(key: key, collection: view.primaryCollection),
+                        placed.insert(current).inserted
+                    else { continue }
+                    rows.append((current, key))
                 }
-                start = end
-                ord += ViewStorage.ordinalGap
             }
+            groups.append((group, rows))
+        }
+        try store.deleteAll()
+        for (group, rows) in groups where !rows.isEmpty {
+            try write(rows, group: group, to: store)
+        }
+    }
+
+    /// Writes the rows of a new group, in order, in pages of ``ViewStorage/buildPageSize`` rows,
+    /// with their keys for a manual view.
+    private func write(_ rows: [(rowID: Int64, key: String)], group: String, to store: any ViewPageStore) throws {
+        var start = 0
+        var ord: Int64 = 0
+        while start < rows.count {
+            let end = Swift.min(start + ViewStorage.buildPageSize, rows.count)
+            let page = try store.insertPage(group: group, ord: ord, rows: rows[start..<end].map(\.rowID))
+            for (rowID, key) in rows[start..<end] {
+                try store.setPage(page, ofRow: rowID)
+                if view.isManual { try store.setKey(key, ofRow: rowID) }
+            }
+            start = end
+            ord += ViewStorage.ordinalGap
         }
     }
 

@@ -15,9 +15,16 @@ struct ViewMemoryState: Sendable, ViewPageSource {
     private var rowPages = ViewShardedMap<Int64>()
     /// The id of the next page: ids are never used again.
     private var nextPageID: Int64 = 1
+    /// The key of every row of a manual view (see ``ViewStorage``); empty for other views.
+    private var rowKeys = ViewShardedMap<String>()
+    /// The fingerprint of the definition the pages were built for: a manual view rebuilt under
+    /// the same one starts from them (see ``ViewImplementation/create(name:in:)``).
+    let fingerprint: String
 
-    /// An empty view.
-    init() {}
+    /// An empty view, built for the definition of `fingerprint`.
+    init(fingerprint: String) {
+        self.fingerprint = fingerprint
+    }
 
     // MARK: Reading
 
@@ -50,6 +57,12 @@ struct ViewMemoryState: Sendable, ViewPageSource {
         rows.reserveCapacity(rowPages.count)
         rowPages.forEach { rows.append(($0, $1)) }
         return rows
+    }
+
+    func allKeys() -> [Int64: String] {
+        var keys: [Int64: String] = [:]
+        rowKeys.forEach { keys[$0] = $1 }
+        return keys
     }
 
     // MARK: Writing
@@ -93,12 +106,18 @@ struct ViewMemoryState: Sendable, ViewPageSource {
 
     mutating func setPage(_ page: Int64, ofRow rowID: Int64) {
         rowPages[rowID] = page == 0 ? nil : page
+        if page == 0, rowKeys.count != 0 { rowKeys[rowID] = nil }
+    }
+
+    mutating func setKey(_ key: String, ofRow rowID: Int64) {
+        rowKeys[rowID] = key
     }
 
     mutating func deleteAll() {
         groups.removeAll()
         pages.removeAll()
         rowPages.removeAll()
+        rowKeys.removeAll()
     }
 }
 
@@ -163,6 +182,7 @@ final class ViewMemoryPages: ViewPageStore {
     func groupCounts() -> [(group: String, count: Int)] { state.groupCounts() }
     func count(group: String?) -> Int { state.count(group: group) }
     func allRows() -> [(rowID: Int64, page: Int64)] { state.allRows() }
+    func allKeys() -> [Int64: String] { state.allKeys() }
     func insertPage(group: String, ord: Int64, rows: [Int64]) -> Int64 {
         state.insertPage(group: group, ord: ord, rows: rows)
     }
@@ -170,6 +190,7 @@ final class ViewMemoryPages: ViewPageStore {
     func deletePage(_ id: Int64) { state.deletePage(id) }
     func setPage(_ page: Int64, ofRow rowID: Int64) { state.setPage(page, ofRow: rowID) }
     func deleteAll() { state.deleteAll() }
+    func setKey(_ key: String, ofRow rowID: Int64) { state.setKey(key, ofRow: rowID) }
 }
 
 // Explicit non-conformance to Sendable: the pages belong to one write transaction.

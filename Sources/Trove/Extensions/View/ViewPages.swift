@@ -76,6 +76,10 @@ protocol ViewPageStore: ViewPageSource {
     func setPage(_ page: Int64, ofRow rowID: Int64) throws
     /// Deletes every page and every row.
     func deleteAll() throws
+    /// Records `key` as the key of the row `rowID` of a manual view (see ``ViewStorage``).
+    func setKey(_ key: String, ofRow rowID: Int64) throws
+    /// The key of every row of a manual view, by row id; empty for other views.
+    func allKeys() throws -> [Int64: String]
 }
 
 /// The pages of a view in the file (``View/Storage-swift.enum/persistent`` and
@@ -127,6 +131,14 @@ struct SQLiteViewPages: ViewPageStore {
 
     func deleteAll() throws {
         try storage.deleteAll(in: sqlite)
+    }
+
+    func setKey(_ key: String, ofRow rowID: Int64) throws {
+        try storage.setKey(key, ofRow: rowID, in: sqlite)
+    }
+
+    func allKeys() throws -> [Int64: String] {
+        try storage.allKeys(in: sqlite)
     }
 }
 

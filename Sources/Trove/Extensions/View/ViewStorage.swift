@@ -9,6 +9,13 @@
 ///   the view's order, as little-endian 64-bit integers in the `rows` blob, and their number in
 ///   `count`, so that an index is found by summing counts without reading the blobs.
 /// - `trove_ext_<name>_map` (`rowid`, `page`): the page of each row in the view.
+/// - For a manual view only, `trove_ext_<name>_keys` (`rowid`, `key`): the key of each row, as
+///   the app placed it, so that a rebuild after another process wrote the collection keeps the
+///   rows whose items are still stored (see ``ViewImplementation/populate(name:in:progress:)``):
+///   nothing else says where they go.
+///
+/// The tables are made with `IF NOT EXISTS`, so that the tables a rebuild keeps
+/// (``ViewImplementation/tablesKeptByRebuild(name:storedFingerprint:)``) are found as they were.
 ///
 /// Page ids come from `AUTOINCREMENT`: a page id is never used again, also after every page was
 /// deleted, so that a transaction's record of its pages before it began stays unambiguous.
@@ -42,6 +49,9 @@ struct ViewStorage: Sendable {
     let viewName: String
     let pagesTable: String
     let mapTable: String
+    /// The table of the rows' keys, for a manual view; `nil` for a view whose closures place
+    /// the rows.
+    let keysTable: String?
     let createSQL: String
     let selectGroupPagesSQL: String
     let selectPageSQL: String
@@ -57,19 +67,26 @@ struct ViewStorage: Sendable {
     let countGroupSQL: String
     let selectAllMapSQL: String
     let deleteAllSQL: String
+    let upsertKeySQL: String
+    let deleteKeySQL: String
+    let selectAllKeysSQL: String
 
-    init(name: String) {
+    /// The statements of the view `name`; `keepsKeys` adds the table of the rows' keys (a
+    /// manual view).
+    init(name: String, keepsKeys: Bool = false) {
         viewName = name
         pagesTable = "trove_ext_\(name)_pages"
         mapTable = "trove_ext_\(name)_map"
+        keysTable = keepsKeys ? "trove_ext_\(name)_keys" : nil
         let pages = "\"\(pagesTable)\""
         let map = "\"\(mapTable)\""
+        let keys = "\"trove_ext_\(name)_keys\""
         createSQL = """
-            CREATE TABLE \(pages) (id INTEGER PRIMARY KEY AUTOINCREMENT, grp TEXT NOT NULL, ord INTEGER NOT NULL, \
-            count INTEGER NOT NULL, rows BLOB NOT NULL); \
-            CREATE INDEX "\(pagesTable)_grp" ON \(pages) (grp, ord); \
-            CREATE TABLE \(map) (rowid INTEGER PRIMARY KEY, page INTEGER NOT NULL);
-            """
+            CREATE TABLE IF NOT EXISTS \(pages) (id INTEGER PRIMARY KEY AUTOINCREMENT, grp TEXT NOT NULL, \
+            ord INTEGER NOT NULL, count INTEGER NOT NULL, rows BLOB NOT NULL); \
+            CREATE INDEX IF NOT EXISTS "\(pagesTable)_grp" ON \(pages) (grp, ord); \
+            CREATE TABLE IF NOT EXISTS \(map) (rowid INTEGER PRIMARY KEY, page INTEGER NOT NULL);
+            """ + (keepsKeys ? " CREATE TABLE IF NOT EXISTS \(keys) (rowid INTEGER PRIMARY KEY, key TEXT NOT NULL);" : "")
         selectGroupPagesSQL = "SELECT id, ord, count FROM \(pages) WHERE grp = ?1 ORDER BY ord"
         selectPageSQL = "SELECT grp, rows FROM \(pages) WHERE id = ?1"
         insertPageSQL = "INSERT INTO \(pages) (grp, ord, count, rows) VALUES (?1, ?2, ?3, ?4)"
@@ -83,10 +100,13 @@ struct ViewStorage: Sendable {
         countAllSQL = "SELECT coalesce(sum(count), 0) FROM \(pages)"
         countGroupSQL = "SELECT coalesce(sum(count), 0) FROM \(pages) WHERE grp = ?1"
         selectAllMapSQL = "SELECT rowid, page FROM \(map)"
-        deleteAllSQL = "DELETE FROM \(pages); DELETE FROM \(map);"
+        deleteAllSQL = "DELETE FROM \(pages); DELETE FROM \(map);" + (keepsKeys ? " DELETE FROM \(keys);" : "")
+        upsertKeySQL = "INSERT INTO \(keys) (rowid, key) VALUES (?1, ?2) ON CONFLICT (rowid) DO UPDATE SET key = excluded.key"
+        deleteKeySQL = "DELETE FROM \(keys) WHERE rowid = ?1"
+        selectAllKeysSQL = "SELECT rowid, key FROM \(keys)"
     }
 
-    var tableNames: [String] { [pagesTable, mapTable] }
+    var tableNames: [String] { [pagesTable, mapTable] + (keysTable.map { [$0] } ?? []) }
 
     // MARK: Reading
 
@@ -142,6 +162,18 @@ struct ViewStorage: Sendable {
         return Int(statement.int64(at: 0))
     }
 
+    /// The key of every row of a manual view, by row id, as the app placed them.
+    func allKeys(in sqlite: SQLiteConnection) throws -> [Int64: String] {
+        guard keysTable != nil else { return [:] }
+        let statement = try sqlite.cachedStatement(selectAllKeysSQL)
+        defer { statement.reset() }
+        var keys: [Int64: String] = [:]
+        while try statement.step() {
+            keys[statement.int64(at: 0)] = statement.string(at: 1)
+        }
+        return keys
+    }
+
     /// Every row of the view with its page.
     func allRows(in sqlite: SQLiteConnection) throws -> [(rowID: Int64, page: Int64)] {
         let statement = try sqlite.cachedStatement(selectAllMapSQL)
@@ -186,12 +218,28 @@ struct ViewStorage: Sendable {
         try statement.stepToEnd()
     }
 
-    /// Sets the page of `rowID` (0: the row leaves the view).
+    /// Sets the page of `rowID` (0: the row leaves the view, and its key with it).
     func setPage(_ page: Int64, ofRow rowID: Int64, in sqlite: SQLiteConnection) throws {
         let statement = try sqlite.cachedStatement(page == 0 ? deleteMapSQL : upsertMapSQL)
         defer { statement.reset() }
         try statement.bind(rowID, at: 1)
         if page != 0 { try statement.bind(page, at: 2) }
+        try statement.stepToEnd()
+        if page == 0, keysTable != nil {
+            let deleteKey = try sqlite.cachedStatement(deleteKeySQL)
+            defer { deleteKey.reset() }
+            try deleteKey.bind(rowID, at: 1)
+            try deleteKey.stepToEnd()
+        }
+    }
+
+    /// Records `key` as the key of the row `rowID` of a manual view; nothing for another view.
+    func setKey(_ key: String, ofRow rowID: Int64, in sqlite: SQLiteConnection) throws {
+        guard keysTable != nil else { return }
+        let statement = try sqlite.cachedStatement(upsertKeySQL)
+        defer { statement.reset() }
+        try statement.bind(rowID, at: 1)
+        try statement.bind(key, at: 2)
         try statement.stepToEnd()
     }
 

@@ -114,6 +114,51 @@ struct ManualViewTests {
         try third.newConnection().read { tx throws in #expect(try next.read(tx).count() == 0) }
     }
 
+    /// Another process that does not register the view removes items, stores one again, and
+    /// stores a new item that takes the row id of a removed one: the view falls behind, and its
+    /// rebuild keeps the rows of the items still stored, in the app's order, under their row ids
+    /// now, and gives no row to the newcomer. A rebuilt-at-launch or in-memory view does too,
+    /// within its process.
+    @Test(arguments: [View<Member>.Storage.persistent, .rebuiltAtLaunch, .inMemory])
+    func aStaleRebuildKeepsTheRowsOfTheItemsStillStored(storage: View<Member>.Storage) throws {
+        let keys = (0..<60).map { String(format: "k%02d", $0) }
+        let (view, database, connection) = try Self.makeInbox(storage: storage, keys: keys)
+        try connection.write { tx in
+            let writer = view.write(tx)
+            try writer.move(from: 59, in: "inbox", to: 0, in: "inbox")
+            for index in stride(from: 40, to: 30, by: -1) {
+                try writer.move(from: index, in: "inbox", to: 0, in: "later")
+            }
+        }
+        let expected = try connection.read { tx throws in
+            (try view.read(tx).keys(in: "inbox"), try view.read(tx).keys(in: "later"))
+        }
+        let other = try Database(path: database.path)
+        try other.newConnection().write { (tx: ReadWriteTransaction) throws -> Void in
+            _ = try tx.remove(Member.self, key: "k59")  // the highest row id: the next insert takes it
+            try tx.write(Member(id: "newcomer", age: 1))
+            _ = try tx.remove(Member.self, key: "k05")
+            _ = try tx.remove(Member.self, key: "k35")
+            _ = try tx.remove(Member.self, key: "k10")
+            try tx.write(Member(id: "k10", age: 2))  // stored again, under another row id
+            try tx.write(Member(id: "k20", age: 3))
+        }
+        try connection.write(Member(id: "unrelated", age: 1))  // rebuilds the stale view
+        let gone: Set = ["k59", "k05", "k35"]
+        try connection.read { tx throws in
+            let reader = view.read(tx)
+            #expect(try reader.keys(in: "inbox") == expected.0.filter { !gone.contains($0) })
+            #expect(try reader.keys(in: "later") == expected.1.filter { !gone.contains($0) })
+            #expect(try reader.indexPath(ofKey: "newcomer") == nil)
+            #expect(try view.rows(in: "inbox").items(tx).map(\.id) == expected.0.filter { !gone.contains($0) })
+        }
+        // The kept rows are followed as before: removing an item takes its row out.
+        try connection.write { tx in _ = try tx.remove(Member.self, key: "k10") }
+        try connection.read { tx throws in
+            #expect(try view.read(tx).keys(in: "inbox").contains("k10") == false)
+        }
+    }
+
     /// The changes belong to the transaction: a rollback takes them back.
     @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
     func aRollbackUndoesTheChanges(storage: View<Member>.Storage) throws {
