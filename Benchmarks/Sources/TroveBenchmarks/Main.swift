@@ -66,10 +66,14 @@ enum TroveBenchmarks {
             observation = suite
         }
         var search: SearchSuite?
+        var searchView: SearchViewSuite?
         if options.includeSearch && options.runs(.search) {
             var suite = SearchSuite(options: options)
             try suite.run()
             search = suite
+            var viewSuite = SearchViewSuite(options: options)
+            try viewSuite.run()
+            searchView = viewSuite
         }
         var views: ViewSuite?
         if options.includeViews && options.runs(.views) {
@@ -101,6 +105,9 @@ enum TroveBenchmarks {
         }
         if let search {
             print(search.table().joined(separator: "\n"))
+        }
+        if let searchView {
+            print(searchView.table().joined(separator: "\n"))
         }
         if let views {
             print(views.table().joined(separator: "\n"))
