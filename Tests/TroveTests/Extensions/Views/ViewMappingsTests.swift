@@ -144,17 +144,21 @@ struct ViewMappingsTests {
     /// - each reported position holds its key, and each shown row maps to its index in the group.
     ///
     /// 500 runs (about 1,500 commits) here; `TROVE_VIEW_SOAK=5000` runs 5,000 (about a minute).
-    @Test func randomRunsOfCommitsMatchModel() async throws {
+    @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
+    func randomRunsOfCommitsMatchModel(storage: View<Member>.Storage) async throws {
         let soak = ProcessInfo.processInfo.environment["TROVE_VIEW_SOAK"].flatMap { Int($0) }
-        try await runModel(seed: 0x0015_3A95, runs: soak ?? 500, maxRun: 5)
+        try await runModel(seed: 0x0015_3A95, runs: soak ?? 500, maxRun: 5, storage: storage)
     }
 
-    @Test func longRunsWithFewKeys() async throws {
-        try await runModel(seed: 7, runs: 150, maxRun: 12, keyCount: 20, mappingsCount: 6)
+    @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
+    func longRunsWithFewKeys(storage: View<Member>.Storage) async throws {
+        try await runModel(seed: 7, runs: 150, maxRun: 12, keyCount: 20, mappingsCount: 6, storage: storage)
     }
 
-    func runModel(seed: UInt64, runs: Int, maxRun: Int, keyCount: Int = 60, mappingsCount: Int = 4) async throws {
-        let view = ViewTestViews.byCity
+    func runModel(
+        seed: UInt64, runs: Int, maxRun: Int, keyCount: Int = 60, mappingsCount: Int = 4, storage: View<Member>.Storage
+    ) async throws {
+        let view = ViewTestViews.byCity(storage: storage)
         let database = try makeTemporaryDatabase(extensions: [view.databaseExtension])
         let connection = try database.newConnection()
         var random = SplitMix64(seed: seed)
