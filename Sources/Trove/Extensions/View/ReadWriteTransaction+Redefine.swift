@@ -49,7 +49,8 @@ extension ReadWriteTransaction {
             throw TroveError.cannotRedefine(name, "no view of that name is registered on this database")
         }
         guard let current = (registered.implementation as? ViewImplementation<View<Item>>)?.view else {
-            let what = registered.implementation.kind == "view" ? "a view of another item type" : "another kind of extension"
+            let what =
+                registered.implementation.kind == "view" ? "a view of another item type" : "another kind of extension"
             throw TroveError.cannotRedefine(
                 name, "the extension registered under that name is \(what): redefine views of \(Item.self) only")
         }
@@ -67,11 +68,17 @@ extension ReadWriteTransaction {
         }
         if current.startsEmpty != view.startsEmpty {
             throw TroveError.cannotRedefine(
-                name, "the new definition \(view.startsEmpty ? "starts empty" : "does not start empty") and the registered one does not")
+                name,
+                view.startsEmpty
+                    ? "the new definition starts empty and the registered view does not"
+                    : "the registered view starts empty and the new definition does not"
+            )
         }
         if registered.version == view.version {
             throw TroveError.cannotRedefine(
-                name, "the new definition has the registered version \(view.version): give it another version, as for any change of a view's closures")
+                name,
+                "the new definition has the registered version \(view.version): give it another version, as for any change of a view's closures"
+            )
         }
         let implementation = ViewImplementation(view: view)
         try core.redefine(view.databaseExtension) { context in

@@ -16,6 +16,8 @@ extension ViewImplementation {
     ///   - context: The write transaction.
     ///   - storedKey: The stored key of a row (row id, group and index, for the error of a damaged
     ///     view), for a row that leaves the view and that the items did not name.
+    /// - Throws: ``TroveError`` when SQLite fails or the pages are damaged; the pages are then
+    ///   half placed, and the caller fails the transaction.
     /// - Complexity: O(n log n) in the rows, plus O(log n) page reads and writes for each row
     ///   taken out or put in.
     func replacePlacement(
@@ -45,7 +47,9 @@ extension ViewImplementation {
             }
         } else {
             for rowID in oldPlace.keys.sorted() {
-                if let (key, row) = try readable(rowID: rowID, name: name, in: context, { try view.row(rowID, in: context) }) {
+                if let (key, row) = try readable(
+                    rowID: rowID, name: name, in: context, { try view.row(rowID, in: context) })
+                {
                     try place(rowID, key: key, row: row)
                 }
             }

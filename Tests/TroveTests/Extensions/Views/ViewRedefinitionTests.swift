@@ -80,7 +80,8 @@ struct ViewRedefinitionTests {
 
     static func randomMember(_ key: String, using random: inout SplitMix64) -> Member {
         Member(
-            id: key, age: Int.random(in: 0..<30, using: &random), city: ["a", "b", "c", nil].randomElement(using: &random)!,
+            id: key, age: Int.random(in: 0..<30, using: &random),
+            city: ["a", "b", "c", nil].randomElement(using: &random)!,
             score: Double(Int.random(in: 0..<10, using: &random)), active: Bool.random(using: &random),
             metadata: MemberStats(visits: Int.random(in: 0..<10, using: &random)))
     }
@@ -136,7 +137,9 @@ struct ViewRedefinitionTests {
         var random = SplitMix64(seed: seed)
         var spec = Spec(filter: 0, grouping: 0, sort: 0)
         var version = 1
-        let database = try makeTemporaryDatabase(extensions: [spec.view(version: version, storage: storage).databaseExtension])
+        let database = try makeTemporaryDatabase(extensions: [
+            spec.view(version: version, storage: storage).databaseExtension
+        ])
         let connection = try database.newConnection()
         let reader = try database.newConnection()
         let keys = (0..<keyCount).map { "m\($0)" }
@@ -202,7 +205,8 @@ struct ViewRedefinitionTests {
                 var counts: [ViewRowChange.Kind: Int] = [:]
                 for change in viewChanges.rowChanges { counts[change.kind, default: 0] += 1 }
                 let minimal = Self.minimalCounts(from: previous, to: current)
-                #expect(counts == minimal, "seed \(seed): the re-sort at commit \(step) reported \(counts), not \(minimal)")
+                #expect(
+                    counts == minimal, "seed \(seed): the re-sort at commit \(step) reported \(counts), not \(minimal)")
                 pureRedefinitions += 1
             }
             if redefines {
@@ -286,7 +290,9 @@ struct ViewRedefinitionTests {
     func aRollbackKeepsTheFormerDefinition(storage: View<Member>.Storage) throws {
         let first = Spec(filter: 0, grouping: 0, sort: 0)
         let second = Spec(filter: 1, grouping: 1, sort: 1)
-        let database = try makeTemporaryDatabase(extensions: [first.view(version: 1, storage: storage).databaseExtension])
+        let database = try makeTemporaryDatabase(extensions: [
+            first.view(version: 1, storage: storage).databaseExtension
+        ])
         var random = SplitMix64(seed: 0x31_B0)
         var members: [String: Member] = [:]
         for index in 0..<100 { members["m\(index)"] = Self.randomMember("m\(index)", using: &random) }
@@ -323,7 +329,8 @@ struct ViewRedefinitionTests {
         var members: [String: Member] = [:]
         for index in 0..<150 { members["m\(index)"] = Self.randomMember("m\(index)", using: &random) }
         do {
-            let database = try Database(path: path, extensions: [first.view(version: 1, storage: .persistent).databaseExtension])
+            let database = try Database(
+                path: path, extensions: [first.view(version: 1, storage: .persistent).databaseExtension])
             try database.write { tx in
                 try tx.write(Array(members.values))
                 try tx.redefine(second.view(version: 2, storage: .persistent))
@@ -331,7 +338,9 @@ struct ViewRedefinitionTests {
         }
         let reopened = try Database(path: path)
         #expect(try reopened.register(second.view(version: 2, storage: .persistent).databaseExtension) == .unchanged)
-        #expect(try Self.contents(reopened.newConnection(), second.view(version: 2, storage: .persistent)) == second.expected(members))
+        #expect(
+            try Self.contents(reopened.newConnection(), second.view(version: 2, storage: .persistent))
+                == second.expected(members))
     }
 
     /// A registered filtered view of the view is rebuilt over the new definition in the same
@@ -370,7 +379,9 @@ struct ViewRedefinitionTests {
         let manual = ManualView<Member>("members_manual")
         let index = SecondaryIndex<Member>("members_index", columns: [.column("age") { $0.age }])
         let database = try makeTemporaryDatabase(
-            extensions: [view.databaseExtension, filtered.databaseExtension, manual.databaseExtension, index.databaseExtension])
+            extensions: [
+                view.databaseExtension, filtered.databaseExtension, manual.databaseExtension, index.databaseExtension,
+            ])
         func message(_ candidate: View<Member>) -> String {
             do {
                 try database.write { tx in
@@ -384,10 +395,18 @@ struct ViewRedefinitionTests {
             }
         }
         let spec = Spec(filter: 1, grouping: 1, sort: 1)
-        #expect(message(View<Member>("nowhere", version: 2, grouping: { _, _ in "a" }, sortedBy: [])).contains("no view of that name"))
-        #expect(message(View<Member>("members_index", version: 2, grouping: { _, _ in "a" }, sortedBy: [])).contains("another kind of extension"))
-        #expect(message(View<Member>("members_manual", version: 2, grouping: { _, _ in "a" }, sortedBy: [])).contains("manual view"))
-        #expect(message(View<Member>("members_redefined_active", version: 2, grouping: { _, _ in "a" }, sortedBy: [])).contains("filtered views follow their parent"))
+        #expect(
+            message(View<Member>("nowhere", version: 2, grouping: { _, _ in "a" }, sortedBy: [])).contains(
+                "no view of that name"))
+        #expect(
+            message(View<Member>("members_index", version: 2, grouping: { _, _ in "a" }, sortedBy: [])).contains(
+                "another kind of extension"))
+        #expect(
+            message(View<Member>("members_manual", version: 2, grouping: { _, _ in "a" }, sortedBy: [])).contains(
+                "manual view"))
+        #expect(
+            message(View<Member>("members_redefined_active", version: 2, grouping: { _, _ in "a" }, sortedBy: []))
+                .contains("filtered views follow their parent"))
         #expect(message(spec.view(version: 2, storage: .inMemory)).contains("another storage"))
         #expect(message(spec.view(version: 1, storage: .persistent)).contains("registered version 1"))
         #expect(message(spec.view(version: 2, storage: .persistent)) == "accepted")
