@@ -371,6 +371,30 @@ struct ViewRedefinitionTests {
         #expect(throws: TroveError.self) { try database.read { tx in try ViewTestViews.contents(active(first), tx) } }
     }
 
+    /// A view that starts empty keeps the rows it has, placed again under the new definition:
+    /// the items stored before its registration stay out.
+    @Test(arguments: [View<Member>.Storage.persistent, .inMemory])
+    func aViewThatStartsEmptyKeepsItsRows(storage: View<Member>.Storage) throws {
+        func view(version: Int, grouping: Int, sort: Int) -> View<Member> {
+            View<Member>(
+                Self.name, version: version, storage: storage, startsEmpty: true,
+                grouping: { member, _ in Spec.group(grouping, member) },
+                areInIncreasingOrder: { Spec.inOrder(sort, $0, $1) })
+        }
+        var random = SplitMix64(seed: 0x31_E0)
+        let database = try makeTemporaryDatabase()
+        let before = (0..<30).map { Self.randomMember("old\($0)", using: &random) }
+        try database.write { tx in try tx.write(before) }
+        try database.register(view(version: 1, grouping: 3, sort: 0).databaseExtension)
+        var written: [String: Member] = [:]
+        for index in 0..<60 { written["m\(index)"] = Self.randomMember("m\(index)", using: &random) }
+        try database.write { tx in try tx.write(Array(written.values)) }
+        let second = view(version: 2, grouping: 1, sort: 5)
+        try database.write { tx in try tx.redefine(second) }
+        let expected = Spec(filter: 1, grouping: 1, sort: 5).expected(written)
+        #expect(try database.read { tx in try ViewTestViews.contents(second, tx) } == expected)
+    }
+
     /// What cannot be redefined is refused with a message that says why, and the transaction
     /// goes on.
     @Test func whatCannotBeRedefinedIsRefused() throws {
