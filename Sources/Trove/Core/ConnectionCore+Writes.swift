@@ -25,7 +25,10 @@ extension ConnectionCore {
         if let cached = watcherCache[collection] {
             return cached.isEmpty ? nil : cached
         }
-        let watchers = database.watchers(of: collection)
+        var watchers = database.watchers(of: collection)
+        if !redefinedExtensions.isEmpty {
+            watchers.extensions = watchers.extensions.map { redefinedExtensions[$0.name] ?? $0 }
+        }
         watcherCache[collection] = watchers
         return watchers.isEmpty ? nil : watchers
     }

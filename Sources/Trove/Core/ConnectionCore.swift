@@ -80,6 +80,13 @@ final class ConnectionCore {
     /// The per-transaction parts of extensions that keep state during the current read-write
     /// transaction (a view's original pages), by extension name; see ``ExtensionTransactionState``.
     var extensionStates: [String: any ExtensionTransactionState] = [:]
+    /// The extensions the current read-write transaction defined anew (a view whose grouping or
+    /// sort it changed), by name: its writes and queries use them in place of the database's
+    /// registered ones, and its commit installs them (see `ConnectionCore+Redefinition.swift`).
+    var redefinedExtensions: [String: DatabaseExtension] = [:]
+    /// The database's registry before the commit installed ``redefinedExtensions``, to put back
+    /// if the commit fails.
+    var registryBeforeRedefinitions: ExtensionRegistry?
     /// Who follows each collection, as of ``watchersGeneration`` (see ``watchers(of:)``).
     var watcherCache: [String: CollectionWatchers] = [:]
     var watchersGeneration: UInt64 = 0
@@ -320,6 +327,11 @@ final class ConnectionCore {
         extensionsRebuilt.removeAll()
         if !transactionLocals.isEmpty { transactionLocals.removeAll() }
         extensionStates.removeAll()
+        if !redefinedExtensions.isEmpty {
+            redefinedExtensions.removeAll()
+            registryBeforeRedefinitions = nil
+            watcherCache.removeAll()
+        }
     }
 
     /// Commits the current write. Returns its changeset, or `nil` when it changed nothing.
@@ -338,6 +350,7 @@ final class ConnectionCore {
             rollbackWrite()
             throw transactionFailure
         }
+        installRedefinitions()
         guard !changes.isEmpty else {
             do {
                 try sqlite.executeCached("COMMIT")
@@ -409,6 +422,7 @@ final class ConnectionCore {
     /// Rolls the current write back and evicts what it cached.
     func rollbackWrite() {
         rollbackQuietly()
+        undoRedefinitions()
         forgetViewPagesOfWrite()
         if changes.removedAllCollections || !changes.removedCollections.isEmpty {
             items.removeAll()

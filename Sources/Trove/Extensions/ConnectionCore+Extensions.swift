@@ -83,6 +83,13 @@ extension ConnectionCore {
             if error.extensionName == nil { error.extensionName = definition.name }
             throw error
         }
+        try recordInRegistry(definition)
+    }
+
+    /// Writes the row of `definition` in the file's registry of extensions (its kind, version,
+    /// fingerprint, collection and tables; ready), and records the change in the changeset.
+    func recordInRegistry(_ definition: DatabaseExtension) throws {
+        let implementation = definition.implementation
         let statement = try sqlite.cachedStatement(FileLayout.upsertExtension)
         defer { statement.reset() }
         try statement.bind(definition.name, at: 1)

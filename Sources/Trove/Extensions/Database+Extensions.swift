@@ -97,7 +97,7 @@ extension Database {
 
     /// The names of the extensions of `registered` made from one of `names`, or from one of
     /// those, and so on (see ``ExtensionImplementation/parentName``), parents first.
-    private static func descendants(of names: [String], in registered: [String: DatabaseExtension]) -> [String] {
+    static func descendants(of names: [String], in registered: [String: DatabaseExtension]) -> [String] {
         var found: [String] = []
         var seen = Set(names)
         var parents = names

@@ -112,11 +112,7 @@ extension Database {
             guard let registered = registry.registered[name],
                 registered.implementation.fingerprint == fingerprint
             else {
-                throw TroveError(
-                    code: .extensionFailed,
-                    message:
-                        "The extension '\(name)' is not registered with this definition on this database: register it (Database(path:extensions:) or register(_:)) before querying it.",
-                    extensionName: name)
+                throw TroveError.notRegistered(extension: name)
             }
             guard !registry.stale.contains(name) else {
                 throw TroveError(
@@ -126,5 +122,16 @@ extension Database {
                     extensionName: name)
             }
         }
+    }
+}
+
+extension TroveError {
+    /// The extension `name` is not registered with the definition a query names.
+    static func notRegistered(extension name: String) -> TroveError {
+        TroveError(
+            code: .extensionFailed,
+            message:
+                "The extension '\(name)' is not registered with this definition on this database: register it (Database(path:extensions:) or register(_:)) before querying it.",
+            extensionName: name)
     }
 }

@@ -36,10 +36,10 @@ final class FullTextSearchPlanner: Sendable {
         let core = transaction.checkedCore
         // The collection as a whole: any change to it may change the search's result.
         transaction.recorder?.recordIndex(name, of: collection)
-        try core.database.checkQueryable(name, fingerprint: fingerprint)
+        try core.checkQueryable(name, fingerprint: fingerprint)
         for filter in clauses.indexFilters {
             transaction.recorder?.recordIndex(filter.index.name, of: collection)
-            try core.database.checkQueryable(filter.index.name, fingerprint: filter.index.fingerprint)
+            try core.checkQueryable(filter.index.name, fingerprint: filter.index.fingerprint)
         }
         guard let expression = clauses.query.expression else {
             if selection == .count {

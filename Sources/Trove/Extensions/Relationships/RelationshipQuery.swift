@@ -214,7 +214,7 @@ extension ReadTransaction {
         try traversal.checkEdge()
         let core = checkedCore
         recorder?.recordIndex(traversal.extensionName, of: traversal.sourceCollection)
-        try core.database.checkQueryable(traversal.extensionName, fingerprint: traversal.fingerprint)
+        try core.checkQueryable(traversal.extensionName, fingerprint: traversal.fingerprint)
         let statement = try core.sqlite.cachedStatement(sql)
         defer { statement.reset() }
         switch traversal.direction {

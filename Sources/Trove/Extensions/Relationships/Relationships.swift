@@ -169,7 +169,7 @@ public struct Relationships<Source: Persistable>: Sendable {
         -> Int64
     {
         let core = transaction.checkedCore
-        try core.database.checkQueryable(name, fingerprint: implementation.fingerprint)
+        try core.checkQueryable(name, fingerprint: implementation.fingerprint)
         guard let offset = implementation.edgesByName[edge], edges[offset].isManual else {
             throw TroveError.noManualEdge(edge, of: name, collection: Source.collection, key: source.itemKey)
         }

@@ -274,7 +274,7 @@ final class IndexQueryPlanner: Sendable {
         let core = transaction.checkedCore
         // The index's collection as a whole: any change to it may change the query's result.
         transaction.recorder?.recordIndex(name, of: collection)
-        try core.database.checkQueryable(name, fingerprint: fingerprint)
+        try core.checkQueryable(name, fingerprint: fingerprint)
         let hasList = clauses.conditions.contains {
             if case .oneOf = $0.predicate { true } else { false }
         }

@@ -164,7 +164,7 @@ public struct ManualViewWriter<Item: Persistable> {
     /// registered with this definition.
     private func prepare() throws -> (ExtensionContext, ViewWriteState) {
         let core = transaction.checkedCore
-        try core.database.checkQueryable(view.name, fingerprint: view.fingerprint)
+        try core.checkQueryable(view.name, fingerprint: view.fingerprint)
         let context = ExtensionContext(core: core)
         return (context, try ViewImplementation(view: view).state(name: view.name, in: context))
     }

@@ -259,7 +259,7 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
     /// What `body` computes from a row, or `nil` when the row's bytes do not decode (a
     /// ``TroveError/Code/corruptData`` error from reading the item, or from the view's closures
     /// reading it): the row is left out of the view and recorded (see ``UnreadableItem``).
-    private func readable<T>(rowID: Int64, name: String, in context: ExtensionContext, _ body: () throws -> T)
+    func readable<T>(rowID: Int64, name: String, in context: ExtensionContext, _ body: () throws -> T)
         throws -> T?
     {
         do {

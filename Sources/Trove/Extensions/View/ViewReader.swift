@@ -196,7 +196,7 @@ extension ViewDefinition {
         for collection in collections {
             transaction.recorder?.recordIndex(name, of: collection)
         }
-        try core.database.checkQueryable(name, fingerprint: fingerprint)
+        try core.checkQueryable(name, fingerprint: fingerprint)
         guard isInMemory else {
             let file = SQLiteViewPages(storage: pages, sqlite: core.sqlite)
             return core.mayCacheViewPages(of: name) ? CachedViewPages(file: file, core: core) : file
