@@ -15,6 +15,9 @@ struct ViewMemoryState: Sendable, ViewPageSource {
     private var rowPages = ViewShardedMap<Int64>()
     /// The id of the next page: ids are never used again.
     private var nextPageID: Int64 = 1
+    /// What a search results view keeps beside its rows (its query and the snippet of each
+    /// row), versioned with them; `nil` for the other views.
+    var search: SearchResultsMemory?
 
     /// An empty view.
     init() {}
@@ -170,6 +173,13 @@ final class ViewMemoryPages: ViewPageStore {
     func deletePage(_ id: Int64) { state.deletePage(id) }
     func setPage(_ page: Int64, ofRow rowID: Int64) { state.setPage(page, ofRow: rowID) }
     func deleteAll() { state.deleteAll() }
+
+    /// Changes what a search results view keeps beside its rows.
+    func updateSearch(_ body: (inout SearchResultsMemory) -> Void) {
+        var search = state.search ?? SearchResultsMemory()
+        body(&search)
+        state.search = search
+    }
 }
 
 // Explicit non-conformance to Sendable: the pages belong to one write transaction.
