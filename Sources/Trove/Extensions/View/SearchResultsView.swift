@@ -224,7 +224,9 @@ public struct SearchResultsView<Item: Persistable>: Sendable {
     /// Sets the view's query in `transaction`: the rows become the items that match it, by
     /// difference with the rows of the previous query (a row that stays is not reported; its
     /// snippet is made again). The commit reports the rows that left and entered in
-    /// ``Changeset/viewChanges``, and keeps the query with the view.
+    /// ``Changeset/viewChanges``, and keeps the query with the view. Each item whose row entered
+    /// or left counts as touched in the changeset (as a ``ManualViewWriter``'s change does):
+    /// other views of the collection report its row as updated.
     ///
     /// ```swift
     /// try database.write { tx in try results.search(for: .prefixes(of: typed), in: tx) }
@@ -541,7 +543,10 @@ struct SearchResultsImplementation<Item: Persistable>: ExtensionImplementation {
 
     /// Sets `query` and makes the rows its hits: the rows no longer hit leave, the new hits
     /// enter at their place, each noted as a ``View``'s write notes it (unless
-    /// `reportsChanges` is false: a build); the snippets of the hits are made again.
+    /// `reportsChanges` is false: a build); the snippets of the hits are made again. Each row
+    /// that enters or leaves also counts as an update of its item (a touch, as a
+    /// ``ManualViewWriter``'s change does), so that the commit has a changeset and the
+    /// observations of the view see it.
     /// `shouldAbandon` is asked between batches of rows: when it says yes, the search throws
     /// ``TroveError/Code/cancelled``, and its transaction must roll back.
     func run(
@@ -578,6 +583,7 @@ struct SearchResultsImplementation<Item: Persistable>: ExtensionImplementation {
             try store.setSnippet(nil, ofRow: rowID)
             if reportsChanges {
                 state.noteChange(rowID, key: key, collection: nil, parts: [], repositioned: true)
+                _ = try context.core.touchRow(key: key, collection: collection)
             }
         }
         // The rows that enter, and the snippets of those that stay. The items compared by the
@@ -611,6 +617,7 @@ struct SearchResultsImplementation<Item: Persistable>: ExtensionImplementation {
             try store.setSnippet(snippet, ofRow: rowID)
             if reportsChanges {
                 state.noteChange(rowID, key: entering.key, collection: nil, parts: [], repositioned: true)
+                _ = try context.core.touchRow(key: entering.key, collection: collection)
             }
         }
     }
