@@ -635,6 +635,19 @@ struct SearchResultsImplementation<Item: Persistable>: ExtensionImplementation {
 }
 
 extension Database {
+    /// Observes the contents of a search results view (the keys of its groups), as
+    /// ``observe(_:groups:)-(View<Item>,_)`` does for a ``View``.
+    ///
+    /// - Parameters:
+    ///   - view: The view, registered on this database.
+    ///   - groups: The groups to follow; `nil` for all.
+    /// - Returns: The observation.
+    public func observe<Item: Persistable>(_ view: SearchResultsView<Item>, groups: [String]? = nil)
+        -> DatabaseObservation<ViewContents>
+    {
+        observe(view.view, groups: groups)
+    }
+
     /// Observes the sections of a search results view under `mappings`, with the section and row
     /// changes from one value to the next, as ``observe(_:mappings:)-(View<Item>,_)`` does for a
     /// ``View``.

@@ -265,6 +265,30 @@ struct SearchResultsViewTests {
         #expect(rebuilt == ["a": ["n1", "n2"]])
     }
 
+    /// ``Database/observe(_:mappings:)`` follows a search results view: a change of the query
+    /// yields the sections and the changes that replay it.
+    @Test(arguments: [View<SNote>.Storage.persistent, .inMemory])
+    func observationWithMappingsFollowsTheQuery(storage: View<SNote>.Storage) async throws {
+        let view = SearchResultsTestViews.byFolder(storage: storage)
+        let database = try makeTemporaryDatabase(
+            extensions: [SearchResultsTestViews.search.databaseExtension, view.databaseExtension])
+        try await database.write([
+            SNote(id: "n1", text: "swift", folder: "a", rank: 2), SNote(id: "n2", text: "swim alpha", folder: "a", rank: 1),
+            SNote(id: "n3", text: "alpha", folder: "b", rank: 1),
+        ])
+        try await database.write { tx in try view.search(for: .prefixes(of: "sw"), in: tx) }
+        var iterator = database.observe(view, mappings: ViewMappings(groups: .all)).makeAsyncIterator()
+        let first = try #require(try await iterator.next())
+        #expect(first.sections.contents == [ViewSectionContent(group: "a", keys: ["n2", "n1"])])
+        try await database.write { tx in try view.search(for: .prefixes(of: "alp"), in: tx) }
+        let update = try #require(try await iterator.next())
+        #expect(
+            update.sections.contents == [
+                ViewSectionContent(group: "a", keys: ["n2"]), ViewSectionContent(group: "b", keys: ["n3"]),
+            ])
+        #expect(try #require(update.changes).applied(to: first.sections.contents) == update.sections.contents)
+    }
+
     // MARK: Snippets
 
     /// Each row has its snippet, made by FTS5's snippet() for the query: stored when the row
