@@ -49,7 +49,7 @@ extension ConnectionCore {
             }
         }
         let stale: [DatabaseExtension] = database.extensions.withLock { registry in
-            registry.stale.sorted().compactMap { registry.registered[$0] }
+            ExtensionRegistry.inWriteOrder(registry.stale.compactMap { registry.registered[$0] })
         }
         for definition in stale {
             let stored = try storedExtension(named: definition.name)

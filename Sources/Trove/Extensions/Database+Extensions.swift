@@ -95,8 +95,9 @@ extension Database {
         return removed
     }
 
-    /// The names of the extensions of `registered` made from one of `names`, or from one of
-    /// those, and so on (see ``ExtensionImplementation/parentName``), parents first.
+    /// The names of the extensions of `registered` made from one of `names` or reading one (see
+    /// ``ExtensionImplementation/parentName`` and ``ExtensionImplementation/dependencies``), or
+    /// made from or reading one of those, and so on, parents first.
     static func descendants(of names: [String], in registered: [String: DatabaseExtension]) -> [String] {
         var found: [String] = []
         var seen = Set(names)
@@ -104,7 +105,9 @@ extension Database {
         while !parents.isEmpty {
             let children = registered.values
                 .filter { definition in
-                    (definition.implementation.parentName.map(parents.contains) ?? false)
+                    let implementation = definition.implementation
+                    return ((implementation.parentName.map(parents.contains) ?? false)
+                        || implementation.dependencies.contains { parents.contains($0.name) })
                         && !seen.contains(definition.name)
                 }
                 .map(\.name).sorted()
@@ -163,8 +166,13 @@ extension Database {
                 return result
             }
             let definitions = try extensions.map(resolve)
-            let results = try definitions.map { definition in
-                try core.register(definition, progress: { progress(definition.name, $0) })
+            try Self.checkDependencies(of: definitions, batch: resolved, registered: registered)
+            // Those that read others are built after them (a search results view fills from its
+            // full-text search's table).
+            var results: [String: ExtensionRegistration] = [:]
+            for definition in ExtensionRegistry.inWriteOrder(definitions) {
+                results[definition.name] = try core.register(
+                    definition, progress: { progress(definition.name, $0) })
             }
             // The registered extensions made from these follow them: rebuilt over the new
             // definitions when those changed, parents first.
@@ -191,7 +199,34 @@ extension Database {
                 }
                 return before
             }
-            return (results, { self.updateExtensions { $0 = registry } })
+            return (definitions.map { results[$0.name]! }, { self.updateExtensions { $0 = registry } })
+        }
+    }
+
+    /// Throws unless every extension that `definitions` read (see
+    /// ``ExtensionImplementation/dependencies``) is in `batch` or `registered`, with the
+    /// definition it expects.
+    private static func checkDependencies(
+        of definitions: [DatabaseExtension], batch: [String: DatabaseExtension],
+        registered: [String: DatabaseExtension]
+    ) throws {
+        for definition in definitions {
+            for dependency in definition.implementation.dependencies {
+                guard let found = batch[dependency.name] ?? registered[dependency.name] else {
+                    throw TroveError(
+                        code: .extensionFailed,
+                        message:
+                            "The extension '\(definition.name)' reads \(dependency.description), which is not registered: register it before, or in the same call.",
+                        extensionName: definition.name)
+                }
+                guard found.implementation.fingerprint == dependency.fingerprint else {
+                    throw TroveError(
+                        code: .extensionFailed,
+                        message:
+                            "The extension '\(definition.name)' reads \(dependency.description), but the extension registered under that name has another definition: make both from the same definition.",
+                        extensionName: definition.name)
+                }
+            }
         }
     }
 }

@@ -57,10 +57,27 @@ protocol ExtensionImplementation: Sendable {
     /// now, or `nil` when it cannot be (another kind of extension): it then keeps its own
     /// definition. `nil` by default.
     func following(_ parent: any ExtensionImplementation) -> (any ExtensionImplementation)?
+    /// The extensions this one reads while it follows a write (a search results view reads its
+    /// full-text search's table): they must be registered, with these definitions, for it to be
+    /// registered; each write reaches them before it; they are built before it; and it is
+    /// unregistered with them. None by default.
+    var dependencies: [ExtensionDependency] { get }
+}
+
+/// An extension that another one reads (see ``ExtensionImplementation/dependencies``).
+struct ExtensionDependency: Sendable, Hashable {
+    /// Its name.
+    var name: String
+    /// The fingerprint its definition must have.
+    var fingerprint: String
+    /// What it is, in words, for error messages ("the full-text search 'notes_search'").
+    var description: String
 }
 
 extension ExtensionImplementation {
     var parentName: String? { nil }
+
+    var dependencies: [ExtensionDependency] { [] }
 
     func following(_ parent: any ExtensionImplementation) -> (any ExtensionImplementation)? { nil }
 }

@@ -16,8 +16,19 @@ struct ExtensionRegistry {
 
     func watchers(of collection: String) -> CollectionWatchers {
         CollectionWatchers(
-            extensions: registered.values.filter { $0.implementation.follows(collection) }.sorted { $0.name < $1.name },
+            extensions: ExtensionRegistry.inWriteOrder(registered.values.filter { $0.implementation.follows(collection) }),
             orphans: orphans.filter { $0.value == collection }.map(\.key).sorted())
+    }
+
+    /// `definitions` in the order in which they follow a write and are built: by name, those
+    /// that read other extensions (``ExtensionImplementation/dependencies``) after the others,
+    /// so that what they read is up to date (a search results view after its full-text search).
+    static func inWriteOrder(_ definitions: some Sequence<DatabaseExtension>) -> [DatabaseExtension] {
+        definitions.sorted { lhs, rhs in
+            let lhsDepends = !lhs.implementation.dependencies.isEmpty
+            let rhsDepends = !rhs.implementation.dependencies.isEmpty
+            return lhsDepends != rhsDepends ? rhsDepends : lhs.name < rhs.name
+        }
     }
 }
 

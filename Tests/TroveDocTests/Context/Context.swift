@@ -48,6 +48,7 @@ nonisolated var anotherIndex: SecondaryIndex<User> { given() }
 nonisolated var messagesByState: SecondaryIndex<Message> { given() }
 nonisolated var messageSearch: FullTextSearch<Message> { given() }
 nonisolated var inbox: View<Message> { given() }
+nonisolated var foundMessages: SearchResultsView<Message> { given() }
 
 // MARK: The reader's functions
 

@@ -194,6 +194,24 @@ public struct View<Item: Persistable>: Sendable {
         isManual = true
     }
 
+    /// The reading side of the ``SearchResultsView`` `name`: the groups and sort of `base`, no
+    /// item placed by a build (the view's query places them), and `fingerprint`, the search
+    /// results view's, so that it never passes for another view of the same name.
+    init(searchResults name: String, version: Int, storage: Storage, over base: View<Item>, fingerprint: String) {
+        self.name = name
+        self.version = version
+        self.storage = storage
+        startsEmpty = true
+        filter = base.filter
+        grouping = base.grouping
+        areInIncreasingOrder = base.areInIncreasingOrder
+        parent = nil
+        keyOrder = base.keyOrder
+        self.fingerprint = fingerprint
+        pages = ViewStorage(name: name)
+        isManual = false
+    }
+
     /// A view of the items of this view that also pass `filter`: the same groups, in the same
     /// order, the same storage, and empty at its start when this view starts empty. Filtered
     /// views chain.

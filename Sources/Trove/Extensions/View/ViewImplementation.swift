@@ -30,6 +30,9 @@ protocol ViewDefinition: Sendable {
     func row(_ rowID: Int64, in context: ExtensionContext) throws -> (key: String, row: Row)
     /// The group of `row`, or `nil` when it is not in the view.
     func group(of row: Row) throws -> String?
+    /// The group of `row`, stored at `rowID`, or `nil` when it is not in the view: ``group(of:)``
+    /// by default; a search results view also asks whether the row matches its query.
+    func group(of row: Row, rowID: Int64, in context: ExtensionContext) throws -> String?
     /// Whether `lhs` (at `lhsKey`) comes before `rhs` (at `rhsKey`), ties broken by key (see
     /// ``ItemKeyOrder``).
     func sortsBefore(_ lhs: Row, key lhsKey: String, _ rhs: Row, key rhsKey: String) throws -> Bool
@@ -41,6 +44,11 @@ protocol ViewDefinition: Sendable {
 extension ViewDefinition {
     /// Views whose closures place the rows.
     var isManual: Bool { false }
+
+    /// The closures alone decide.
+    func group(of row: Row, rowID: Int64, in context: ExtensionContext) throws -> String? {
+        try group(of: row)
+    }
 }
 
 /// How a view keeps its pages: creation, population, and the handling of each write (see
@@ -121,7 +129,7 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
         var groups: [String: [(rowID: Int64, key: String, item: Definition.Row)]] = [:]
         try view.forEachStored(in: context, progress: progress) { rowID, key, item in
             let group = try readable(rowID: rowID, name: name, in: context) {
-                try view.group(of: item)
+                try view.group(of: item, rowID: rowID, in: context)
             }
             if let group = group ?? nil {
                 groups[group, default: []].append((rowID, key, item))
@@ -207,7 +215,7 @@ struct ViewImplementation<Definition: ViewDefinition>: ExtensionImplementation {
             // An item that does not decode is left out, as if the filter had excluded it.
             let resolved = try readable(rowID: event.rowID, name: name, in: context) {
                 let item = try view.resolve(event, in: context)
-                return (item: item, group: try view.group(of: item))
+                return (item: item, group: try view.group(of: item, rowID: event.rowID, in: context))
             }
             let parts: ViewRowChange.Parts = event.kind == .metadataUpdated ? .metadata : .item
             let newGroup = resolved?.group

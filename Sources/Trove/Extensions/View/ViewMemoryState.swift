@@ -20,6 +20,9 @@ struct ViewMemoryState: Sendable, ViewPageSource {
     /// The fingerprint of the definition the pages were built for: a manual view rebuilt under
     /// the same one starts from them (see ``ViewImplementation/create(name:in:)``).
     let fingerprint: String
+    /// What a search results view keeps beside its rows (its query and the snippet of each
+    /// row), versioned with them; `nil` for the other views.
+    var search: SearchResultsMemory?
 
     /// An empty view, built for the definition of `fingerprint`.
     init(fingerprint: String) {
@@ -191,6 +194,13 @@ final class ViewMemoryPages: ViewPageStore {
     func setPage(_ page: Int64, ofRow rowID: Int64) { state.setPage(page, ofRow: rowID) }
     func deleteAll() { state.deleteAll() }
     func setKey(_ key: String, ofRow rowID: Int64) { state.setKey(key, ofRow: rowID) }
+
+    /// Changes what a search results view keeps beside its rows.
+    func updateSearch(_ body: (inout SearchResultsMemory) -> Void) {
+        var search = state.search ?? SearchResultsMemory()
+        body(&search)
+        state.search = search
+    }
 }
 
 // Explicit non-conformance to Sendable: the pages belong to one write transaction.
