@@ -71,9 +71,12 @@ enum TroveBenchmarks {
             var suite = SearchSuite(options: options)
             try suite.run()
             search = suite
-            var viewSuite = SearchViewSuite(options: options)
-            try viewSuite.run()
-            searchView = viewSuite
+            // Not a profiled workload (Scripts/instructions.sh).
+            if !options.isProfiling {
+                var viewSuite = SearchViewSuite(options: options)
+                try viewSuite.run()
+                searchView = viewSuite
+            }
         }
         var views: ViewSuite?
         if options.includeViews && options.runs(.views) {
