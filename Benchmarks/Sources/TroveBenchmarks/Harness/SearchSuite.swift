@@ -258,7 +258,8 @@ final class TroveSearchStore: SearchStore {
 
 /// Raw SQLite through the C API: a table of documents and an FTS5 table with the same row ids.
 final class RawSearchStore: SearchStore {
-    private let sqlite: RawSQLite
+    /// The connection, which the search results view benchmark prepares statements of its own on.
+    let sqlite: RawSQLite
     private let insertDocument: RawStatement
     private let insertText: RawStatement
     private let query: RawStatement

@@ -253,11 +253,12 @@ final class HandKeptList {
     }
 }
 
-/// Raw SQLite through the C API: the search suite's tables (documents, and an FTS5 table of
-/// the same row ids written in the same transaction), every statement prepared once.
+/// Raw SQLite through the C API: the search suite's store (documents, and an FTS5 table of the
+/// same row ids written in the same transaction), and statements of its own on its connection,
+/// each prepared once.
 final class RawSearchViewStore: SearchViewStore {
-    private let sqlite: RawSQLite
-    private let insertDocument: RawStatement
+    private let base: RawSearchStore
+    private var sqlite: RawSQLite { base.sqlite }
     private let selectRowID: RawStatement
     private let updateDocument: RawStatement
     private let deleteText: RawStatement
@@ -271,11 +272,8 @@ final class RawSearchViewStore: SearchViewStore {
     private let list = HandKeptList()
 
     init(directory: String) throws {
-        sqlite = try RawSQLite(path: directory + "/documents.sqlite")
-        try sqlite.execute("CREATE TABLE documents (id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, body TEXT NOT NULL)")
-        try sqlite.execute(
-            "CREATE VIRTUAL TABLE documents_fts USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2')")
-        insertDocument = try sqlite.prepare("INSERT INTO documents (id, title, body) VALUES (?1, ?2, ?3)")
+        base = try RawSearchStore(directory: directory)
+        let sqlite = base.sqlite
         selectRowID = try sqlite.prepare("SELECT rowid FROM documents WHERE id = ?1")
         updateDocument = try sqlite.prepare("UPDATE documents SET title = ?2, body = ?3 WHERE rowid = ?1")
         deleteText = try sqlite.prepare("DELETE FROM documents_fts WHERE rowid = ?1")
@@ -307,24 +305,7 @@ final class RawSearchViewStore: SearchViewStore {
     }
 
     func insert(_ documents: ArraySlice<Document>) throws {
-        try inTransaction(begin) {
-            for document in documents {
-                try document.id.withUTF8Buffer { id in
-                    try document.title.withUTF8Buffer { title in
-                        try document.body.withUTF8Buffer { body in
-                            insertDocument.bindText(id, at: 1)
-                            insertDocument.bindText(title, at: 2)
-                            insertDocument.bindText(body, at: 3)
-                            try insertDocument.run()
-                            insertText.bindInt64(sqlite.lastInsertRowID, at: 1)
-                            insertText.bindText(title, at: 2)
-                            insertText.bindText(body, at: 3)
-                            try insertText.run()
-                        }
-                    }
-                }
-            }
-        }
+        try base.insert(documents)
     }
 
     func show(_ query: SearchQuery) throws -> Int {
@@ -408,22 +389,16 @@ final class RawSearchViewStore: SearchViewStore {
 /// GRDB 7.10: the search suite's record and FTS5 table, written in the same transaction; the
 /// search again and the snippets are raw SQL in `pool.read`.
 final class GRDBSearchViewStore: SearchViewStore {
-    let pool: DatabasePool
+    private let base: GRDBSearchStore
+    private var pool: DatabasePool { base.pool }
     private let list = HandKeptList()
 
     init(directory: String) throws {
-        pool = try GRDBSearchStore(directory: directory).pool
+        base = try GRDBSearchStore(directory: directory)
     }
 
     func insert(_ documents: ArraySlice<Document>) throws {
-        try pool.write { db in
-            for document in documents {
-                try document.insert(db)
-                try db.execute(
-                    sql: "INSERT INTO document_ft (rowid, title, body) VALUES (?, ?, ?)",
-                    arguments: [db.lastInsertedRowID, document.title, document.body])
-            }
-        }
+        try base.insert(documents)
     }
 
     func show(_ query: SearchQuery) throws -> Int {
