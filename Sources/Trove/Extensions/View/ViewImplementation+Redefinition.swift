@@ -65,7 +65,7 @@ extension ViewImplementation {
             // The rows already in this group, in the new order, by their old index: a longest
             // increasing run of them keeps its place.
             let stayers = sorted.filter { oldPlace[$0]?.group == group }
-            let run = longestIncreasingRun(stayers.map { oldPlace[$0]?.index ?? 0 })
+            let run = ViewContents.longestIncreasingRun(stayers.map { oldPlace[$0]?.index ?? 0 })
             for position in run { kept.insert(stayers[position]) }
         }
         let reported: String? = view.reportsCollections ? view.primaryCollection : nil
@@ -86,30 +86,4 @@ extension ViewImplementation {
             }
         }
     }
-}
-
-/// The positions in `values` of a longest strictly increasing subsequence, in order.
-///
-/// - Complexity: O(n log n).
-func longestIncreasingRun(_ values: [Int]) -> [Int] {
-    // tails[k]: the position of the smallest last value of an increasing run of length k + 1.
-    var tails: [Int] = []
-    var previous = [Int](repeating: -1, count: values.count)
-    for (position, value) in values.enumerated() {
-        var low = 0
-        var high = tails.count
-        while low < high {
-            let middle = (low + high) / 2
-            if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-        }
-        if low > 0 { previous[position] = tails[low - 1] }
-        if low == tails.count { tails.append(position) } else { tails[low] = position }
-    }
-    var run: [Int] = []
-    var position = tails.last ?? -1
-    while position >= 0 {
-        run.append(position)
-        position = previous[position]
-    }
-    return run.reversed()
 }
