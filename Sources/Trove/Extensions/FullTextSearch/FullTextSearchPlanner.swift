@@ -97,12 +97,9 @@ final class FullTextSearchPlanner: Sendable {
         } catch let error as TroveError where error.sql == sql && error.sqliteResultCode == 1 {  // SQLITE_ERROR
             // A prepared search fails while it runs only when FTS5 cannot parse the query (or
             // finds a column filter naming no column).
-            throw TroveError(
-                code: .invalidSearchQuery,
-                message:
-                    "The query '\(expression)' of the full-text search '\(name)' is not valid FTS5 syntax: \(error.sqliteMessage ?? "SQLite refused it").",
-                collection: collection, extensionName: name, sql: sql, sqliteResultCode: error.sqliteResultCode,
-                underlyingError: error)
+            throw TroveError.invalidSearchQuery(
+                expression, of: "the full-text search '\(name)'", collection: collection, extensionName: name,
+                refusal: error)
         }
     }
 
@@ -163,5 +160,20 @@ extension TroveError {
             message:
                 "The full-text search '\(search)' has no column '\(column)'; its columns are \(columns.map { "'\($0)'" }.joined(separator: ", ")).",
             field: column, extensionName: search)
+    }
+}
+
+extension TroveError {
+    /// FTS5 refused `expression`, the query of `what` (the full-text search or the search
+    /// results view named in words), with the SQLite error `refusal`.
+    static func invalidSearchQuery(
+        _ expression: String, of what: String, collection: String, extensionName: String, refusal: TroveError
+    ) -> TroveError {
+        TroveError(
+            code: .invalidSearchQuery,
+            message:
+                "The query '\(expression)' of \(what) is not valid FTS5 syntax: \(refusal.sqliteMessage ?? "SQLite refused it").",
+            collection: collection, extensionName: extensionName, sql: refusal.sql,
+            sqliteResultCode: refusal.sqliteResultCode, underlyingError: refusal)
     }
 }

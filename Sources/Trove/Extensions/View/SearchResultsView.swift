@@ -457,12 +457,9 @@ struct SearchResultsMatcher: Sendable {
         do {
             return try body()
         } catch let error as TroveError where error.sql == sql && error.sqliteResultCode == 1 {  // SQLITE_ERROR
-            throw TroveError(
-                code: .invalidSearchQuery,
-                message:
-                    "The query '\(expression)' of the search results view '\(viewName)' is not valid FTS5 syntax: \(error.sqliteMessage ?? "SQLite refused it").",
-                collection: collection, extensionName: viewName, sql: sql, sqliteResultCode: error.sqliteResultCode,
-                underlyingError: error)
+            throw TroveError.invalidSearchQuery(
+                expression, of: "the search results view '\(viewName)'", collection: collection,
+                extensionName: viewName, refusal: error)
         }
     }
 }
