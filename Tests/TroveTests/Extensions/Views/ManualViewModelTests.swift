@@ -75,14 +75,7 @@ struct ManualViewModelTests {
                     #expect(previous[from.group]?[from.index] == change.key, "\(change) at commit \(step)")
                 }
             }
-            #expect(
-                Set(viewChanges.groupChanges.filter { $0.kind == .inserted }.map(\.group))
-                    == Set(current.keys).subtracting(previous.keys),
-                "inserted groups at commit \(step)")
-            #expect(
-                Set(viewChanges.groupChanges.filter { $0.kind == .removed }.map(\.group))
-                    == Set(previous.keys).subtracting(current.keys),
-                "removed groups at commit \(step)")
+            viewChanges.expectGroupChanges(from: previous, to: current, at: "commit \(step)")
             if current != model.groups || replayed != current { return (largestGroup, kinds) }
             largestGroup = max(largestGroup, current.values.map(\.count).max() ?? 0)
             kinds.formUnion(viewChanges.rowChanges.map(\.kind))

@@ -144,12 +144,7 @@ struct MultiCollectionViewTests {
                     #expect(previous[from.group]?[from.index] == change.key, "\(change) at \(step)")
                 }
             }
-            #expect(
-                Set(viewChanges.groupChanges.filter { $0.kind == .inserted }.map(\.group))
-                    == Set(current.keys).subtracting(previous.keys), "inserted groups at \(step)")
-            #expect(
-                Set(viewChanges.groupChanges.filter { $0.kind == .removed }.map(\.group))
-                    == Set(previous.keys).subtracting(current.keys), "removed groups at \(step)")
+            viewChanges.expectGroupChanges(from: previous, to: current, at: "\(step)")
             if current != expected || replayed != current { return }
             previous = current
         }

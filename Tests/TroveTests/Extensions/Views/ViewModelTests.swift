@@ -3,6 +3,22 @@ import Testing
 import Trove
 import TroveTestSupport
 
+extension ViewChanges {
+    /// Expects the group changes to name exactly the groups that appeared between `previous` and
+    /// `current` (inserted) and those that went (removed); `moment` says when, in the messages.
+    func expectGroupChanges(
+        from previous: [String: [String]], to current: [String: [String]], at moment: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            Set(groupChanges.filter { $0.kind == .inserted }.map(\.group)) == Set(current.keys).subtracting(previous.keys),
+            "inserted groups at \(moment)", sourceLocation: sourceLocation)
+        #expect(
+            Set(groupChanges.filter { $0.kind == .removed }.map(\.group)) == Set(previous.keys).subtracting(current.keys),
+            "removed groups at \(moment)", sourceLocation: sourceLocation)
+    }
+}
+
 enum ViewTestViews {
     /// Members with fewer than 8 visits, grouped by city, sorted by score (ties by key).
     static let byCity = byCity(storage: .persistent)

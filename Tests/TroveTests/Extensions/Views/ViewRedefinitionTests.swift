@@ -193,14 +193,7 @@ struct ViewRedefinitionTests {
                 replayed == current,
                 "seed \(seed): replaying the changes at commit \(step) gives \(replayed), not \(current); changes: \(viewChanges.rowChanges)"
             )
-            #expect(
-                Set(viewChanges.groupChanges.filter { $0.kind == .inserted }.map(\.group))
-                    == Set(current.keys).subtracting(previous.keys),
-                "inserted groups at commit \(step)")
-            #expect(
-                Set(viewChanges.groupChanges.filter { $0.kind == .removed }.map(\.group))
-                    == Set(previous.keys).subtracting(current.keys),
-                "removed groups at commit \(step)")
+            viewChanges.expectGroupChanges(from: previous, to: current, at: "commit \(step)")
             if pure {
                 var counts: [ViewRowChange.Kind: Int] = [:]
                 for change in viewChanges.rowChanges { counts[change.kind, default: 0] += 1 }
