@@ -177,16 +177,7 @@ struct SearchViewSuite {
                 + "(\(counts.inserted) enter, \(counts.removed) leave, the others are updated in place). Time per commit "
                 + "(write, commit, and the list's row changes), median of \(runs); ratio: lower is faster.")
         lines.append("")
-        lines.append("| Per commit | CPU | Elapsed | CPU / raw | CPU / GRDB |")
-        lines.append("|---|---:|---:|---:|---:|")
-        let rawCommit = commits[.raw]?.cpu.median ?? .nan
-        let grdbCommit = commits[.grdb]?.cpu.median ?? .nan
-        for engine in Engine.allCases {
-            let cpu = commits[engine]?.cpu.median ?? .nan
-            let wall = commits[engine]?.wall.median ?? .nan
-            lines.append(
-                "| \(engine.rawValue) | \(formatDuration(cpu)) | \(formatDuration(wall)) | \(formatRatio(cpu / rawCommit)) | \(formatRatio(cpu / grdbCommit)) |")
-        }
+        lines += Self.timeTable("Per commit", commits) { $0.rawValue }
         lines.append("")
         let finished = troveQueriesFinished.map(String.init).joined(separator: ", ")
         lines.append(
@@ -195,18 +186,26 @@ struct SearchViewSuite {
                 + "finished \(finished.isEmpty ? "–" : finished) of the 20 (the others were superseded); raw SQLite and GRDB run "
                 + "all 20, every hit with its snippet.")
         lines.append("")
-        lines.append("| Burst of 20 | CPU | Elapsed | CPU / raw | CPU / GRDB |")
-        lines.append("|---|---:|---:|---:|---:|")
-        let rawBurst = bursts[.raw]?.cpu.median ?? .nan
-        let grdbBurst = bursts[.grdb]?.cpu.median ?? .nan
         let burstNames: [Engine: String] = [
             .trove: "Trove, SearchQueue into the view", .raw: "raw SQLite, all 20", .grdb: "GRDB, all 20",
         ]
+        lines += Self.timeTable("Burst of 20", bursts) { burstNames[$0]! }
+        return lines
+    }
+
+    /// A table of the median CPU and elapsed times of each engine, with the CPU ratios to raw
+    /// SQLite's and GRDB's; `name` labels each engine's row.
+    private static func timeTable(
+        _ title: String, _ timings: [Engine: (cpu: Samples, wall: Samples)], name: (Engine) -> String
+    ) -> [String] {
+        var lines = ["| \(title) | CPU | Elapsed | CPU / raw | CPU / GRDB |", "|---|---:|---:|---:|---:|"]
+        let raw = timings[.raw]?.cpu.median ?? .nan
+        let grdb = timings[.grdb]?.cpu.median ?? .nan
         for engine in Engine.allCases {
-            let cpu = bursts[engine]?.cpu.median ?? .nan
-            let wall = bursts[engine]?.wall.median ?? .nan
+            let cpu = timings[engine]?.cpu.median ?? .nan
+            let wall = timings[engine]?.wall.median ?? .nan
             lines.append(
-                "| \(burstNames[engine]!) | \(formatDuration(cpu)) | \(formatDuration(wall)) | \(formatRatio(cpu / rawBurst)) | \(formatRatio(cpu / grdbBurst)) |")
+                "| \(name(engine)) | \(formatDuration(cpu)) | \(formatDuration(wall)) | \(formatRatio(cpu / raw)) | \(formatRatio(cpu / grdb)) |")
         }
         return lines
     }
