@@ -207,6 +207,19 @@ let package = Package(
             dependencies: ["Trove", "TroveCommand", "TroveTestSupport", "trove-crash-writer"],
             swiftSettings: strictSettings
         ),
+        // An extension written against Trove's public API alone (issue 32), and its tests: the
+        // crash writer registers it too, for the tests that kill a process while it follows writes.
+        .target(
+            name: "TroveUserExtension",
+            dependencies: ["Trove", "TroveTestSupport"],
+            path: "Tests/TroveUserExtension",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TroveUserExtensionTests",
+            dependencies: ["Trove", "TroveUserExtension", "TroveTestSupport", "trove-crash-writer"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "TroveConsumerMainActorTests",
             dependencies: ["Trove"],
@@ -224,7 +237,7 @@ let package = Package(
         // builds it too.
         .executableTarget(
             name: "trove-crash-writer",
-            dependencies: ["Trove", "TroveTestSupport"],
+            dependencies: ["Trove", "TroveTestSupport", "TroveUserExtension"],
             path: "Tests/trove-crash-writer",
             swiftSettings: strictSettings
         ),
@@ -273,6 +286,7 @@ let package = Package(
 if Context.environment["TROVE_RUNTIME_ONLY"] == "1" {
     let runtimeTargets: Set<String> = [
         "TroveCSQLite", "Trove", "TroveTestSupport", "TroveTests", "trove-crash-writer", "TroveReliabilityTests",
+        "TroveUserExtension", "TroveUserExtensionTests",
     ]
     package.targets.removeAll { !runtimeTargets.contains($0.name) }
     package.products.removeAll { $0.name != "Trove" }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Trove
 import TroveTestSupport
+import TroveUserExtension
 
 /// The child process of the crash tests (`TroveReliabilityTests/CrashDurabilityTests`).
 ///
@@ -47,7 +48,7 @@ struct CrashWriter {
         let takesTwoMore = arguments.count == 5 && arguments[1] == "cascade-build"
         guard arguments.count == 3 || takesAThirdArgument || takesTwoMore else {
             fail(
-                "usage: trove-crash-writer small|bulk|long|index|sequence|cascade <database path> | shared <database path> <name>"
+                "usage: trove-crash-writer small|bulk|long|index|sequence|cascade|tally <database path> | shared <database path> <name>"
                     + " | insert <database path> <n> | view <database path> <version>"
                     + " | cascade-build <database path> <spines> <fanout>"
             )
@@ -69,6 +70,9 @@ struct CrashWriter {
             }
             if arguments[1] == "extensions" {
                 try checkExtensionSet(arguments[3], path: arguments[2])
+            }
+            if arguments[1] == "tally" {
+                try tally(path: arguments[2])
             }
             if arguments[1] == "index" {
                 try register(CrashIndex.byGroup.databaseExtension, path: arguments[2])
@@ -189,6 +193,21 @@ struct CrashWriter {
     }
 
     /// Registers `definition`, reporting its progress, in a transaction the test kills.
+    /// Writes, with the user-defined ``Tally`` registered, commit after commit until killed: each
+    /// commit `n` writes the item `t-n`, and some also update or remove earlier ones
+    /// (`TallyWorkload.commit(_:in:)`). Starts after the last commit the file holds.
+    static func tally(path: String) throws {
+        let database = try Database(
+            path: path, extensions: [TallyWorkload.tally.databaseExtension(name: TallyWorkload.name)])
+        let connection = try database.newConnection()
+        let last = try connection.read { tx in try tx.keys(of: CrashItem.self) }
+            .compactMap { $0.hasPrefix("t-") ? Int($0.dropFirst(2)) : nil }.max() ?? -1
+        for n in (last + 1)... {
+            try connection.write { tx in try TallyWorkload.commit(n, in: tx) }
+            say("committed \(n)")
+        }
+    }
+
     static func register(_ definition: DatabaseExtension, path: String) throws {
         let database = try Database(path: path)
         let done = DispatchSemaphore(value: 0)

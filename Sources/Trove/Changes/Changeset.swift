@@ -75,6 +75,9 @@ public struct Changeset: Sendable, Hashable {
     /// The row changes of each view that this commit changed, by view name (see ``View`` and
     /// ``ViewChanges``). Empty for a changeset that does not list what changed.
     public var viewChanges: [String: ViewChanges] = [:]
+    /// What extensions of your own recorded in the transaction, in order, by extension name (see
+    /// ``ExtensionContext/recordChange(_:)``): their part of the changeset.
+    public var extensionNotes: [String: [String]] = [:]
     /// The persistent views whose pages this commit wrote with no change to report in
     /// ``viewChanges``, for the page caches of the other connections (see ``ViewPageCache``). Not
     /// part of the changeset's value.

@@ -53,6 +53,14 @@ struct ChangesetBuilder {
     /// What the "notify" delete rules of relationships reported, in order.
     private(set) var relationshipNotices: [RelationshipNotice] = []
 
+    /// What extensions recorded, by extension name (see ``Changeset/extensionNotes``).
+    private(set) var extensionNotes: [String: [String]] = [:]
+
+    /// Records a note of the extension `name`.
+    mutating func recordExtensionNote(_ note: String, of name: String) {
+        extensionNotes[name, default: []].append(note)
+    }
+
     /// Records a notice of a relationship's delete rule.
     mutating func recordRelationshipNotice(_ notice: RelationshipNotice) {
         relationshipNotices.append(notice)
@@ -68,6 +76,7 @@ struct ChangesetBuilder {
     /// Whether nothing was recorded.
     var isEmpty: Bool {
         events.isEmpty && removedCollections.isEmpty && !removedAllCollections && changedExtensions.isEmpty
+            && extensionNotes.isEmpty
     }
 
     /// Records that the extension `name` was registered, rebuilt or removed.
@@ -113,6 +122,7 @@ struct ChangesetBuilder {
         removedAllCollections = false
         changedExtensions.removeAll()
         relationshipNotices.removeAll()
+        if !extensionNotes.isEmpty { extensionNotes.removeAll() }
         viewChanges.removeAll()
         viewPagesWritten.removeAll()
     }
@@ -213,6 +223,7 @@ struct ChangesetBuilder {
             removedAllCollections: removedAllCollections,
             changedExtensions: changedExtensions)
         changeset.relationshipNotices = relationshipNotices
+        changeset.extensionNotes = extensionNotes
         changeset.viewChanges = viewChanges
         changeset.viewPagesWritten.names = viewPagesWritten
         return changeset

@@ -1,8 +1,8 @@
 // Cache control of a connection: flushing on demand, and limits of its own.
 
 extension Connection {
-    /// Empties this connection's caches of decoded items and metadata and of the pages of views,
-    /// and finalizes its cached prepared statements, releasing their memory. Call it on memory
+    /// Empties this connection's caches of decoded items and metadata, of the pages of views and
+    /// of extensions (``ExtensionConnectionCache``), and finalizes its cached prepared statements, releasing their memory. Call it on memory
     /// pressure; nothing else changes, and the caches fill again as the connection reads.
     ///
     /// ```swift
@@ -20,6 +20,8 @@ extension Connection {
             core.items = LRUCache(limit: core.items.limit)
             core.metadata = LRUCache(limit: core.metadata.limit)
             core.viewPages = ViewPageCache()
+            core.extensionCaches.removeAll()
+            core.extensionStatements.removeAll()
             core.sqlite.removeCachedStatements()
         }
     }

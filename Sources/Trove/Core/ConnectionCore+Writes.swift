@@ -347,7 +347,7 @@ extension ConnectionCore {
     /// longer agree.
     private func run(_ watcher: DatabaseExtension, _ body: (DatabaseExtension, ExtensionContext) throws -> Void) throws {
         do {
-            try body(watcher, ExtensionContext(core: self))
+            try body(watcher, ExtensionContext(core: self, extension: watcher))
         } catch {
             var troveError =
                 error as? TroveError

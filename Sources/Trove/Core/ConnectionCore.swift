@@ -80,6 +80,15 @@ final class ConnectionCore {
     /// The per-transaction parts of extensions that keep state during the current read-write
     /// transaction (a view's original pages), by extension name; see ``ExtensionTransactionState``.
     var extensionStates: [String: any ExtensionTransactionState] = [:]
+    /// The definitions of the extensions whose state ``ExtensionContext/transactionState(_:)``
+    /// made, for the context of their commit steps.
+    var extensionStateImplementations: [String: any ExtensionImplementation] = [:]
+    /// The prepared statements of extensions (see ``ExtensionContext``).
+    var extensionStatements = ExtensionStatements()
+    /// What extensions keep in this connection, by extension name (see
+    /// ``ExtensionConnectionCache``): told of every commit its next transaction sees, emptied
+    /// with the other caches.
+    var extensionCaches: [String: any ExtensionConnectionCache] = [:]
     /// The extensions the current read-write transaction defined anew (a view whose grouping or
     /// sort it changed), by name: its writes and queries use them in place of the database's
     /// registered ones, and its commit installs them (see `ConnectionCore+Redefinition.swift`).
@@ -327,6 +336,7 @@ final class ConnectionCore {
         extensionsRebuilt.removeAll()
         if !transactionLocals.isEmpty { transactionLocals.removeAll() }
         extensionStates.removeAll()
+        if !extensionStateImplementations.isEmpty { extensionStateImplementations.removeAll() }
         if !redefinedExtensions.isEmpty {
             redefinedExtensions.removeAll()
             registryBeforeRedefinitions = nil
@@ -412,6 +422,7 @@ final class ConnectionCore {
             database.committed(rebuilt: extensionsRebuilt)
         }
         resetExtensionState()
+        for cache in extensionCaches.values { cache.apply(changeset) }
         label(next)
         // The data version now counts this commit; a failure to read it only costs a full
         // eviction at the next transaction.
@@ -424,6 +435,8 @@ final class ConnectionCore {
         rollbackQuietly()
         undoRedefinitions()
         forgetViewPagesOfWrite()
+        runDidRollback()
+        for cache in extensionCaches.values { cache.removeAll() }
         if changes.removedAllCollections || !changes.removedCollections.isEmpty {
             items.removeAll()
             metadata.removeAll()
@@ -456,9 +469,7 @@ final class ConnectionCore {
     private func catchUp(lower: UInt64, upper: UInt64) throws {
         let generation = database.cacheGeneration.load(ordering: .sequentiallyConsistent)
         if generation != cacheGeneration {
-            items.removeAll()
-            metadata.removeAll()
-            viewPages.removeAll()
+            removeAllCached()
             cacheGeneration = generation
         }
         let version = try sqlite.dataVersion()
@@ -483,7 +494,7 @@ final class ConnectionCore {
         let token = try readFileWriterToken()
         let ownToken = database.writerToken.load(ordering: .sequentiallyConsistent)
         let onlyThisProcess = token != 0 && token == fileWriterToken && token == ownToken
-        if items.count != 0 || metadata.count != 0 || !viewPages.isEmpty {
+        if items.count != 0 || metadata.count != 0 || !viewPages.isEmpty || !extensionCaches.isEmpty {
             // The file changed: when no commit of this process explains it (`upper == current`),
             // something that is not Trove wrote it (see ``Database/invalidateCaches()``).
             if onlyThisProcess, upper > current,
@@ -493,9 +504,7 @@ final class ConnectionCore {
                     apply(changeset)
                 }
             } else {
-                items.removeAll()
-                metadata.removeAll()
-                viewPages.removeAll()
+                removeAllCached()
             }
         }
         if !onlyThisProcess {
@@ -522,13 +531,20 @@ final class ConnectionCore {
         database.connection(ObjectIdentifier(self), advancedTo: number)
     }
 
+    /// Empties the caches of items, metadata, view pages and extensions.
+    private func removeAllCached() {
+        items.removeAll()
+        metadata.removeAll()
+        viewPages.removeAll()
+        for cache in extensionCaches.values { cache.removeAll() }
+    }
+
     private func apply(_ changeset: Changeset) {
         if changeset.removedAllCollections || changeset.reloadReason != nil {
-            items.removeAll()
-            metadata.removeAll()
-            viewPages.removeAll()
+            removeAllCached()
             return
         }
+        for cache in extensionCaches.values { cache.apply(changeset) }
         forgetViewPages(changedBy: changeset)
         for collection in changeset.removedCollections {
             items.removeAll(in: collection)

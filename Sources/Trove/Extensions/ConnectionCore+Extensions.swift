@@ -9,10 +9,11 @@ extension ConnectionCore {
     func register(_ definition: DatabaseExtension, progress: (Int) -> Void) throws -> ExtensionRegistration {
         try DatabaseExtension.validate(name: definition.name)
         let implementation = definition.implementation
+        try DatabaseExtension.validateTables(of: implementation, name: definition.name)
         let stored = try storedExtension(named: definition.name)
         if let stored, stored.kind == implementation.kind, stored.version == definition.version,
             stored.fingerprint == implementation.fingerprint, stored.collection == implementation.collection,
-            stored.state == "ready", implementation.isBuilt(name: definition.name, in: ExtensionContext(core: self))
+            stored.state == "ready", implementation.isBuilt(name: definition.name, in: ExtensionContext(core: self, extension: definition))
         {
             return .unchanged
         }
@@ -26,6 +27,7 @@ extension ConnectionCore {
     func unregister(_ name: String) throws -> Bool {
         guard let stored = try storedExtension(named: name) else { return false }
         try dropTables(stored.tables)
+        extensionStatements.removeAll()
         try UnreadableItems.forget(extensionName: name, in: sqlite)
         let statement = try sqlite.cachedStatement(FileLayout.deleteExtension)
         defer { statement.reset() }
@@ -73,9 +75,10 @@ extension ConnectionCore {
         }
         let tables = (stored?.tables ?? []) + implementation.tableNames(name: definition.name)
         try dropTables(tables.filter { !kept.contains($0) })
+        extensionStatements.removeAll()
         // What an earlier build left out is found again by this one.
         try UnreadableItems.forget(extensionName: definition.name, in: sqlite)
-        let context = ExtensionContext(core: self)
+        let context = ExtensionContext(core: self, extension: definition)
         do {
             try implementation.create(name: definition.name, in: context)
             try implementation.populate(name: definition.name, in: context, progress: progress)

@@ -30,7 +30,7 @@ extension ConnectionCore {
     /// ``Database/register(_:)-(DatabaseExtension)`` does.
     func redefine(_ definition: DatabaseExtension, replace: (ExtensionContext) throws -> Void) throws {
         do {
-            try replace(ExtensionContext(core: self))
+            try replace(ExtensionContext(core: self, extension: definition))
             try recordInRegistry(definition)
         } catch {
             var troveError =

@@ -24,9 +24,19 @@ public struct DatabaseExtension: Sendable {
     public let name: String
     /// The version of the extension's definition: registering another version rebuilds it.
     public let version: Int
-    let implementation: any ExtensionImplementation
+    /// What the extension does: its tables, and how it follows the writes.
+    public let implementation: any ExtensionImplementation
 
-    init(name: String, version: Int, implementation: any ExtensionImplementation) {
+    /// An extension named `name`, at `version`, that `implementation` defines: a built-in one
+    /// (``SecondaryIndex/databaseExtension`` and the like make it), or one of your own (see
+    /// ``ExtensionImplementation``).
+    ///
+    /// - Parameters:
+    ///   - name: The name of the extension, unique in the file: 1 to 64 ASCII letters, digits and
+    ///     underscores.
+    ///   - version: The version of its definition: registering another one rebuilds it.
+    ///   - implementation: What the extension does.
+    public init(name: String, version: Int, implementation: any ExtensionImplementation) {
         self.name = name
         self.version = version
         self.implementation = implementation
@@ -35,6 +45,25 @@ public struct DatabaseExtension: Sendable {
     /// The collection whose items the extension follows.
     public var collection: String {
         implementation.collection
+    }
+
+    /// Throws when a table of `implementation` cannot be the table of the extension `name`: each
+    /// must begin with `trove_ext_` and the name, so that no extension reaches another's tables
+    /// or Trove's.
+    static func validateTables(of implementation: any ExtensionImplementation, name: String) throws {
+        let prefix = "trove_ext_\(name)"
+        for table in implementation.tableNames(name: name) {
+            let rest = table.utf8.dropFirst(prefix.utf8.count)
+            guard table.hasPrefix(prefix), rest.isEmpty || rest.first == UInt8(ascii: "_"),
+                table.utf8.allSatisfy({ $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") })
+            else {
+                throw TroveError(
+                    code: .extensionFailed,
+                    message:
+                        "The extension '\(name)' names the table '\(table)': the name of each table of an extension begins with '\(prefix)' (followed by nothing, or by '_' and more), without quotes.",
+                    extensionName: name)
+            }
+        }
     }
 
     /// Throws when `name` cannot name an extension.

@@ -1,22 +1,22 @@
-/// The defaults of the requirements that only some kinds of extension (relationships) need.
+/// The defaults of the requirements that only some kinds of extension (relationships, views) need.
 extension ExtensionImplementation {
     /// A rebuild keeps no table.
-    func tablesKeptByRebuild(name: String, storedFingerprint: String) -> [String] {
+    public func tablesKeptByRebuild(name: String, storedFingerprint: String) -> [String] {
         []
     }
 
     /// An extension follows its own collection.
-    func follows(_ collection: String) -> Bool {
+    public func follows(_ collection: String) -> Bool {
         collection == self.collection
     }
 
     /// An extension in the file holds its data there.
-    func isBuilt(name: String, in context: ExtensionContext) -> Bool {
+    public func isBuilt(name: String, in context: ExtensionContext) -> Bool {
         true
     }
 
     /// Each removal, one event after the other.
-    func applyRemovals(_ rows: [RemovedRow], name: String, in context: ExtensionContext) throws {
+    public func applyRemovals(_ rows: [RemovedRow], name: String, in context: ExtensionContext) throws {
         for row in rows {
             try apply(
                 WriteEvent(
@@ -27,9 +27,9 @@ extension ExtensionImplementation {
     }
 
     /// The removal of a collection the extension follows is the removal of its own.
-    func removeAll(rows: [RemovedRow]?, ofCollection collection: String?, name: String, in context: ExtensionContext)
-        throws
-    {
+    public func removeAll(
+        rows: [RemovedRow]?, ofCollection collection: String?, name: String, in context: ExtensionContext
+    ) throws {
         try removeAll(rows: rows, name: name, in: context)
     }
 }

@@ -1,42 +1,95 @@
-/// What the runtime asks of a kind of extension (a secondary index; full-text search, views and
-/// relationships later): its tables, how to fill them, and how to follow every write.
+/// What a kind of extension does: its tables, how to fill them from the items, and how to follow
+/// every write of the collection it follows. The built-in extensions (``SecondaryIndex``,
+/// ``FullTextSearch``, ``View``, ``Relationships``) are written on this protocol, and so is an
+/// extension of your own.
 ///
-/// One value describes one extension as its definition gives it; it keeps no state. Its methods
-/// run inside a write transaction, under the writer lock, on the connection that writes.
-protocol ExtensionImplementation: Sendable {
-    /// The kind of the extension, stored in the file (`secondaryIndex`).
+/// A conforming value describes one extension as its definition gives it, and keeps no state
+/// of its own: Trove calls its methods inside a write transaction, under the writer lock, on the
+/// connection that writes, with an ``ExtensionContext`` that runs SQL on the extension's own tables
+/// in that transaction. Register it under a name and a version with
+/// ``DatabaseExtension/init(name:version:implementation:)``:
+///
+/// ```swift
+/// struct NoteCounter: ExtensionImplementation {
+///     var kind: String { "noteCounter" }
+///     var collection: String { "notes" }
+///     var fingerprint: String { "count v1" }
+///
+///     func tableNames(name: String) -> [String] { ["trove_ext_\(name)"] }
+///
+///     func create(name: String, in context: ExtensionContext) throws {
+///         try context.execute("CREATE TABLE trove_ext_\(name) (total INTEGER NOT NULL)")
+///         try context.execute("INSERT INTO trove_ext_\(name) VALUES (0)")
+///     }
+///
+///     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {
+///         try context.forEachItem(of: Note.self, progress: progress) { _, _, _ in
+///             try context.execute("UPDATE trove_ext_\(name) SET total = total + 1")
+///         }
+///     }
+///
+///     func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
+///         switch event.kind {
+///         case .inserted: try context.execute("UPDATE trove_ext_\(name) SET total = total + 1")
+///         case .removed: try context.execute("UPDATE trove_ext_\(name) SET total = total - 1")
+///         case .dataUpdated, .metadataUpdated, .touched: break
+///         }
+///     }
+/// }
+/// ```
+///
+/// The extension is then persistent, versioned and transactional as the built-in ones are (see
+/// ``DatabaseExtension``): its tables are in the file, a new version or ``fingerprint`` rebuilds
+/// them with ``create(name:in:)`` and ``populate(name:in:progress:)``, every write reaches
+/// ``apply(_:name:in:)`` in the writing transaction, and a rollback undoes what it wrote. The
+/// *Writing an extension* article walks through one.
+///
+/// Only ``kind``, ``collection``, ``fingerprint``, ``tableNames(name:)``, ``create(name:in:)``,
+/// ``populate(name:in:progress:)`` and ``apply(_:name:in:)`` have no default. The others let an
+/// extension follow bulk removals faster, keep tables across a rebuild, follow more than one
+/// collection, or read another extension.
+public protocol ExtensionImplementation: Sendable {
+    /// The kind of the extension, stored in the file beside its name (`secondaryIndex` for the
+    /// built-in index). Choose one that no other kind of extension uses.
     var kind: String { get }
     /// The collection whose items the extension follows.
     var collection: String { get }
     /// A description of the definition (columns, types, options): when it differs from the one
     /// stored in the file, the extension is rebuilt, even at the same version.
     var fingerprint: String { get }
-    /// Whether a removal of the whole collection (or of everything) must list the rows that go.
+    /// Whether a removal of the whole collection (or of everything) must list the rows that go,
+    /// for ``removeAll(rows:name:in:)``. `true` by default; listing them costs a read of every row.
     var needsRemovedRows: Bool { get }
 
-    /// The tables the extension named `name` owns, each dropped when it is rebuilt or removed.
+    /// The tables the extension named `name` owns: each is dropped when the extension is rebuilt
+    /// or unregistered, and its ``ExtensionContext`` may use these tables and no other. Each name
+    /// begins with `trove_ext_` followed by `name`; a virtual table's own shadow tables (named
+    /// after it) are the extension's too.
     func tableNames(name: String) -> [String]
     /// Creates the extension's tables, empty.
     func create(name: String, in context: ExtensionContext) throws
-    /// Fills the tables from the items of ``collection``, calling `progress` with the number of
+    /// Fills the tables from the items of ``collection`` (see
+    /// ``ExtensionContext/forEachItem(of:progress:_:)``), calling `progress` with the number of
     /// items done so far from time to time.
     func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws
-    /// Follows one change of a row of ``collection``.
+    /// Follows one change of one item of a collection the extension ``follows(_:)``. A thrown
+    /// error fails the whole transaction: the write that caused the event throws it, and so does
+    /// the commit if the caller goes on.
     func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws
     /// Follows the removal of `rows`, in order, all of one collection that the extension
-    /// ``follows(_:)``, each already gone from `trove_items`; by default each is handed to
+    /// ``follows(_:)``, each already gone from the database; by default each is handed to
     /// ``apply(_:name:in:)`` as a removal.
     func applyRemovals(_ rows: [RemovedRow], name: String, in context: ExtensionContext) throws
     /// Follows the removal of every item of ``collection``; `rows` lists them when
-    /// ``needsRemovedRows``.
+    /// ``needsRemovedRows``. By default each listed row is handed to ``apply(_:name:in:)`` as a
+    /// removal.
     func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws
 
-    /// Whether the extension follows the writes of `collection`: ``collection`` by default; a
-    /// relationship follows the collections its edges point to as well (see
-    /// `ExtensionImplementation+Following.swift`).
+    /// Whether the extension follows the writes of `collection`: ``collection`` by default;
+    /// relationships follow the collections their edges point to as well.
     func follows(_ collection: String) -> Bool
     /// Whether the extension named `name` holds its data for this database: what the file
-    /// records is not enough for an extension that keeps its data in memory. True by default.
+    /// records is not enough for an extension that keeps its data in memory. `true` by default.
     func isBuilt(name: String, in context: ExtensionContext) -> Bool
     /// The tables of ``tableNames(name:)`` that a rebuild keeps, when the file holds an
     /// extension of the same kind and collection whose definition had `storedFingerprint` (an
@@ -65,30 +118,38 @@ protocol ExtensionImplementation: Sendable {
 }
 
 /// An extension that another one reads (see ``ExtensionImplementation/dependencies``).
-struct ExtensionDependency: Sendable, Hashable {
+public struct ExtensionDependency: Sendable, Hashable {
     /// Its name.
-    var name: String
-    /// The fingerprint its definition must have.
-    var fingerprint: String
+    public var name: String
+    /// The ``ExtensionImplementation/fingerprint`` its definition must have.
+    public var fingerprint: String
     /// What it is, in words, for error messages ("the full-text search 'notes_search'").
-    var description: String
+    public var description: String
+
+    /// Names the extension `name`, whose definition must have `fingerprint`; `description` says
+    /// what it is in error messages.
+    public init(name: String, fingerprint: String, description: String) {
+        self.name = name
+        self.fingerprint = fingerprint
+        self.description = description
+    }
 }
 
 extension ExtensionImplementation {
-    var parentName: String? { nil }
+    /// No parent.
+    public var parentName: String? { nil }
 
-    var dependencies: [ExtensionDependency] { [] }
+    /// No dependency.
+    public var dependencies: [ExtensionDependency] { [] }
 
-    func following(_ parent: any ExtensionImplementation) -> (any ExtensionImplementation)? { nil }
+    /// Not made over another extension.
+    public func following(_ parent: any ExtensionImplementation) -> (any ExtensionImplementation)? { nil }
+
+    /// The rows of a removed collection are listed.
+    public var needsRemovedRows: Bool { true }
+
+    /// Each listed row is handed to ``apply(_:name:in:)`` as a removal.
+    public func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws {
+        try applyRemovals(rows ?? [], name: name, in: context)
+    }
 }
-
-/// What an extension's methods work with: the connection of the write transaction.
-struct ExtensionContext {
-    let core: ConnectionCore
-
-    var sqlite: SQLiteConnection { core.sqlite }
-}
-
-// Explicit non-conformance to Sendable: a context belongs to one transaction.
-@available(*, unavailable)
-extension ExtensionContext: Sendable {}

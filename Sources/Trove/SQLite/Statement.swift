@@ -202,6 +202,22 @@ final class Statement {
         Data(bytes(at: column))
     }
 
+    /// The number of columns of the statement's rows.
+    var columnCount: Int32 {
+        sqlite3_column_count(pointer)
+    }
+
+    /// The value of `column` as SQLite stores it.
+    func value(at column: Int32) -> IndexValue {
+        switch sqlite3_column_type(pointer, column) {
+        case SQLITE_INTEGER: .integer(int64(at: column))
+        case SQLITE_FLOAT: .real(double(at: column))
+        case SQLITE_TEXT: .text(string(at: column))
+        case SQLITE_BLOB: .blob(Array(bytes(at: column)))
+        default: .null
+        }
+    }
+
     private func check(_ code: Int32) throws {
         guard code == SQLITE_OK else {
             throw connection.error(code: code, sql: sql)

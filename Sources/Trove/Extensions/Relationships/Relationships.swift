@@ -72,7 +72,8 @@ public struct Relationships<Source: Persistable>: Sendable {
         let rowID = try manualEdgeSource(edge, source, in: transaction)
         let core = transaction.checkedCore
         try implementation.insertEdge(
-            source: rowID, edge: edge, destination: destination.itemKey, manual: true, in: ExtensionContext(core: core))
+            source: rowID, edge: edge, destination: destination.itemKey, manual: true,
+            in: ExtensionContext(core: core, name: name, implementation: implementation))
         // Again by the source's key, for a rebuild to keep it.
         let statement = try core.sqlite.cachedStatement(implementation.insertManualSQL)
         do {

@@ -165,7 +165,7 @@ public struct ManualViewWriter<Item: Persistable> {
     private func prepare() throws -> (ExtensionContext, ViewWriteState) {
         let core = transaction.checkedCore
         try core.checkQueryable(view.name, fingerprint: view.fingerprint)
-        let context = ExtensionContext(core: core)
+        let context = ExtensionContext(core: core, name: view.name)
         return (context, try ViewImplementation(view: view).state(name: view.name, in: context))
     }
 

@@ -275,7 +275,7 @@ public struct SearchResultsView<Item: Persistable>: Sendable {
     private func prepare(_ transaction: ReadWriteTransaction) throws -> ExtensionContext {
         let core = transaction.checkedCore
         try core.database.checkQueryable(view.name, fingerprint: view.fingerprint)
-        return ExtensionContext(core: core)
+        return ExtensionContext(core: core, name: view.name)
     }
 }
 

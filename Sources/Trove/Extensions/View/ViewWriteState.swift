@@ -532,9 +532,10 @@ final class ViewWriteState: ExtensionTransactionState {
 
 extension ViewWriteState {
     /// Publishes the pages of an in-memory view as the version of the commit.
-    func didCommit(name: String, snapshot: UInt64, writerToken: UInt64, database: Database) {
+    func didCommit(name: String, commit: ExtensionCommit) {
         guard let memory else { return }
-        database.viewVersions.publish(memory.state, of: name, commit: snapshot, writerToken: writerToken)
+        commit.database.viewVersions.publish(
+            memory.state, of: name, commit: commit.snapshot, writerToken: commit.writerToken)
     }
 }
 

@@ -1,0 +1,1 @@
+../../TroveReliabilityTests/Support/ChildProcess.swift
