@@ -39,6 +39,15 @@ struct MultiValuedIndexTests {
                 let registration = try database.register(index.databaseExtension)
                 #expect(registration == .rebuilt)
             }
+            // The side tables hold each item's distinct values, and nothing of items that are gone.
+            let pairs = try rawQuery(
+                path,
+                "SELECT count(*) FROM \"trove_ext_tagged$tags\" UNION ALL SELECT count(*) FROM \"trove_ext_tagged$codes\"")
+            let expectedPairs = [
+                workload.model.values.map { Set($0.tags).count }.reduce(0, +),
+                workload.model.values.map(\.codes.count).reduce(0, +),
+            ].map(String.init)
+            #expect(pairs == expectedPairs, "seed \(seed): rows of the side tables")
             for _ in 0..<6 {
                 do {
                     try await workload.checkRandomQuery(index, on: database)
