@@ -22,6 +22,8 @@ struct SecondaryIndexImplementation<Item: Persistable>: RowPerItemTable {
     let columns: [IndexColumn<Item>]
     /// The multi-valued columns.
     let multiValuedColumns: [IndexColumn<Item>]
+    /// Every column, in the order of the definition.
+    let definedColumns: [IndexColumn<Item>]
     let rowTable: RowTableStatements
     let fingerprint: String
     private let upsertSQL: String
@@ -32,6 +34,7 @@ struct SecondaryIndexImplementation<Item: Persistable>: RowPerItemTable {
         let columns = allColumns.filter { !$0.isMultiValued }
         self.columns = columns
         multiValuedColumns = allColumns.filter(\.isMultiValued)
+        definedColumns = allColumns
         let table = "trove_ext_\(name)"
         let keyOrder = ItemKeyOrder(of: Item.ID.self)
         // v2: the key in the table, and an index on each column that is not unique then the key.
