@@ -94,7 +94,8 @@ extension PostgresIndex {
     fileprivate init(_ definition: some SecondaryIndexDefinition) throws {
         let index = definition.index
         if let column = index.columns.first(where: { $0.isMultiValued && $0.isUnique }) {
-            throw TroveError.uniqueMultiValuedColumn(column.name, index: index.name, collection: Self.collection(of: index))
+            throw TroveError.uniqueMultiValuedColumn(
+                column.name, index: index.name, collection: Self.collection(of: index))
         }
         self.init(index)
     }

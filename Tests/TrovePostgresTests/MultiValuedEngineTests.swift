@@ -74,7 +74,9 @@ struct MultiValuedEngineTests {
             try await run(place, extensions: [index.databaseExtension]) { _ in }
         }
         #expect(error?.code == .extensionFailed)
-        #expect(error?.message.contains("The multi-valued column 'tags' of the index 'unique_tags' cannot be unique") == true)
+        #expect(
+            error?.message.contains("The multi-valued column 'tags' of the index 'unique_tags' cannot be unique")
+                == true)
     }
 
     @Test(arguments: Place.indexed)

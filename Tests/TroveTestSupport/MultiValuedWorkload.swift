@@ -5,13 +5,20 @@ import Trove
 /// single-valued one, coded through the Codable fallback: the model of the multi-valued index
 /// tests, on every engine.
 public struct Tagged: Persistable, Codable, Equatable, Sendable {
+    /// Coded through `Codable`.
     public typealias Coder = CodableCoder<Tagged>
+    /// The collection of the items.
     public static let collection = "tagged"
+    /// The key.
     public var id: String
+    /// A single-valued column.
     public var rank: Int
+    /// A multi-valued column whose list may repeat a value.
     public var tags: [String]
+    /// A multi-valued column from a set.
     public var codes: Set<Int>
 
+    /// An item.
     public init(id: String, rank: Int, tags: [String], codes: Set<Int>) {
         self.id = id
         self.rank = rank
@@ -33,14 +40,17 @@ public struct Tagged: Persistable, Codable, Equatable, Sendable {
 /// columns (combined with a condition on `rank`, an ordering and a limit) whose results the model
 /// computes.
 public struct MultiValuedWorkload: Sendable {
+    /// The keys the workload writes.
     public static let keys = (0..<30).map { "t\($0)" }
     static let tags = ["a", "b", "c", "d", "swift", "é"]
     static let codes = [-1, 0, 1, 2, 3, 40]
 
+    /// The generator of every random choice.
     public var random: SeededGenerator
     /// The items as they must be stored.
     public var model: [String: Tagged] = [:]
 
+    /// A workload whose choices are a function of `seed`.
     public init(seed: UInt64) {
         random = SeededGenerator(seed: seed)
     }
@@ -49,9 +59,11 @@ public struct MultiValuedWorkload: Sendable {
     public mutating func randomItem(key: String? = nil) -> Tagged {
         let tagCount = Int.random(in: 0...5, using: &random)
         let tags = (0..<tagCount).map { _ in Self.tags.randomElement(using: &random)! }
-        let codes = Set((0..<Int.random(in: 0...3, using: &random)).map { _ in Self.codes.randomElement(using: &random)! })
+        let codes = Set(
+            (0..<Int.random(in: 0...3, using: &random)).map { _ in Self.codes.randomElement(using: &random)! })
         return Tagged(
-            id: key ?? Self.keys.randomElement(using: &random)!, rank: Int.random(in: 0..<5, using: &random), tags: tags,
+            id: key ?? Self.keys.randomElement(using: &random)!, rank: Int.random(in: 0..<5, using: &random),
+            tags: tags,
             codes: codes)
     }
 
@@ -173,9 +185,15 @@ public struct MultiValuedWorkload: Sendable {
                 let value = Self.tags.randomElement(using: &random)!
                 return (.contains("tags", value), { $0.tags.contains(value) }, "tags contains \(value)")
             case 1:
-                return (.containsAny("tags", values), { item in values.contains { item.tags.contains($0) } }, "tags any \(values)")
+                return (
+                    .containsAny("tags", values), { item in values.contains { item.tags.contains($0) } },
+                    "tags any \(values)"
+                )
             default:
-                return (.containsAll("tags", values), { item in values.allSatisfy { item.tags.contains($0) } }, "tags all \(values)")
+                return (
+                    .containsAll("tags", values), { item in values.allSatisfy { item.tags.contains($0) } },
+                    "tags all \(values)"
+                )
             }
         }
         let values = (0..<count).map { _ in Self.codes.randomElement(using: &random)! }
@@ -184,9 +202,15 @@ public struct MultiValuedWorkload: Sendable {
             let value = Self.codes.randomElement(using: &random)!
             return (.contains("codes", value), { $0.codes.contains(value) }, "codes contains \(value)")
         case 1:
-            return (.containsAny("codes", values), { item in values.contains { item.codes.contains($0) } }, "codes any \(values)")
+            return (
+                .containsAny("codes", values), { item in values.contains { item.codes.contains($0) } },
+                "codes any \(values)"
+            )
         default:
-            return (.containsAll("codes", values), { item in values.allSatisfy { item.codes.contains($0) } }, "codes all \(values)")
+            return (
+                .containsAll("codes", values), { item in values.allSatisfy { item.codes.contains($0) } },
+                "codes all \(values)"
+            )
         }
     }
 }
@@ -196,5 +220,6 @@ struct RolledBack: Error {}
 
 /// A difference between what a store returned and what the model says.
 public struct WorkloadMismatch: Error, CustomStringConvertible {
+    /// What differed.
     public var description: String
 }

@@ -27,13 +27,18 @@ extension ModelBuilder {
         }
         if let element = IndexableTypes.collectionElement(of: typeName) {
             if indexKind(of: qualify(element, in: owner)) == nil {
-                error("'@indexed' property '\(property.name)' has type '\(property.typeName ?? typeName)', an array or "
-                    + "set of '\(element)', which an index cannot store as the values of a multi-valued column; its "
-                    + "elements may be: \(IndexableTypes.elementDescription)", at: annotation.location)
+                let written = property.typeName ?? typeName
+                let message =
+                    "'@indexed' property '\(property.name)' has type '\(written)', an array or set of '\(element)', "
+                    + "which an index cannot store as the values of a multi-valued column; its elements may be: "
+                    + IndexableTypes.elementDescription
+                error(message, at: annotation.location)
             }
             if case .bool(true) = annotation.argument("unique")?.value {
-                error("'@indexed(unique: true)' property '\(property.name)' is an array or set: a multi-valued column "
-                    + "cannot be unique; remove 'unique: true'", at: annotation.location)
+                let message =
+                    "'@indexed(unique: true)' property '\(property.name)' is an array or set: a multi-valued "
+                    + "column cannot be unique; remove 'unique: true'"
+                error(message, at: annotation.location)
             }
             return
         }

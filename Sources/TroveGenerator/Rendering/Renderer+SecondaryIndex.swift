@@ -5,11 +5,12 @@ extension Renderer {
     {
         let orderColumns = index.columns.filter { !$0.isMultiValued }
         let columns = index.columns.enumerated().map { offset, column -> TemplateValue in
-            let path = (column.isMetadata ? "metadata?." : "") + SwiftNames.identifier(column.property)
+            var path = (column.isMetadata ? "metadata?." : "") + SwiftNames.identifier(column.property)
+            // The values of an optional array or set, or of one in the metadata: none for `nil`.
+            if column.isMultiValued && (column.isOptional || column.isMetadata) { path += " ?? []" }
             return [
                 "columnLiteral": .text(SwiftNames.stringLiteral(column.column)),
-                // The values of an optional array or set, or of one in the metadata: none for `nil`.
-                "path": .text(column.isMultiValued && (column.isOptional || column.isMetadata) ? "\(path) ?? []" : path),
+                "path": .text(path),
                 "source": .text(Self.source(of: column)),
                 "swiftName": .text(SwiftNames.identifier(column.property)),
                 "type": .text(column.type),

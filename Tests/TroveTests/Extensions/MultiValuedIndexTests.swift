@@ -42,7 +42,8 @@ struct MultiValuedIndexTests {
             // The side tables hold each item's distinct values, and nothing of items that are gone.
             let pairs = try rawQuery(
                 path,
-                "SELECT count(*) FROM \"trove_ext_tagged$tags\" UNION ALL SELECT count(*) FROM \"trove_ext_tagged$codes\"")
+                "SELECT count(*) FROM \"trove_ext_tagged$tags\" UNION ALL SELECT count(*) FROM \"trove_ext_tagged$codes\""
+            )
             let expectedPairs = [
                 workload.model.values.map { Set($0.tags).count }.reduce(0, +),
                 workload.model.values.map(\.codes.count).reduce(0, +),
@@ -88,7 +89,8 @@ struct MultiValuedIndexTests {
         let query = Tagged.index().query
         #expect(try query.filter(.containsAny("tags", [String]())).keys(in: database) == [])
         #expect(try query.filter(.containsAll("tags", [String]())).keys(in: database) == ["x", "y"])
-        #expect(try query.filter(.containsAll("tags", [String]()), .column("rank", equals: 2)).keys(in: database) == ["y"])
+        #expect(
+            try query.filter(.containsAll("tags", [String]()), .column("rank", equals: 2)).keys(in: database) == ["y"])
     }
 
     @Test func conditionsThatDoNotFitTheirColumnAreRefused() throws {

@@ -136,10 +136,12 @@ package enum IndexPredicate: Sendable, Hashable {
     }
 
     /// Whether the SQL of the predicate depends on the length of a list of values (the SQL of
-    /// such a query is not kept).
+    /// such a query is not kept, lest a program keep one per length); `contains` (one value) is
+    /// not such a list.
     package var hasList: Bool {
         switch self {
-        case .oneOf, .containsAny, .containsAll: true
+        case .oneOf: true
+        case .containsAny(let values), .containsAll(let values): values.count > 1
         default: false
         }
     }

@@ -57,7 +57,8 @@ package struct IndexColumnSet: Sendable, Hashable {
                 predicates.append("\(column) = \(placeholder(value))")
             case .oneOf(let values):
                 predicates.append(
-                    values.isEmpty ? dialect.never : "\(column) IN (\(values.map { placeholder($0) }.joined(separator: ", ")))")
+                    values.isEmpty
+                        ? dialect.never : "\(column) IN (\(values.map { placeholder($0) }.joined(separator: ", ")))")
             case .range(let lower, let lowerIncluded, let upper, let upperIncluded):
                 if let lower { predicates.append("\(column) \(lowerIncluded ? ">=" : ">") \(placeholder(lower))") }
                 if let upper { predicates.append("\(column) \(upperIncluded ? "<=" : "<") \(placeholder(upper))") }
@@ -67,7 +68,8 @@ package struct IndexColumnSet: Sendable, Hashable {
             case .isNotNull:
                 predicates.append("\(column) IS NOT NULL")
             case .containsAny(let values):
-                predicates.append(values.isEmpty ? dialect.never : dialect.containsAny(column, values.map { placeholder($0) }))
+                predicates.append(
+                    values.isEmpty ? dialect.never : dialect.containsAny(column, values.map { placeholder($0) }))
             case .containsAll(let values):
                 if !values.isEmpty { predicates.append(dialect.containsAll(column, values.map { placeholder($0) })) }
             }

@@ -469,7 +469,7 @@ extension IndexPredicate {
         case .isNull: 1
         case .isNotNull: 2
         case .oneOf(let values): -1 - values.count
-        // Not kept either (`hasList`); told apart from an IN list all the same.
+        // Kept for none or one value only (`hasList`), told apart from IN lists all the same.
         case .containsAny(let values): -100_000 - values.count
         case .containsAll(let values): -200_000 - values.count
         case .range(let lower, let lowerIncluded, let upper, let upperIncluded):
