@@ -94,6 +94,21 @@ struct MultiValuedEngineTests {
         }
     }
 
+    @Test(arguments: Place.indexed)
+    func aSearchNarrowedByAMultiValuedColumn(_ place: Place) async throws {
+        let search = FullTextSearch<Tagged>("tagged_text", columns: [.column("tags") { $0.tags }])
+        try await run(place, extensions: [Tagged.index().databaseExtension, search.databaseExtension]) { store in
+            try await store.write([
+                Tagged(id: "x", rank: 1, tags: ["apple"], codes: [1]),
+                Tagged(id: "y", rank: 1, tags: ["apple"], codes: [2]),
+                Tagged(id: "z", rank: 1, tags: ["pear"], codes: [1, 3]),
+            ])
+            let apples = search.query(for: .allWords(of: "apple"))
+            #expect(try await apples.filter(Tagged.index(), .containsAny("codes", [1, 3])).keys(in: store) == ["x"])
+            #expect(try await apples.filter(Tagged.index(), .containsAll("codes", [1, 2])).count(in: store) == 0)
+        }
+    }
+
     /// A store reopened on its schema with a new version of the index rebuilds it from the
     /// items, and the queries agree with the model still.
     @Test func aNewVersionRebuildsOnPostgres() async throws {

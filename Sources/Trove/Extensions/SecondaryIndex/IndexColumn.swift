@@ -56,7 +56,7 @@ public struct IndexColumn<Item: Persistable>: Sendable {
     }
 
     /// A multi-valued column: each item has the values of the collection `values` computes (an
-    /// array, a set: any sequence), matched by ``IndexCondition/contains(_:_:)``,
+    /// array, a set: any `Sendable` sequence), matched by ``IndexCondition/contains(_:_:)``,
     /// ``IndexCondition/containsAny(_:_:)`` and ``IndexCondition/containsAll(_:_:)``.
     ///
     /// ```swift
