@@ -121,16 +121,31 @@ struct MultiValuedIndexTests {
         )
     }
 
-    @Test func removingTheCollectionOrTheItemEmptiesItsValues() throws {
-        let database = try database(with: [
-            Tagged(id: "x", rank: 1, tags: ["a"], codes: [1]), Tagged(id: "y", rank: 1, tags: ["a"], codes: [1]),
+    /// The pairs of an item go with it, with its collection, and with the index when it is
+    /// unregistered (its side tables are dropped with its table).
+    @Test func removingTheItemTheCollectionOrTheIndexLeavesNoPairs() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/pairs.trove"
+        let database = try Database(path: path, extensions: [Tagged.index().databaseExtension])
+        func pairs() throws -> [String] {
+            try rawQuery(path, "SELECT value FROM \"trove_ext_tagged$tags\" ORDER BY value")
+        }
+        try database.write([
+            Tagged(id: "x", rank: 1, tags: ["a", "b", "a"], codes: [1]),
+            Tagged(id: "y", rank: 1, tags: ["a"], codes: []),
         ])
-        let query = Tagged.index().query.filter(.contains("tags", "a"))
+        #expect(try pairs() == ["a", "a", "b"])
         _ = try database.remove(Tagged.self, key: "x")
-        #expect(try query.keys(in: database) == ["y"])
+        #expect(try pairs() == ["a"])
+        #expect(try Tagged.index().query.filter(.contains("tags", "a")).keys(in: database) == ["y"])
+        try database.write(Tagged(id: "y", rank: 1, tags: ["c"], codes: []))
+        #expect(try pairs() == ["c"])
         _ = try database.removeAll(Tagged.self)
-        #expect(try query.keys(in: database) == [])
-        try database.write(Tagged(id: "x", rank: 1, tags: ["b"], codes: []))
-        #expect(try query.keys(in: database) == [])
+        #expect(try pairs() == [])
+        try database.write(Tagged(id: "z", rank: 1, tags: ["d"], codes: []))
+        #expect(try database.unregister("tagged"))
+        let tables = try rawQuery(path, "SELECT name FROM sqlite_master WHERE name LIKE 'trove_ext_tagged%'")
+        #expect(tables == [])
     }
 }
