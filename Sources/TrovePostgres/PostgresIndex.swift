@@ -7,25 +7,35 @@ import Trove
 /// its own with a B-tree index on each column; a unique column is a `UNIQUE` constraint, enforced
 /// by the server.
 ///
+/// A multi-valued column (`IndexColumn.values`) is an array column of that table with a GIN
+/// index, rather than a table of (value, key) pairs as on a Trove file: an item's row keeps being
+/// written by one upsert (a table of pairs would cost a delete and an insert more per write, each
+/// a round trip to the server), GIN answers `&&` (has one of) and `@>` (has all of) from the
+/// index, and an item is one row, so it comes once however many of its values match.
+///
 /// Its table is rebuilt from the items when the definition's version or columns change.
 struct PostgresIndex: Sendable {
     struct Column: Sendable {
         var name: String
         var type: IndexColumnType
         var isUnique: Bool
+        /// Whether the column holds several values per item: an array of ``castType``.
+        var isMultiValued: Bool
 
         var sqlType: String {
+            if isMultiValued { return castType + "[] NOT NULL" }
             switch type {
-            case .integer: "bigint"
-            case .real: "double precision"
-            case .text: "text COLLATE \"C\""
-            case .blob: "bytea"
+            case .integer: return "bigint"
+            case .real: return "double precision"
+            case .text: return "text COLLATE \"C\""
+            case .blob: return "bytea"
             }
         }
 
         var quoted: String { PostgresNames.quote("c_" + name) }
 
-        /// The type a parameter is cast to for this column.
+        /// The type a parameter is cast to for this column (for each value, when it is
+        /// multi-valued).
         var castType: String {
             switch type {
             case .integer: "bigint"
@@ -43,31 +53,55 @@ struct PostgresIndex: Sendable {
     /// The collection it indexes.
     let collection: String
     let columns: [Column]
+    /// The columns as the conditions of queries see them.
+    let columnSet: IndexColumnSet
     /// The column values of an item of the index's type.
-    let values: @Sendable (any Sendable) -> [IndexValue]?
+    let values: @Sendable (any Sendable) -> [ColumnValue]?
     /// The column values of a stored item, decoded.
-    let decodeValues: @Sendable (PostgresReadTransaction, ByteBuffer, ByteBuffer?, String) throws -> [IndexValue]
+    let decodeValues: @Sendable (PostgresReadTransaction, ByteBuffer, ByteBuffer?, String) throws -> [ColumnValue]
+
+    /// The value of one column of an item's row.
+    enum ColumnValue: Sendable {
+        /// The value of a single-valued column.
+        case one(IndexValue)
+        /// The values of a multi-valued column (no `nil` among them).
+        case many([IndexValue])
+
+        /// The value of a single-valued column (`NULL` for a multi-valued one).
+        var single: IndexValue {
+            if case .one(let value) = self { value } else { .null }
+        }
+    }
 
     /// The PostgreSQL form of `index`.
     init<Item: Persistable>(_ index: SecondaryIndex<Item>) {
         name = index.name
         version = index.version
         collection = Item.collection
-        columns = index.columns.map { Column(name: $0.name, type: $0.type, isUnique: $0.isUnique) }
+        columns = index.columns.map {
+            Column(name: $0.name, type: $0.type, isUnique: $0.isUnique, isMultiValued: $0.isMultiValued)
+        }
+        columnSet = IndexColumnSet(
+            indexName: index.name, collection: Item.collection, names: index.columns.map(\.name),
+            multiValued: Set(index.columns.filter(\.isMultiValued).map(\.name)))
         let indexColumns = index.columns
+        let row: @Sendable (Item) -> [ColumnValue] = { item in
+            indexColumns.map { $0.isMultiValued ? .many($0.values(item)) : .one($0.value(item)) }
+        }
         values = { item in
             guard let item = item as? Item else { return nil }
-            return indexColumns.map { $0.value(item) }
+            return row(item)
         }
         decodeValues = { transaction, data, metadata, key in
-            let item = try transaction.decodeItem(Item.self, data: data, metadata: metadata, key: key)
-            return indexColumns.map { $0.value(item) }
+            row(try transaction.decodeItem(Item.self, data: data, metadata: metadata, key: key))
         }
     }
 
     /// What the table is built from: a change rebuilds it.
     var fingerprint: String {
-        columns.map { "\($0.name):\($0.type.rawValue)\($0.isUnique ? ":unique" : "")" }.joined(separator: ",")
+        columns.map {
+            "\($0.name):\($0.type.rawValue)\($0.isUnique ? ":unique" : "")\($0.isMultiValued ? ":values" : "")"
+        }.joined(separator: ",")
     }
 
     func table(_ names: PostgresNames) -> String { names.indexTable(name) }
@@ -82,17 +116,35 @@ struct PostgresIndex: Sendable {
         }
     }
 
+    /// Binds the value of a column: a value, or the array of a multi-valued column of `type`.
+    static func bind(_ value: ColumnValue, type: IndexColumnType, to bindings: inout PostgresBindings) {
+        switch value {
+        case .one(let value):
+            bind(value, to: &bindings)
+        case .many(let values):
+            switch type {
+            case .integer: bindings.append(values.compactMap { if case .integer(let v) = $0 { v } else { nil } })
+            case .real: bindings.append(values.compactMap { if case .real(let v) = $0 { v } else { nil } })
+            case .text: bindings.append(values.compactMap { if case .text(let v) = $0 { v } else { nil } })
+            case .blob:
+                bindings.append(values.compactMap { if case .blob(let v) = $0 { ByteBuffer(bytes: v) } else { nil } })
+            }
+        }
+    }
+
 
     /// Stores the row of the item at `key`. With unique columns, the statement first looks for
     /// another item that has one of the row's unique values, and writes nothing if so: the error
     /// then names the value and that item, as on a Trove file (PostgreSQL's own unique violation,
     /// left for a race with another transaction, names neither).
-    func storeRow(_ values: [IndexValue], key: String, in transaction: PostgresReadTransaction) async throws {
+    func storeRow(_ values: [ColumnValue], key: String, in transaction: PostgresReadTransaction) async throws {
         let table = table(transaction.names)
         let columnList = columns.map(\.quoted).joined(separator: ", ")
-        let placeholders = columns.indices.map { "$\($0 + 2)::\(columns[$0].castType)" }.joined(separator: ", ")
+        let placeholders = columns.indices.map {
+            "$\($0 + 2)::\(columns[$0].castType)\(columns[$0].isMultiValued ? "[]" : "")"
+        }.joined(separator: ", ")
         let updates = columns.map { "\($0.quoted) = excluded.\($0.quoted)" }.joined(separator: ", ")
-        let unique = columns.indices.filter { columns[$0].isUnique && values[$0] != .null }
+        let unique = columns.indices.filter { columns[$0].isUnique && values[$0].single != .null }
         let sql: String
         if unique.isEmpty {
             sql = """
@@ -114,7 +166,7 @@ struct PostgresIndex: Sendable {
         }
         var bindings = PostgresBindings(capacity: values.count + 1)
         bindings.append(key)
-        for value in values { Self.bind(value, to: &bindings) }
+        for (value, column) in zip(values, columns) { Self.bind(value, type: column.type, to: &bindings) }
         var conflict: (other: String, column: Int)?
         do {
             let rows = try await transaction.run(
@@ -132,7 +184,7 @@ struct PostgresIndex: Sendable {
         }
         if let (other, offset) = conflict {
             throw TroveError.uniqueViolation(
-                index: name, value: values[offset], column: columns[offset].name, heldBy: other, key: key,
+                index: name, value: values[offset].single, column: columns[offset].name, heldBy: other, key: key,
                 collection: collection, cause: nil)
         }
     }
@@ -146,7 +198,10 @@ extension PostgresIndex: PostgresRowPerItem {
         _ = try await transaction.query(
             "CREATE TABLE \(table) (key text COLLATE \"C\" PRIMARY KEY, \(columns.joined(separator: ", ")))")
         for column in self.columns where !column.isUnique {
-            _ = try await transaction.query("CREATE INDEX ON \(table) (\(column.quoted), key)")
+            _ = try await transaction.query(
+                column.isMultiValued
+                    ? "CREATE INDEX ON \(table) USING gin (\(column.quoted))"
+                    : "CREATE INDEX ON \(table) (\(column.quoted), key)")
         }
     }
 

@@ -222,6 +222,7 @@ extension PostgresIndex {
         collection == Item.collection && version == index.version && columns.count == index.columns.count
             && zip(columns, index.columns).allSatisfy {
                 $0.name == $1.name && $0.type == $1.type && $0.isUnique == $1.isUnique
+                    && $0.isMultiValued == $1.isMultiValued
             }
     }
 
@@ -269,45 +270,47 @@ extension PostgresIndex {
     }
 
     /// The SQL of `conditions` on the columns of this index's table under `alias` (all must
-    /// hold), each value bound by `placeholder`, which returns its parameter.
+    /// hold), each value bound by `placeholder`, which returns its parameter: the conditions
+    /// every engine shares (`IndexColumnSet`), in PostgreSQL's dialect.
     ///
-    /// - Throws: ``/Trove/TroveError/Code/extensionFailed`` for a column the index does not have.
+    /// - Throws: ``/Trove/TroveError/Code/extensionFailed`` for a column the index does not have,
+    ///   or a condition that does not fit its column.
     func predicates(
         of conditions: [IndexQueryClauses.Condition], alias: String, placeholder: (IndexValue) -> String
     ) throws -> [String] {
-        var predicates: [String] = []
-        for condition in conditions {
-            let column = try checkedColumn(condition.column, alias: alias)
-            switch condition.predicate {
-            case .equals(let value):
-                predicates.append("\(column) = \(placeholder(value))")
-            case .oneOf(let values):
-                predicates.append(
-                    values.isEmpty ? "FALSE" : "\(column) IN (\(values.map { placeholder($0) }.joined(separator: ", ")))")
-            case .range(let lower, let lowerIncluded, let upper, let upperIncluded):
-                if let lower { predicates.append("\(column) \(lowerIncluded ? ">=" : ">") \(placeholder(lower))") }
-                if let upper { predicates.append("\(column) \(upperIncluded ? "<=" : "<") \(placeholder(upper))") }
-                if lower == nil && upper == nil { predicates.append("\(column) IS NOT NULL") }
-            case .isNull:
-                predicates.append("\(column) IS NULL")
-            case .isNotNull:
-                predicates.append("\(column) IS NOT NULL")
-            }
-        }
-        return predicates
+        try columnSet.predicates(of: conditions, dialect: Dialect(index: self, alias: alias), placeholder: placeholder)
     }
 
-    /// The quoted column of the index named `name` under `alias`, or Trove's error for a column
-    /// it does not have (the error a Trove file gives).
+    /// The quoted column of the index named `name` under `alias`, for an ordering, or Trove's
+    /// error for a column it does not have or that is multi-valued (the error a Trove file gives).
     private func checkedColumn(_ name: String, alias: String) throws -> String {
-        guard let column = columns.first(where: { $0.name == name }) else {
-            throw TroveError(
-                code: .extensionFailed,
-                message:
-                    "The index '\(self.name)' has no column '\(name)'; its columns are \(columns.map { "'\($0.name)'" }.joined(separator: ", ")).",
-                collection: collection, field: name, extensionName: self.name)
+        alias + "." + PostgresNames.quote("c_" + (try columnSet.orderingColumn(name)))
+    }
+
+    /// PostgreSQL's side of the SQL of an index's conditions: a multi-valued column is an array,
+    /// matched by overlap (`&&`) for one of the values and containment (`@>`) for all of them,
+    /// both answered by its GIN index.
+    struct Dialect: IndexSQLDialect {
+        let index: PostgresIndex
+        let alias: String
+
+        func column(_ name: String) -> String { alias + "." + PostgresNames.quote("c_" + name) }
+
+        func containsAny(_ name: String, _ placeholders: [String]) -> String {
+            "\(column(name)) && \(array(name, placeholders))"
         }
-        return alias + "." + column.quoted
+
+        func containsAll(_ name: String, _ placeholders: [String]) -> String {
+            "\(column(name)) @> \(array(name, placeholders))"
+        }
+
+        var never: String { "FALSE" }
+
+        /// The array of the values of `placeholders`, of the type of the column `name`.
+        private func array(_ name: String, _ placeholders: [String]) -> String {
+            let type = index.columns.first { $0.name == name }?.castType ?? "text"
+            return "ARRAY[\(placeholders.map { "\($0)::\(type)" }.joined(separator: ", "))]::\(type)[]"
+        }
     }
 }
 

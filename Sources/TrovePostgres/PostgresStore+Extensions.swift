@@ -49,7 +49,7 @@ extension PostgresStore {
         let what: String
         switch databaseExtension.definition {
         case .secondaryIndex(let definition):
-            return PostgresIndex(definition)
+            return try PostgresIndex(definition)
         case .relationships(let definition):
             return PostgresRelationships(definition)
         case .fullTextSearch(let definition):
@@ -88,9 +88,19 @@ extension PostgresStore {
 
 extension PostgresIndex {
     /// The PostgreSQL form of the index `definition` describes.
-    fileprivate init(_ definition: some SecondaryIndexDefinition) {
-        self.init(definition.index)
+    ///
+    /// - Throws: ``/Trove/TroveError/Code/extensionFailed`` for a unique multi-valued column, as
+    ///   a Trove file refuses it.
+    fileprivate init(_ definition: some SecondaryIndexDefinition) throws {
+        let index = definition.index
+        if let column = index.columns.first(where: { $0.isMultiValued && $0.isUnique }) {
+            throw TroveError.uniqueMultiValuedColumn(
+                column.name, index: index.name, collection: Self.collection(of: index))
+        }
+        self.init(index)
     }
+
+    private static func collection<Item: Persistable>(of index: SecondaryIndex<Item>) -> String { Item.collection }
 }
 
 extension PostgresStore {

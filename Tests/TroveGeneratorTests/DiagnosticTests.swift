@@ -293,12 +293,51 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                 struct A {
                     var id: String
                     // @indexed
+                    var tags: [String: Int]
+                }
+                """, line: 4, column: 8,
+            message: "'@indexed' property 'tags' has type '[String: Int]', which an index cannot store; supported: "
+                + "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer "
+                + "raw value, optionals of these, and arrays and sets of these (a multi-valued column)"),
+        BadInput(
+            name: "indexed array of an unsupported element type", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed
+                    var places: [Address]
+                }
+                // @coded
+                struct Address { var city: String }
+                """, line: 4, column: 8,
+            message: "'@indexed' property 'places' has type '[Address]', an array or set of 'Address', which an "
+                + "index cannot store as the values of a multi-valued column; its elements may be: integers, "
+                + "Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer raw value "
+                + "(not optional)"),
+        BadInput(
+            name: "indexed set of optionals", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed
+                    var codes: Set<Int?>
+                }
+                """, line: 4, column: 8,
+            message: "'@indexed' property 'codes' has type 'Set<Int?>', an array or set of 'Int?', which an "
+                + "index cannot store as the values of a multi-valued column; its elements may be: integers, "
+                + "Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer raw value "
+                + "(not optional)"),
+        BadInput(
+            name: "unique indexed array", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @indexed(unique: true)
                     var tags: [String]
                 }
                 """, line: 4, column: 8,
-            message: "'@indexed' property 'tags' has type '[String]', which an index cannot store; supported: "
-                + "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer "
-                + "raw value, and optionals of these"),
+            message: "'@indexed(unique: true)' property 'tags' is an array or set: a multi-valued column cannot "
+                + "be unique; remove 'unique: true'"),
         BadInput(
             name: "indexed field of a coded struct type", source: """
                 // @persistable
@@ -312,7 +351,7 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                 """, line: 4, column: 8,
             message: "'@indexed' property 'address' has type 'Address?', which an index cannot store; supported: "
                 + "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer "
-                + "raw value, and optionals of these"),
+                + "raw value, optionals of these, and arrays and sets of these (a multi-valued column)"),
         BadInput(
             name: "indexed enum with associated values", source: """
                 // @persistable
@@ -326,7 +365,7 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                 """, line: 4, column: 8,
             message: "'@indexed' property 'shape' has type 'Shape', which an index cannot store; supported: "
                 + "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer "
-                + "raw value, and optionals of these"),
+                + "raw value, optionals of these, and arrays and sets of these (a multi-valued column)"),
         BadInput(
             name: "indexed computed property", source: """
                 // @persistable
@@ -382,12 +421,12 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                 // @coded
                 struct Stats {
                     // @indexed
-                    var history: [Int]
+                    var history: [Int: Int]
                 }
                 """, line: 9, column: 8,
-            message: "'@indexed' property 'history' has type '[Int]', which an index cannot store; supported: "
+            message: "'@indexed' property 'history' has type '[Int: Int]', which an index cannot store; supported: "
                 + "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer "
-                + "raw value, and optionals of these"),
+                + "raw value, optionals of these, and arrays and sets of these (a multi-valued column)"),
         BadInput(
             name: "item and metadata fields with one column name", source: """
                 // @persistable

@@ -64,7 +64,7 @@ private protocol EngineDescribable {
 
 extension SecondaryIndexImplementation: EngineDescribable {
     fileprivate func definition(name: String, version: Int) -> ExtensionDefinition {
-        .secondaryIndex(SecondaryIndex<Item>(name, version: version, columns: columns))
+        .secondaryIndex(SecondaryIndex<Item>(name, version: version, columns: definedColumns))
     }
 }
 

@@ -24,7 +24,7 @@ extension RowPerItemTable {
     var needsRemovedRows: Bool { false }
 
     func tableNames(name: String) -> [String] {
-        [rowTable.table]
+        [rowTable.table] + rowTable.sideTables
     }
 
     func create(name: String, in context: ExtensionContext) throws {
@@ -58,6 +58,9 @@ extension RowPerItemTable {
 
     func removeAll(rows: [RemovedRow]?, name: String, in context: ExtensionContext) throws {
         try context.sqlite.executeCached(rowTable.deleteAll)
+        for delete in rowTable.sideDeleteAlls {
+            try context.sqlite.executeCached(delete)
+        }
     }
 
     /// Checks the names of the table's columns: each an identifier (ASCII letters, digits and
@@ -88,12 +91,10 @@ extension RowPerItemTable {
         }
     }
 
-    /// Deletes the row of the item stored at `rowID`, if it has one.
+    /// Deletes the row of the item stored at `rowID`, if it has one, and its rows in the side
+    /// tables.
     func deleteRow(rowID: Int64, in context: ExtensionContext) throws {
-        let statement = try context.sqlite.cachedStatement(rowTable.delete)
-        defer { statement.reset() }
-        try statement.bind(rowID, at: 1)
-        try statement.stepToEnd()
+        try rowTable.deleteRows(rowID: rowID, in: context)
     }
 }
 
@@ -108,11 +109,40 @@ struct RowTableStatements: Sendable {
     let delete: String
     /// Deletes every row.
     let deleteAll: String
+    /// The tables of (item row id `item`, value) pairs kept with the table (a multi-valued column
+    /// of a secondary index), created by ``create`` too, and emptied with it.
+    let sideTables: [String]
+    /// Delete the rows of one item (`?1`) from each side table.
+    let sideDeletes: [String]
+    /// Delete every row of each side table.
+    let sideDeleteAlls: [String]
 
-    init(table: String, create: String) {
+    init(table: String, create: String, sideTables: [String] = []) {
         self.table = table
         self.create = create
         delete = "DELETE FROM \"\(table)\" WHERE rowid = ?1"
         deleteAll = "DELETE FROM \"\(table)\""
+        self.sideTables = sideTables
+        sideDeletes = sideTables.map { "DELETE FROM \"\($0)\" WHERE item = ?1" }
+        sideDeleteAlls = sideTables.map { "DELETE FROM \"\($0)\"" }
+    }
+
+    /// Deletes the row of the item stored at `rowID` and its rows in the side tables.
+    func deleteRows(rowID: Int64, in context: ExtensionContext) throws {
+        let statement = try context.sqlite.cachedStatement(delete)
+        defer { statement.reset() }
+        try statement.bind(rowID, at: 1)
+        try statement.stepToEnd()
+        try deleteSideRows(rowID: rowID, in: context)
+    }
+
+    /// Deletes the rows of the item stored at `rowID` from the side tables.
+    func deleteSideRows(rowID: Int64, in context: ExtensionContext) throws {
+        for sql in sideDeletes {
+            let statement = try context.sqlite.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(rowID, at: 1)
+            try statement.stepToEnd()
+        }
     }
 }

@@ -25,6 +25,23 @@ extension ModelBuilder {
         case .value(let type), .optional(let type): typeName = qualify(type, in: owner)
         case .unsupported: return  // reported as a type that cannot be stored
         }
+        if let element = IndexableTypes.collectionElement(of: typeName) {
+            if indexKind(of: qualify(element, in: owner)) == nil {
+                let written = property.typeName ?? typeName
+                let message =
+                    "'@indexed' property '\(property.name)' has type '\(written)', an array or set of '\(element)', "
+                    + "which an index cannot store as the values of a multi-valued column; its elements may be: "
+                    + IndexableTypes.elementDescription
+                error(message, at: annotation.location)
+            }
+            if case .bool(true) = annotation.argument("unique")?.value {
+                let message =
+                    "'@indexed(unique: true)' property '\(property.name)' is an array or set: a multi-valued "
+                    + "column cannot be unique; remove 'unique: true'"
+                error(message, at: annotation.location)
+            }
+            return
+        }
         if indexKind(of: typeName) == nil {
             error("'@indexed' property '\(property.name)' has type '\(property.typeName ?? typeName)', which an "
                 + "index cannot store; supported: \(IndexableTypes.supportedDescription)", at: annotation.location)
@@ -72,12 +89,17 @@ extension ModelBuilder {
             case .optional(let type): (written, isOptional) = (type, true)
             case .unsupported, nil: return nil
             }
-            let typeName = qualify(written, in: type.qualifiedName)
+            var typeName = qualify(written, in: type.qualifiedName)
+            // An array or a set: a multi-valued column of its elements.
+            let element = IndexableTypes.collectionElement(of: typeName)
+            if let element { typeName = qualify(element, in: type.qualifiedName) }
             guard let isComparable = indexKind(of: typeName) else { return nil }
             let isUnique = if case .bool(true) = annotation.argument("unique")?.value { true } else { false }
+            guard element == nil || !isUnique else { return nil }
             let description = IndexColumnDescription(
                 column: IndexableTypes.sanitized(property.name), property: property.name, type: typeName,
-                isOptional: isOptional, isUnique: isUnique, isMetadata: isMetadata, isComparable: isComparable)
+                isOptional: isOptional, isUnique: isUnique, isMetadata: isMetadata, isComparable: isComparable,
+                isMultiValued: element != nil)
             return (description, annotation.location)
         }
     }

@@ -37,6 +37,9 @@ package struct IndexColumnDescription: Sendable, Equatable, Codable {
     package var isMetadata: Bool
     /// Whether the type is `Comparable`, so that it is matched by ranges.
     package var isComparable: Bool
+    /// Whether the property is an array or a set of `type`: a multi-valued column, matched by
+    /// `contains`, `containsAny` and `containsAll`.
+    package var isMultiValued: Bool
 
     /// Creates a column description.
     ///
@@ -48,10 +51,12 @@ package struct IndexColumnDescription: Sendable, Equatable, Codable {
     ///   - isUnique: Whether the column is unique.
     ///   - isMetadata: Whether the property is a field of the metadata.
     ///   - isComparable: Whether ranges apply.
+    ///   - isMultiValued: Whether the property is an array or a set of `type`.
     package init(
         column: String, property: String, type: String, isOptional: Bool, isUnique: Bool, isMetadata: Bool,
-        isComparable: Bool
+        isComparable: Bool, isMultiValued: Bool = false
     ) {
+        self.isMultiValued = isMultiValued
         self.column = column
         self.property = property
         self.type = type
@@ -79,7 +84,39 @@ package enum IndexableTypes {
     /// What the diagnostic of an unsupported type lists.
     static let supportedDescription =
         "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer raw "
-        + "value, and optionals of these"
+        + "value, optionals of these, and arrays and sets of these (a multi-valued column)"
+    /// What the diagnostic of an array or a set of an unsupported type lists.
+    static let elementDescription =
+        "integers, Double, Float, Bool, String, UUID, Date, Data, @coded enums with a String or integer raw "
+        + "value (not optional)"
+
+    /// The element type of an array or a set written `[T]`, `Array<T>` or `Set<T>`, or `nil` for
+    /// any other type (a dictionary `[K: V]` among them).
+    static func collectionElement(of typeName: String) -> String? {
+        let text = typeName.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+        let inner: String
+        if text.first == "[", text.last == "]" {
+            inner = String(text.dropFirst().dropLast())
+            // `[K: V]` is a dictionary: a colon outside any brackets.
+            var depth = 0
+            for character in inner {
+                switch character {
+                case "[", "<", "(": depth += 1
+                case "]", ">", ")": depth -= 1
+                case ":" where depth == 0: return nil
+                default: break
+                }
+            }
+        } else if let prefix = ["Array<", "Set<", "Swift.Array<", "Swift.Set<"].first(where: {
+            text.starts(with: $0) && text.last == ">"
+        }) {
+            inner = String(text.dropFirst(prefix.count).dropLast())
+        } else {
+            return nil
+        }
+        let element = String(inner.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        return element.isEmpty ? nil : element
+    }
 
     /// The longest name the runtime accepts.
     static let maximumNameLength = 64
@@ -110,7 +147,7 @@ package enum IndexableTypes {
             [
                 column.column, column.property, column.type + (column.isOptional ? "?" : ""),
                 column.isUnique ? "unique" : "indexed", column.isMetadata ? "metadata" : "item",
-            ].joined(separator: ":")
+            ].joined(separator: ":") + (column.isMultiValued ? ":values" : "")
         }.joined(separator: ";")
         return Int(hash(text) >> 1)
     }

@@ -3,10 +3,14 @@ extension Renderer {
     func secondaryIndexContext(_ type: TypeDescription, _ index: SecondaryIndexDescription, access: String)
         -> TemplateValue
     {
+        let orderColumns = index.columns.filter { !$0.isMultiValued }
         let columns = index.columns.enumerated().map { offset, column -> TemplateValue in
-            [
+            var path = (column.isMetadata ? "metadata?." : "") + SwiftNames.identifier(column.property)
+            // The values of an optional array or set, or of one in the metadata: none for `nil`.
+            if column.isMultiValued && (column.isOptional || column.isMetadata) { path += " ?? []" }
+            return [
                 "columnLiteral": .text(SwiftNames.stringLiteral(column.column)),
-                "path": .text((column.isMetadata ? "metadata?." : "") + SwiftNames.identifier(column.property)),
+                "path": .text(path),
                 "source": .text(Self.source(of: column)),
                 "swiftName": .text(SwiftNames.identifier(column.property)),
                 "type": .text(column.type),
@@ -14,7 +18,17 @@ extension Renderer {
                 "isUnique": .flag(column.isUnique),
                 "isOptional": .flag(column.isOptional),
                 "isComparable": .flag(column.isComparable),
+                "isMultiValued": .flag(column.isMultiValued),
                 "last": .flag(offset == index.columns.count - 1),
+            ]
+        }
+        let orderings = orderColumns.enumerated().map { offset, column -> TemplateValue in
+            [
+                "columnLiteral": .text(SwiftNames.stringLiteral(column.column)),
+                "source": .text(Self.source(of: column)),
+                "swiftName": .text(SwiftNames.identifier(column.property)),
+                "isOptional": .flag(column.isOptional),
+                "last": .flag(offset == orderColumns.count - 1),
             ]
         }
         let uniqueColumns = index.columns.filter(\.isUnique)
@@ -32,6 +46,7 @@ extension Renderer {
         let summary = index.columns.map { column in
             var notes: [String] = []
             if column.isUnique { notes.append("unique") }
+            if column.isMultiValued { notes.append("multi-valued") }
             if column.isMetadata { notes.append("metadata") }
             return "`\(column.property)`" + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
         }.joined(separator: ", ")
@@ -39,6 +54,7 @@ extension Renderer {
             "name": .text(type.name), "access": .text(access), "summary": .text(summary),
             "nameLiteral": .text(SwiftNames.stringLiteral(index.name)), "version": .number(index.version),
             "columns": .list(columns), "hasUnique": .flag(!lookups.isEmpty), "unique": .list(lookups),
+            "orderings": .list(orderings), "hasOrderings": .flag(!orderings.isEmpty),
         ]
     }
 

@@ -65,7 +65,7 @@ final class FullTextSearchPlanner: Sendable {
         let sql = try makeSQL(clauses, selecting: selection, excerptColumn: excerptColumn)
         // A statement per shape is kept, but not one per length of an IN list.
         let hasList = clauses.indexFilters.contains { filter in
-            filter.conditions.contains { if case .oneOf = $0.predicate { true } else { false } }
+            filter.conditions.contains { $0.predicate.hasList }
         }
         let statement = try hasList ? core.sqlite.makeStatement(sql) : core.sqlite.cachedStatement(sql)
         defer { statement.reset() }

@@ -197,12 +197,15 @@ final class IndexQueryPlanner: Sendable {
     /// runs it.
     let collection: String
     let fingerprint: String
-    let columnNames: [String]
+    /// The columns, which the conditions and orderings are checked against.
+    let columns: IndexColumnSet
     /// How the keys of the indexed items compare: what orders the items that the orderings
     /// find equal, and the items of a query without orderings.
     let keyOrder: ItemKeyOrder
     /// The table, quoted.
     let table: String
+    /// The table, unquoted.
+    let rawTable: String
     /// The column of the index's table that holds each item's stored key: a name no index
     /// column may take.
     static let keyColumn = "trove_key"
@@ -218,14 +221,15 @@ final class IndexQueryPlanner: Sendable {
     private static let sqlCacheLimit = 64
 
     init(
-        name: String, collection: String, table: String, fingerprint: String, columnNames: [String],
+        name: String, collection: String, table: String, fingerprint: String, columns: IndexColumnSet,
         keyOrder: ItemKeyOrder
     ) {
         self.name = name
         self.collection = collection
         self.table = "\"\(table)\""
+        rawTable = table
         self.fingerprint = fingerprint
-        self.columnNames = columnNames
+        self.columns = columns
         self.keyOrder = keyOrder
     }
 
@@ -275,9 +279,7 @@ final class IndexQueryPlanner: Sendable {
         // The index's collection as a whole: any change to it may change the query's result.
         transaction.recorder?.recordIndex(name, of: collection)
         try core.checkQueryable(name, fingerprint: fingerprint)
-        let hasList = clauses.conditions.contains {
-            if case .oneOf = $0.predicate { true } else { false }
-        }
+        let hasList = clauses.conditions.contains { $0.predicate.hasList }
         let sql: String
         if hasList {
             sql = try makeSQL(clauses, selecting: selection)
@@ -302,7 +304,7 @@ final class IndexQueryPlanner: Sendable {
             case .equals(let value):
                 parameter += 1
                 try statement.bind(value, at: parameter)
-            case .oneOf(let values):
+            case .oneOf(let values), .containsAny(let values), .containsAll(let values):
                 for value in values {
                     parameter += 1
                     try statement.bind(value, at: parameter)
@@ -378,43 +380,10 @@ final class IndexQueryPlanner: Sendable {
     func predicates(of conditions: [IndexQueryClauses.Condition], alias: String, parameterCount: inout Int) throws
         -> [String]
     {
-        var predicates: [String] = []
-        for condition in conditions {
-            let column = "\(alias).\"\(try checkedColumn(condition.column))\""
-            switch condition.predicate {
-            case .equals:
-                parameterCount += 1
-                predicates.append("\(column) = ?\(parameterCount)")
-            case .oneOf(let values):
-                guard !values.isEmpty else {
-                    predicates.append("0")
-                    continue
-                }
-                var placeholders: [String] = []
-                for _ in values {
-                    parameterCount += 1
-                    placeholders.append("?\(parameterCount)")
-                }
-                predicates.append("\(column) IN (\(placeholders.joined(separator: ", ")))")
-            case .range(let lower, let lowerIncluded, let upper, let upperIncluded):
-                if lower != nil {
-                    parameterCount += 1
-                    predicates.append("\(column) \(lowerIncluded ? ">=" : ">") ?\(parameterCount)")
-                }
-                if upper != nil {
-                    parameterCount += 1
-                    predicates.append("\(column) \(upperIncluded ? "<=" : "<") ?\(parameterCount)")
-                }
-                if lower == nil && upper == nil {
-                    predicates.append("\(column) IS NOT NULL")
-                }
-            case .isNull:
-                predicates.append("\(column) IS NULL")
-            case .isNotNull:
-                predicates.append("\(column) IS NOT NULL")
-            }
+        try columns.predicates(of: conditions, dialect: SQLiteIndexDialect(alias: alias, table: rawTable)) { _ in
+            parameterCount += 1
+            return "?\(parameterCount)"
         }
-        return predicates
     }
 
     /// The values of `conditions`, in the order of the placeholders of ``predicates(of:alias:parameterCount:)``.
@@ -423,7 +392,7 @@ final class IndexQueryPlanner: Sendable {
         for condition in conditions {
             switch condition.predicate {
             case .equals(let value): values.append(value)
-            case .oneOf(let list): values += list
+            case .oneOf(let list), .containsAny(let list), .containsAll(let list): values += list
             case .range(let lower, _, let upper, _):
                 if let lower { values.append(lower) }
                 if let upper { values.append(upper) }
@@ -434,14 +403,41 @@ final class IndexQueryPlanner: Sendable {
     }
 
     private func checkedColumn(_ name: String) throws -> String {
-        guard columnNames.contains(name) else {
-            throw TroveError(
-                code: .extensionFailed,
-                message:
-                    "The index '\(self.name)' has no column '\(name)'; its columns are \(columnNames.map { "'\($0)'" }.joined(separator: ", ")).",
-                field: name, extensionName: self.name)
-        }
-        return name
+        try columns.orderingColumn(name)
+    }
+}
+
+/// SQLite's side of the SQL of an index's conditions: a single-valued column is a column of the
+/// index's table; a multi-valued column is a table of (value, item row id) pairs, keyed by both
+/// (``SecondaryIndexValuesTable``), which a condition looks up by
+/// value, and whose matching row ids the index's rows are kept to (`IN`, a semi-join: an item
+/// comes once however many of its values match).
+struct SQLiteIndexDialect: IndexSQLDialect {
+    /// The alias of the index's table in the query.
+    let alias: String
+    /// The index's table, unquoted.
+    let table: String
+
+    func column(_ name: String) -> String { "\(alias).\"\(name)\"" }
+
+    func containsAny(_ name: String, _ placeholders: [String]) -> String {
+        let values = placeholders.count == 1 ? "= \(placeholders[0])" : "IN (\(placeholders.joined(separator: ", ")))"
+        return
+            "\(alias).rowid IN (SELECT item FROM \"\(valuesTable(name))\" WHERE value \(values))"
+    }
+
+    func containsAll(_ name: String, _ placeholders: [String]) -> String {
+        guard placeholders.count > 1 else { return containsAny(name, placeholders) }
+        // The values are distinct, and an item has each value once: it has them all when it
+        // has as many of them as there are.
+        return
+            "\(alias).rowid IN (SELECT item FROM \"\(valuesTable(name))\" WHERE value IN (\(placeholders.joined(separator: ", "))) GROUP BY item HAVING count(*) = \(placeholders.count))"
+    }
+
+    var never: String { "0" }
+
+    private func valuesTable(_ column: String) -> String {
+        SecondaryIndexValuesTable.name(of: table, column: column)
     }
 }
 
@@ -473,6 +469,9 @@ extension IndexPredicate {
         case .isNull: 1
         case .isNotNull: 2
         case .oneOf(let values): -1 - values.count
+        // Kept for none or one value only (`hasList`), told apart from IN lists all the same.
+        case .containsAny(let values): -100_000 - values.count
+        case .containsAll(let values): -200_000 - values.count
         case .range(let lower, let lowerIncluded, let upper, let upperIncluded):
             16 | (lower == nil ? 0 : lowerIncluded ? 1 : 2) | (upper == nil ? 0 : upperIncluded ? 4 : 8)
         }

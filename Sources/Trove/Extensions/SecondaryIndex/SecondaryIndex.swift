@@ -19,7 +19,9 @@
 /// ```
 ///
 /// The index stores one row per item, keyed by the item's row id, in a table of its own in the
-/// same file (`trove_ext_<name>`). Every write of the collection, typed or untyped, reaches it
+/// same file (`trove_ext_<name>`), and the values of each multi-valued column
+/// (``IndexColumn/values(_:unique:_:)``) in a table of (value, row id) pairs
+/// (`trove_ext_<name>$<column>`). Every write of the collection, typed or untyped, reaches it
 /// inside the write transaction: an untyped write is decoded with `Item`'s coder. Changing the
 /// columns, or the version, rebuilds it at the next registration.
 public struct SecondaryIndex<Item: Persistable>: Sendable {
@@ -50,7 +52,10 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
         implementation = SecondaryIndexImplementation(name: name, columns: columns)
         planner = IndexQueryPlanner(
             name: name, collection: Item.collection, table: implementation.table,
-            fingerprint: implementation.fingerprint, columnNames: columns.map(\.name),
+            fingerprint: implementation.fingerprint,
+            columns: IndexColumnSet(
+                indexName: name, collection: Item.collection, names: columns.map(\.name),
+                multiValued: Set(columns.filter(\.isMultiValued).map(\.name))),
             keyOrder: ItemKeyOrder(of: Item.ID.self))
     }
 
