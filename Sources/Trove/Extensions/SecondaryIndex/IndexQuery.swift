@@ -190,6 +190,8 @@ final class IndexQueryPlanner: Sendable {
     /// What a query selects.
     enum Selection: Hashable {
         case items, keys, count
+        /// The rows of an ``IndexValueQuery``.
+        case values(IndexValueSelection)
     }
 
     let name: String
@@ -198,6 +200,8 @@ final class IndexQueryPlanner: Sendable {
     let collection: String
     let fingerprint: String
     let columnNames: [String]
+    /// The names and types of the columns.
+    let columns: [(name: String, type: IndexColumnType)]
     /// How the keys of the indexed items compare: what orders the items that the orderings
     /// find equal, and the items of a query without orderings.
     let keyOrder: ItemKeyOrder
@@ -218,14 +222,15 @@ final class IndexQueryPlanner: Sendable {
     private static let sqlCacheLimit = 64
 
     init(
-        name: String, collection: String, table: String, fingerprint: String, columnNames: [String],
-        keyOrder: ItemKeyOrder
+        name: String, collection: String, table: String, fingerprint: String,
+        columns: [(name: String, type: IndexColumnType)], keyOrder: ItemKeyOrder
     ) {
         self.name = name
         self.collection = collection
         self.table = "\"\(table)\""
         self.fingerprint = fingerprint
-        self.columnNames = columnNames
+        self.columnNames = columns.map(\.name)
+        self.columns = columns
         self.keyOrder = keyOrder
     }
 
@@ -263,6 +268,33 @@ final class IndexQueryPlanner: Sendable {
         var count = 0
         try run(clauses, selecting: .count, in: transaction) { count = Int($0.int64(at: 0)) }
         return count
+    }
+
+    /// The rows of `selection` over the rows `clauses` select, each value as SQLite stores it.
+    ///
+    /// - Throws: The errors of a query; ``TroveError/Code/extensionFailed`` for a column the
+    ///   index does not have or whose type has no such aggregate; ``TroveError/Code/overflow`` for
+    ///   an integer sum beyond 64 bits.
+    func valueRows(_ clauses: IndexQueryClauses, selecting selection: IndexValueSelection, in transaction: ReadTransaction)
+        throws -> [[IndexValue]]
+    {
+        var rows: [[IndexValue]] = []
+        do {
+            try run(clauses, selecting: .values(selection), in: transaction) { statement in
+                let count = statement.columnCount
+                var row: [IndexValue] = []
+                row.reserveCapacity(Int(count))
+                var column: Int32 = 0
+                while column < count {
+                    row.append(statement.indexValue(at: column))
+                    column += 1
+                }
+                rows.append(row)
+            }
+        } catch let error as TroveError where selection.sumsIntegers && error.sqliteMessage?.contains("integer overflow") == true {
+            throw selection.overflow(index: name, collection: collection, cause: error)
+        }
+        return rows
     }
 
     /// Runs the query, selecting from the joined rows (`i`: the index, `t`: the items), or
@@ -369,6 +401,11 @@ final class IndexQueryPlanner: Sendable {
             return "SELECT count(*) FROM \(table) AS i\(whereClause)"
         case .count:
             return "SELECT count(*) FROM (SELECT 1 FROM \(table) AS i\(whereClause)\(orderClause)\(limitClause))"
+        case .values(let values):
+            _ = try values.resultTypes(index: name, collection: collection, columns: columns)
+            return try values.sql(
+                from: "\(table) AS i\(whereClause)", alias: "i", order: orderClause, limit: limitClause, key: key,
+                column: { "i.\"\(try checkedColumn($0))\"" }, dialect: .sqlite)
         }
     }
 

@@ -50,7 +50,7 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
         implementation = SecondaryIndexImplementation(name: name, columns: columns)
         planner = IndexQueryPlanner(
             name: name, collection: Item.collection, table: implementation.table,
-            fingerprint: implementation.fingerprint, columnNames: columns.map(\.name),
+            fingerprint: implementation.fingerprint, columns: columns.map { ($0.name, $0.type) },
             keyOrder: ItemKeyOrder(of: Item.ID.self))
     }
 
