@@ -13,7 +13,7 @@ struct IndexValueEngineTests {
     /// computes (the same model a Trove file is checked against).
     @Test(.enabled(if: TestServer.isConfigured, "needs a PostgreSQL server"), arguments: [11, 12] as [UInt64])
     func valuesMatchABruteForceModel(seed: UInt64) async throws {
-        try await TestServer.withStore(extensions: [Sample.index.databaseExtension]) { store in
+        try await TestServer.withStore(extensions: [AggregateSample.index.databaseExtension]) { store in
             var check = IndexValueModelCheck(seed: seed)
             try await check.run(
                 steps: 25, queries: 2, place: store,
@@ -31,12 +31,12 @@ struct IndexValueEngineTests {
     /// `bigint` would not overflow: it is exact, and cast back).
     @Test(.enabled(if: TestServer.isConfigured, "needs a PostgreSQL server"))
     func anIntegerSumThatOverflowsThrows() async throws {
-        try await TestServer.withStore(extensions: [Sample.index.databaseExtension]) { store in
+        try await TestServer.withStore(extensions: [AggregateSample.index.databaseExtension]) { store in
             try await store.write([
-                Sample(id: 1, amount: Int.max, ratio: nil, label: nil, bucket: 0),
-                Sample(id: 2, amount: 1, ratio: nil, label: nil, bucket: 0),
+                AggregateSample(id: 1, amount: Int.max, ratio: nil, label: nil, bucket: 0),
+                AggregateSample(id: 2, amount: 1, ratio: nil, label: nil, bucket: 0),
             ])
-            let query = Sample.index.query
+            let query = AggregateSample.index.query
             do {
                 _ = try await query.sum(of: "amount").value(in: store)
                 Issue.record("the sum did not overflow")

@@ -9,9 +9,9 @@ import Trove
 
 /// An item with an integer, a real and a text column, each sometimes `nil`, and a small integer
 /// to group by.
-public struct Sample: Persistable, Codable, Equatable {
+public struct AggregateSample: Persistable, Codable, Equatable {
     /// Coded through the Codable fallback.
-    public typealias Coder = CodableCoder<Sample>
+    public typealias Coder = CodableCoder<AggregateSample>
     /// The collection of the items.
     public static let collection = "index-value-samples"
     /// The key.
@@ -52,7 +52,7 @@ public struct Sample: Persistable, Codable, Equatable {
     }
 
     /// The index of the samples: a column of each kind.
-    public static let index = SecondaryIndex<Sample>(
+    public static let index = SecondaryIndex<AggregateSample>(
         "index_value_samples",
         columns: [
             .column("amount") { $0.amount },
@@ -81,7 +81,7 @@ public protocol IndexValueReader: Sendable {
     /// A name for the failures.
     var name: String { get }
     /// The value of `query`.
-    func value<Value: Sendable>(_ query: IndexValueQuery<Sample, Value>) async throws -> Value
+    func value<Value: Sendable>(_ query: IndexValueQuery<AggregateSample, Value>) async throws -> Value
 }
 
 /// Reads with `value(in:)` on any engine's place.
@@ -97,7 +97,7 @@ public struct AsyncPlaceValueReader<Place: AsyncDatabaseReader & Sendable>: Inde
     }
 
     /// The value, in one read transaction of the place.
-    public func value<Value: Sendable>(_ query: IndexValueQuery<Sample, Value>) async throws -> Value {
+    public func value<Value: Sendable>(_ query: IndexValueQuery<AggregateSample, Value>) async throws -> Value {
         try await query.value(in: place)
     }
 }
@@ -115,7 +115,7 @@ public struct AsyncTransactionValueReader<Place: AsyncDatabaseReader & Sendable>
     }
 
     /// The value, inside a read transaction of the place.
-    public func value<Value: Sendable>(_ query: IndexValueQuery<Sample, Value>) async throws -> Value {
+    public func value<Value: Sendable>(_ query: IndexValueQuery<AggregateSample, Value>) async throws -> Value {
         try await place.read { tx in try await query.value(tx) }
     }
 }
@@ -130,7 +130,7 @@ public struct IndexValueModelCheck {
     public var refusals = 0
 
     private var random: SeededGenerator
-    private var model: [Int: Sample] = [:]
+    private var model: [Int: AggregateSample] = [:]
     private let keys: ClosedRange<Int>
     private static let labels: [String?] = ["apple", "apple pie", "Zebra", "éclair", "", "zèbre", nil]
 
@@ -155,8 +155,8 @@ public struct IndexValueModelCheck {
 
     // MARK: Writes
 
-    private mutating func randomSample(key: Int) -> Sample {
-        Sample(
+    private mutating func randomSample(key: Int) -> AggregateSample {
+        AggregateSample(
             id: key,
             amount: Int.random(in: 0..<5, using: &random) == 0 ? nil : Int.random(in: -50...50, using: &random),
             ratio: Int.random(in: 0..<4, using: &random) == 0
@@ -174,10 +174,10 @@ public struct IndexValueModelCheck {
             for sample in samples { model[sample.id] = sample }
         case 55..<85:  // removals by key
             let removed = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: keys, using: &random) }
-            _ = try await place.write { tx in try await tx.remove(Sample.self, keys: removed) }
+            _ = try await place.write { tx in try await tx.remove(AggregateSample.self, keys: removed) }
             for key in removed { model[key] = nil }
         case 85..<90:  // the whole collection
-            _ = try await place.write { tx in try await tx.removeAll(Sample.self) }
+            _ = try await place.write { tx in try await tx.removeAll(AggregateSample.self) }
             model = [:]
         default:  // many new items at once
             let samples = (0..<20).map { _ in randomSample(key: Int.random(in: keys, using: &random)) }
@@ -190,12 +190,12 @@ public struct IndexValueModelCheck {
 
     /// A query with its model: conditions, orderings, limit and offset.
     struct Query {
-        var conditions: [(IndexCondition<Sample>, (Sample) -> Bool, String)] = []
+        var conditions: [(IndexCondition<AggregateSample>, (AggregateSample) -> Bool, String)] = []
         var orderings: [(column: String, descending: Bool)] = []
         var limit: (Int, Int)?
 
-        var indexQuery: IndexQuery<Sample> {
-            var query = Sample.index.query
+        var indexQuery: IndexQuery<AggregateSample> {
+            var query = AggregateSample.index.query
             for (condition, _, _) in conditions { query = query.filter(condition) }
             for ordering in orderings {
                 query = query.sorted(by: .column(ordering.column, ordering.descending ? .descending : .ascending))
@@ -247,7 +247,7 @@ public struct IndexValueModelCheck {
             }
         }
         for _ in 0..<Int.random(in: 0...2, using: &random) {
-            query.orderings.append((Sample.columns.randomElement(using: &random)!, Bool.random(using: &random)))
+            query.orderings.append((AggregateSample.columns.randomElement(using: &random)!, Bool.random(using: &random)))
         }
         if Int.random(in: 0..<3, using: &random) == 0 {
             query.limit = (Int.random(in: 0...15, using: &random), Int.random(in: 0...5, using: &random))
@@ -256,7 +256,7 @@ public struct IndexValueModelCheck {
     }
 
     /// The rows of `query` in the model: filtered, sorted (ties by key), paged.
-    private func rows(of query: Query) -> [Sample] {
+    private func rows(of query: Query) -> [AggregateSample] {
         var rows = model.values.filter { sample in query.conditions.allSatisfy { $0.1(sample) } }
         rows.sort { a, b in
             for ordering in query.orderings {
@@ -322,7 +322,7 @@ public struct IndexValueModelCheck {
         let rows = rows(of: query)
         let indexQuery = query.indexQuery
         let reader = readers.randomElement(using: &random)!
-        func compare<Value: Sendable & Equatable>(_ what: String, _ read: IndexValueQuery<Sample, Value>, _ expected: Value)
+        func compare<Value: Sendable & Equatable>(_ what: String, _ read: IndexValueQuery<AggregateSample, Value>, _ expected: Value)
             async
         {
             compared += 1
@@ -336,7 +336,7 @@ public struct IndexValueModelCheck {
             }
         }
         // Every aggregate of every column that has it.
-        for column in Sample.columns {
+        for column in AggregateSample.columns {
             let expected = Self.aggregates(rows.map { $0.value(column) })
             await compare("count(of: \(column))", indexQuery.count(of: column), expected.count)
             await compare("min(of: \(column))", indexQuery.min(of: column), expected.min)
@@ -350,9 +350,9 @@ public struct IndexValueModelCheck {
             }
         }
         // Grouped by a random column, sorted by the group's value.
-        let group = Sample.columns.randomElement(using: &random)!
-        let aggregated = Sample.columns.filter { $0 != "label" }.randomElement(using: &random)!
-        var groups: [(IndexValue, [Sample])] = []
+        let group = AggregateSample.columns.randomElement(using: &random)!
+        let aggregated = AggregateSample.columns.filter { $0 != "label" }.randomElement(using: &random)!
+        var groups: [(IndexValue, [AggregateSample])] = []
         for row in rows {
             if let offset = groups.firstIndex(where: { $0.0 == row.value(group) }) {
                 groups[offset].1.append(row)
@@ -383,12 +383,12 @@ public struct IndexValueModelCheck {
             "grouped(by: \(group)).sum(of: amount)", grouping.sum(of: "amount"),
             groups.map { IndexGroup(group: $0.0, value: Self.aggregates($0.1.map { $0.value("amount") }).sum) })
         // Distinct values, sorted.
-        let distinctColumn = Sample.columns.randomElement(using: &random)!
+        let distinctColumn = AggregateSample.columns.randomElement(using: &random)!
         var distinct: [IndexValue] = []
         for row in rows where !distinct.contains(row.value(distinctColumn)) { distinct.append(row.value(distinctColumn)) }
         await compare("distinct(\(distinctColumn))", indexQuery.distinct(distinctColumn), distinct.sorted(by: Self.less))
         // A projection of random columns, in the query's order.
-        let projected = Sample.columns.filter { _ in Bool.random(using: &random) }
+        let projected = AggregateSample.columns.filter { _ in Bool.random(using: &random) }
         let read = switch projected.count {
         case 0: indexQuery.values()
         case 1: indexQuery.values(of: projected[0])
@@ -407,13 +407,13 @@ public struct IndexValueModelCheck {
     }
 
     private mutating func refuse<Value: Sendable>(
-        _ read: IndexValueQuery<Sample, Value>, column: String, reader: any IndexValueReader
+        _ read: IndexValueQuery<AggregateSample, Value>, column: String, reader: any IndexValueReader
     ) async throws {
         do {
             _ = try await reader.value(read)
             failures.append("\(reader.name): a read of '\(column)' was not refused")
         } catch let error as TroveError
-            where error.code == .extensionFailed && error.message.contains("'\(Sample.index.name)'")
+            where error.code == .extensionFailed && error.message.contains("'\(AggregateSample.index.name)'")
             && error.message.contains("'\(column)'") && !error.message.contains("SELECT")
         {
             refusals += 1

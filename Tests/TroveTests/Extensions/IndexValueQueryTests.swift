@@ -9,7 +9,7 @@ struct SyncTransactionValueReader<Place: DatabaseReader & Sendable>: IndexValueR
     let place: Place
     let name: String
 
-    func value<Value: Sendable>(_ query: IndexValueQuery<Sample, Value>) async throws -> Value {
+    func value<Value: Sendable>(_ query: IndexValueQuery<AggregateSample, Value>) async throws -> Value {
         func read() throws -> Value { try place.read { tx in try query.value(tx) } }
         return try read()
     }
@@ -20,7 +20,7 @@ struct SyncPlaceValueReader<Place: DatabaseReader & Sendable>: IndexValueReader 
     let place: Place
     let name: String
 
-    func value<Value: Sendable>(_ query: IndexValueQuery<Sample, Value>) async throws -> Value {
+    func value<Value: Sendable>(_ query: IndexValueQuery<AggregateSample, Value>) async throws -> Value {
         func read() throws -> Value { try query.value(in: place) }
         return try read()
     }
@@ -37,7 +37,7 @@ struct IndexValueQueryTests {
     /// what a brute-force model of the items computes, read in every form of every SQLite place.
     @Test(arguments: [1, 2, 3] as [UInt64])
     func valuesMatchABruteForceModel(seed: UInt64) async throws {
-        let database = try Database.temporary(extensions: [Sample.index.databaseExtension])
+        let database = try Database.temporary(extensions: [AggregateSample.index.databaseExtension])
         let connection = try database.newConnection()
         let readers: [any IndexValueReader] = [
             SyncTransactionValueReader(place: connection, name: "transaction"),
@@ -57,12 +57,12 @@ struct IndexValueQueryTests {
     /// An integer sum beyond 64 bits throws `overflow`, naming the index and the column, instead
     /// of wrapping or crashing; the same sum as a `Double` is read.
     @Test func anIntegerSumThatOverflowsThrows() throws {
-        let database = try Database.temporary(extensions: [Sample.index.databaseExtension])
+        let database = try Database.temporary(extensions: [AggregateSample.index.databaseExtension])
         try database.write([
-            Sample(id: 1, amount: Int.max, ratio: nil, label: nil, bucket: 0),
-            Sample(id: 2, amount: 1, ratio: nil, label: nil, bucket: 0),
+            AggregateSample(id: 1, amount: Int.max, ratio: nil, label: nil, bucket: 0),
+            AggregateSample(id: 2, amount: 1, ratio: nil, label: nil, bucket: 0),
         ])
-        let query = Sample.index.query
+        let query = AggregateSample.index.query
         let error = #expect(throws: TroveError.self) { try query.sum(of: "amount").value(in: database) }
         #expect(error?.code == .overflow)
         #expect(error?.message.contains("'amount'") == true && error?.message.contains("'index_value_samples'") == true)
@@ -79,11 +79,11 @@ struct IndexValueQueryTests {
     /// Aggregates and projections read the index's table alone: no item is decoded (the items
     /// query, on the same fresh connection, decodes them).
     @Test func valuesDecodeNoItem() throws {
-        let database = try Database.temporary(extensions: [Sample.index.databaseExtension])
-        try database.write((1...20).map { Sample(id: $0, amount: $0, ratio: 0.5, label: "l\($0 % 3)", bucket: $0 % 4) })
+        let database = try Database.temporary(extensions: [AggregateSample.index.databaseExtension])
+        try database.write((1...20).map { AggregateSample(id: $0, amount: $0, ratio: 0.5, label: "l\($0 % 3)", bucket: $0 % 4) })
         let connection = try database.newConnection()
-        let query = Sample.index.query.filter(.column("bucket", in: 1...)).sorted(by: .column("amount", .descending))
-        let before = Sample.decodings.load(ordering: .relaxed)
+        let query = AggregateSample.index.query.filter(.column("bucket", in: 1...)).sorted(by: .column("amount", .descending))
+        let before = AggregateSample.decodings.load(ordering: .relaxed)
         let rows = try query.limit(3).values(of: "amount", "label").value(in: connection)
         #expect(rows == [
             IndexRow(key: 19, values: [.integer(19), .text("l1")]),
@@ -92,8 +92,8 @@ struct IndexValueQueryTests {
         ])
         #expect(try query.sum(of: "amount").value(in: connection) == 210 - (4 + 8 + 12 + 16 + 20))
         #expect(try query.distinct("label").value(in: connection) == [.text("l0"), .text("l1"), .text("l2")])
-        #expect(Sample.decodings.load(ordering: .relaxed) == before)
+        #expect(AggregateSample.decodings.load(ordering: .relaxed) == before)
         _ = try query.items(in: connection)
-        #expect(Sample.decodings.load(ordering: .relaxed) >= before + 15)
+        #expect(AggregateSample.decodings.load(ordering: .relaxed) >= before + 15)
     }
 }
