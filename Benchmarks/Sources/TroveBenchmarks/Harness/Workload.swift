@@ -97,6 +97,10 @@ enum Workload: String, CaseIterable {
         }
     }
 
+    /// Whether the workload reads values from the index alone and decodes no item: the coder of
+    /// an implementation plays no part.
+    var decodesNoItem: Bool { self == .indexAggregate }
+
     /// Whether Trove must beat the baseline by 2x here (its cache holds every item).
     var isCached: Bool { self == .cachedEach || self == .cachedBatch }
 

@@ -81,7 +81,7 @@ final class GRDBIndexedStore: IndexedBenchmarkStore {
         try pool.read { db in
             let request = User.filter(ages.contains(Self.age))
             let sum = try request.select(GRDB.sum(Self.age), as: Int.self).fetchOne(db) ?? 0
-            let rows = try request.select(Self.age, GRDB.count(AllColumns())).group(Self.age).order(Self.age)
+            let rows = try request.select(Self.age, GRDB.count(Self.id)).group(Self.age).order(Self.age)
                 .asRequest(of: Row.self).fetchAll(db)
             return AgeAggregates(sum: sum, counts: rows.map { AgeCount(age: $0[0], count: $0[1]) })
         }
