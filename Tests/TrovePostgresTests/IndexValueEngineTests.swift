@@ -21,7 +21,9 @@ struct IndexValueEngineTests {
                     AsyncPlaceValueReader(store, name: "postgres"),
                     AsyncTransactionValueReader(store, name: "postgres-transaction"),
                 ])
-            #expect(check.failures.isEmpty, "\(check.failures.count) of \(check.compared) reads differ: \(check.failures.prefix(5))")
+            #expect(
+                check.failures.isEmpty,
+                "\(check.failures.count) of \(check.compared) reads differ: \(check.failures.prefix(5))")
             #expect(check.compared > 500)
             #expect(check.refusals == 25 * 2 * 5)
         }

@@ -218,36 +218,43 @@ public struct IndexValueModelCheck {
                 let upper = value + Int.random(in: 0...40, using: &random)
                 query.conditions.append(
                     (
-                        .column("amount", in: value...upper), { $0.amount.map { (value...upper).contains($0) } ?? false },
+                        .column("amount", in: value...upper),
+                        { $0.amount.map { (value...upper).contains($0) } ?? false },
                         "amount in \(value)...\(upper)"
                     ))
             case 1:
                 let isNil = Bool.random(using: &random)
-                query.conditions.append((.column("amount", isNil: isNil), { ($0.amount == nil) == isNil }, "amount nil \(isNil)"))
+                query.conditions.append(
+                    (.column("amount", isNil: isNil), { ($0.amount == nil) == isNil }, "amount nil \(isNil)"))
             case 2:
                 let bound = Double(Int.random(in: -40...40, using: &random)) * 0.25
                 query.conditions.append(
                     (.column("ratio", in: ..<bound), { $0.ratio.map { $0 < bound } ?? false }, "ratio < \(bound)"))
             case 3:
                 let label = Self.labels.randomElement(using: &random)!
-                query.conditions.append((.column("label", equals: label), { $0.label == label }, "label = \(label ?? "nil")"))
+                query.conditions.append(
+                    (.column("label", equals: label), { $0.label == label }, "label = \(label ?? "nil")"))
             case 4:
                 let labels = (0..<2).compactMap { _ in Self.labels.randomElement(using: &random)! }
                 query.conditions.append(
                     (.column("label", in: labels), { $0.label.map(labels.contains) ?? false }, "label in \(labels)"))
             case 5:
                 let bucket = Int.random(in: 0...4, using: &random)
-                query.conditions.append((.column("bucket", in: bucket...), { $0.bucket >= bucket }, "bucket >= \(bucket)"))
+                query.conditions.append(
+                    (.column("bucket", in: bucket...), { $0.bucket >= bucket }, "bucket >= \(bucket)"))
             case 6:
                 let bucket = Int.random(in: 0...4, using: &random)
-                query.conditions.append((.column("bucket", equals: bucket), { $0.bucket == bucket }, "bucket = \(bucket)"))
+                query.conditions.append(
+                    (.column("bucket", equals: bucket), { $0.bucket == bucket }, "bucket = \(bucket)"))
             default:
                 let isNil = Bool.random(using: &random)
-                query.conditions.append((.column("ratio", isNil: isNil), { ($0.ratio == nil) == isNil }, "ratio nil \(isNil)"))
+                query.conditions.append(
+                    (.column("ratio", isNil: isNil), { ($0.ratio == nil) == isNil }, "ratio nil \(isNil)"))
             }
         }
         for _ in 0..<Int.random(in: 0...2, using: &random) {
-            query.orderings.append((AggregateSample.columns.randomElement(using: &random)!, Bool.random(using: &random)))
+            query.orderings.append(
+                (AggregateSample.columns.randomElement(using: &random)!, Bool.random(using: &random)))
         }
         if Int.random(in: 0..<3, using: &random) == 0 {
             query.limit = (Int.random(in: 0...15, using: &random), Int.random(in: 0...5, using: &random))
@@ -322,7 +329,9 @@ public struct IndexValueModelCheck {
         let rows = rows(of: query)
         let indexQuery = query.indexQuery
         let reader = readers.randomElement(using: &random)!
-        func compare<Value: Sendable & Equatable>(_ what: String, _ read: IndexValueQuery<AggregateSample, Value>, _ expected: Value)
+        func compare<Value: Sendable & Equatable>(
+            _ what: String, _ read: IndexValueQuery<AggregateSample, Value>, _ expected: Value
+        )
             async
         {
             compared += 1
@@ -342,7 +351,8 @@ public struct IndexValueModelCheck {
             await compare("min(of: \(column))", indexQuery.min(of: column), expected.min)
             await compare("max(of: \(column))", indexQuery.max(of: column), expected.max)
             if column != "label" {
-                await compare("sum(of: \(column), as: Double)", indexQuery.sum(of: column, as: Double.self), expected.total)
+                await compare(
+                    "sum(of: \(column), as: Double)", indexQuery.sum(of: column, as: Double.self), expected.total)
                 await compare("average(of: \(column))", indexQuery.average(of: column), expected.average)
             }
             if column == "amount" || column == "bucket" {
@@ -362,7 +372,9 @@ public struct IndexValueModelCheck {
         }
         groups.sort { Self.less($0.0, $1.0) }
         let grouping = indexQuery.grouped(by: group)
-        await compare("grouped(by: \(group)).count()", grouping.count(), groups.map { IndexGroup(group: $0.0, value: $0.1.count) })
+        await compare(
+            "grouped(by: \(group)).count()", grouping.count(), groups.map { IndexGroup(group: $0.0, value: $0.1.count) }
+        )
         let perGroup = groups.map { ($0.0, Self.aggregates($0.1.map { $0.value(aggregated) })) }
         await compare(
             "grouped(by: \(group)).count(of: \(aggregated))", grouping.count(of: aggregated),
@@ -385,19 +397,24 @@ public struct IndexValueModelCheck {
         // Distinct values, sorted.
         let distinctColumn = AggregateSample.columns.randomElement(using: &random)!
         var distinct: [IndexValue] = []
-        for row in rows where !distinct.contains(row.value(distinctColumn)) { distinct.append(row.value(distinctColumn)) }
-        await compare("distinct(\(distinctColumn))", indexQuery.distinct(distinctColumn), distinct.sorted(by: Self.less))
-        // A projection of random columns, in the query's order.
-        let projected = AggregateSample.columns.filter { _ in Bool.random(using: &random) }
-        let read = switch projected.count {
-        case 0: indexQuery.values()
-        case 1: indexQuery.values(of: projected[0])
-        case 2: indexQuery.values(of: projected[0], projected[1])
-        case 3: indexQuery.values(of: projected[0], projected[1], projected[2])
-        default: indexQuery.values(of: projected[0], projected[1], projected[2], projected[3])
+        for row in rows where !distinct.contains(row.value(distinctColumn)) {
+            distinct.append(row.value(distinctColumn))
         }
         await compare(
-            "values(of: \(projected))", read, rows.map { row in IndexRow(key: row.id, values: projected.map(row.value)) })
+            "distinct(\(distinctColumn))", indexQuery.distinct(distinctColumn), distinct.sorted(by: Self.less))
+        // A projection of random columns, in the query's order.
+        let projected = AggregateSample.columns.filter { _ in Bool.random(using: &random) }
+        let read =
+            switch projected.count {
+            case 0: indexQuery.values()
+            case 1: indexQuery.values(of: projected[0])
+            case 2: indexQuery.values(of: projected[0], projected[1])
+            case 3: indexQuery.values(of: projected[0], projected[1], projected[2])
+            default: indexQuery.values(of: projected[0], projected[1], projected[2], projected[3])
+            }
+        await compare(
+            "values(of: \(projected))", read,
+            rows.map { row in IndexRow(key: row.id, values: projected.map(row.value)) })
         // What has no meaning is refused, naming the index and the column.
         try await refuse(indexQuery.sum(of: "label"), column: "label", reader: reader)
         try await refuse(indexQuery.sum(of: "ratio"), column: "ratio", reader: reader)

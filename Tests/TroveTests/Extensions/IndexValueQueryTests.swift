@@ -49,7 +49,9 @@ struct IndexValueQueryTests {
         ]
         var check = IndexValueModelCheck(seed: seed)
         try await check.run(steps: Self.steps, queries: 3, place: connection, readers: readers)
-        #expect(check.failures.isEmpty, "\(check.failures.count) of \(check.compared) reads differ: \(check.failures.prefix(5))")
+        #expect(
+            check.failures.isEmpty,
+            "\(check.failures.count) of \(check.compared) reads differ: \(check.failures.prefix(5))")
         #expect(check.compared > 1_000)
         #expect(check.refusals == Self.steps * 3 * 5)
     }
@@ -70,7 +72,9 @@ struct IndexValueQueryTests {
         let total = try query.sum(of: "amount", as: Double.self).value(in: database)
         #expect(total == Double(Int.max) + 1)
         // The grouped sum too.
-        let grouped = #expect(throws: TroveError.self) { try query.grouped(by: "bucket").sum(of: "amount").value(in: database) }
+        let grouped = #expect(throws: TroveError.self) {
+            try query.grouped(by: "bucket").sum(of: "amount").value(in: database)
+        }
         #expect(grouped?.code == .overflow)
         // A sum that only passes through the limit fits.
         #expect(try query.sorted(by: .column("amount")).limit(1).sum(of: "amount").value(in: database) == 1)
@@ -80,16 +84,19 @@ struct IndexValueQueryTests {
     /// query, on the same fresh connection, decodes them).
     @Test func valuesDecodeNoItem() throws {
         let database = try Database.temporary(extensions: [AggregateSample.index.databaseExtension])
-        try database.write((1...20).map { AggregateSample(id: $0, amount: $0, ratio: 0.5, label: "l\($0 % 3)", bucket: $0 % 4) })
+        try database.write(
+            (1...20).map { AggregateSample(id: $0, amount: $0, ratio: 0.5, label: "l\($0 % 3)", bucket: $0 % 4) })
         let connection = try database.newConnection()
-        let query = AggregateSample.index.query.filter(.column("bucket", in: 1...)).sorted(by: .column("amount", .descending))
+        let query = AggregateSample.index.query.filter(.column("bucket", in: 1...)).sorted(
+            by: .column("amount", .descending))
         let before = AggregateSample.decodings.load(ordering: .relaxed)
         let rows = try query.limit(3).values(of: "amount", "label").value(in: connection)
-        #expect(rows == [
-            IndexRow(key: 19, values: [.integer(19), .text("l1")]),
-            IndexRow(key: 18, values: [.integer(18), .text("l0")]),
-            IndexRow(key: 17, values: [.integer(17), .text("l2")]),
-        ])
+        #expect(
+            rows == [
+                IndexRow(key: 19, values: [.integer(19), .text("l1")]),
+                IndexRow(key: 18, values: [.integer(18), .text("l0")]),
+                IndexRow(key: 17, values: [.integer(17), .text("l2")]),
+            ])
         #expect(try query.sum(of: "amount").value(in: connection) == 210 - (4 + 8 + 12 + 16 + 20))
         #expect(try query.distinct("label").value(in: connection) == [.text("l0"), .text("l1"), .text("l2")])
         #expect(AggregateSample.decodings.load(ordering: .relaxed) == before)

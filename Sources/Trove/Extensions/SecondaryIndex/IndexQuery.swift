@@ -275,9 +275,9 @@ final class IndexQueryPlanner: Sendable {
     /// - Throws: The errors of a query; ``TroveError/Code/extensionFailed`` for a column the
     ///   index does not have or whose type has no such aggregate; ``TroveError/Code/overflow`` for
     ///   an integer sum beyond 64 bits.
-    func valueRows(_ clauses: IndexQueryClauses, selecting selection: IndexValueSelection, in transaction: ReadTransaction)
-        throws -> [[IndexValue]]
-    {
+    func valueRows(
+        _ clauses: IndexQueryClauses, selecting selection: IndexValueSelection, in transaction: ReadTransaction
+    ) throws -> [[IndexValue]] {
         var rows: [[IndexValue]] = []
         do {
             try run(clauses, selecting: .values(selection), in: transaction) { statement in
@@ -291,7 +291,9 @@ final class IndexQueryPlanner: Sendable {
                 }
                 rows.append(row)
             }
-        } catch let error as TroveError where selection.sumsIntegers && error.sqliteMessage?.contains("integer overflow") == true {
+        } catch let error as TroveError
+            where selection.sumsIntegers && error.sqliteMessage?.contains("integer overflow") == true
+        {
             throw selection.overflow(index: name, collection: collection, cause: error)
         }
         return rows

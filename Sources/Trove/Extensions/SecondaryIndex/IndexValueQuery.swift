@@ -132,6 +132,8 @@ public struct IndexGrouping<Item: Persistable>: Sendable {
     }
 
     /// The number of rows of each group.
+    ///
+    /// - Returns: The read, to run with its `value` terminal.
     public func count() -> IndexValueQuery<Item, [IndexGroup<Int>]> {
         grouped(.count) { Int($0.integer ?? 0) }
     }
@@ -139,6 +141,7 @@ public struct IndexGrouping<Item: Persistable>: Sendable {
     /// The number of non-`nil` values of `column` in each group.
     ///
     /// - Parameter column: A column of the index.
+    /// - Returns: The read, to run with its `value` terminal.
     public func count(of column: String) -> IndexValueQuery<Item, [IndexGroup<Int>]> {
         grouped(.countValues(column)) { Int($0.integer ?? 0) }
     }
@@ -146,6 +149,7 @@ public struct IndexGrouping<Item: Persistable>: Sendable {
     /// The sum of the integer `column` in each group (0 for a group with only `nil` values).
     ///
     /// - Parameter column: An integer column of the index.
+    /// - Returns: The read, to run with its `value` terminal.
     public func sum(of column: String) -> IndexValueQuery<Item, [IndexGroup<Int>]> {
         grouped(.sum(column)) { Int($0.integer ?? 0) }
     }
@@ -155,6 +159,7 @@ public struct IndexGrouping<Item: Persistable>: Sendable {
     /// - Parameters:
     ///   - column: An integer or real column of the index.
     ///   - type: `Double.self`.
+    /// - Returns: The read, to run with its `value` terminal.
     public func sum(of column: String, as type: Double.Type) -> IndexValueQuery<Item, [IndexGroup<Double>]> {
         grouped(.total(column)) { $0.real ?? 0 }
     }
@@ -162,6 +167,7 @@ public struct IndexGrouping<Item: Persistable>: Sendable {
     /// The smallest non-`nil` value of `column` in each group, or `nil`.
     ///
     /// - Parameter column: A column of the index.
+    /// - Returns: The read, to run with its `value` terminal.
     public func min(of column: String) -> IndexValueQuery<Item, [IndexGroup<IndexValue?>]> {
         grouped(.min(column)) { $0 == .null ? nil : $0 }
     }
@@ -169,6 +175,7 @@ public struct IndexGrouping<Item: Persistable>: Sendable {
     /// The largest non-`nil` value of `column` in each group, or `nil`.
     ///
     /// - Parameter column: A column of the index.
+    /// - Returns: The read, to run with its `value` terminal.
     public func max(of column: String) -> IndexValueQuery<Item, [IndexGroup<IndexValue?>]> {
         grouped(.max(column)) { $0 == .null ? nil : $0 }
     }
@@ -177,6 +184,7 @@ public struct IndexGrouping<Item: Persistable>: Sendable {
     /// the group has none.
     ///
     /// - Parameter column: An integer or real column of the index.
+    /// - Returns: The read, to run with its `value` terminal.
     public func average(of column: String) -> IndexValueQuery<Item, [IndexGroup<Double?>]> {
         grouped(.average(column)) { $0.real }
     }
@@ -459,6 +467,7 @@ public struct IndexValueSelection: Sendable, Hashable {
     ///   - column: The quoted column, under `alias`, of a column of the index.
     ///   - dialect: The engine's dialect, for what differs.
     /// - Returns: The SQL, whose placeholders are the query's.
+    /// - Throws: What `column` throws: the error of a column the index does not have.
     package func sql(
         from: String, alias: String, order: String, limit: String, key: String, column: (String) throws -> String,
         dialect: Dialect
