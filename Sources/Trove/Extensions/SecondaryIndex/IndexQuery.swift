@@ -89,6 +89,11 @@ package struct IndexQueryClauses: Sendable, Hashable {
 /// before 9 before 10), and by the stored text, byte by byte, for the others (`String`, `UUID`,
 /// any `LosslessStringConvertible`). Items come through the connection's cache like any other
 /// read. A query is `Sendable`: keep it in a property, pass it to a task.
+///
+/// It also reads the values of its index's columns without reading an item, as an
+/// ``IndexValueQuery`` run by its `value` terminal: ``count(of:)``, ``sum(of:)``, ``min(of:)``,
+/// ``max(of:)``, ``average(of:)``, per group with ``grouped(by:)``, ``distinct(_:)``, and the
+/// columns of each result with ``values(of:)``.
 public struct IndexQuery<Item: Persistable>: ItemQuery {
     @usableFromInline let index: SecondaryIndex<Item>
     @usableFromInline var clauses: IndexQueryClauses
