@@ -106,6 +106,47 @@ extension PostgresReadTransaction {
         return Int(count)
     }
 
+    /// The rows of `selection` (an aggregate, groups, distinct values, columns) over the index
+    /// query `plan`, each value decoded as the index's column types say: what an
+    /// `IndexValueQuery`'s `value` terminal runs. The SQL is Trove's, around this engine's clauses,
+    /// in PostgreSQL's dialect.
+    ///
+    /// - Parameters:
+    ///   - plan: The plan of a query of a secondary index the store keeps.
+    ///   - selection: What to select from its rows.
+    /// - Returns: The rows.
+    /// - Throws: As ``items(matching:)``; ``/Trove/TroveError/Code/extensionFailed`` for a column
+    ///   the index does not have or whose type has no such aggregate;
+    ///   ``/Trove/TroveError/Code/overflow`` for an integer sum beyond 64 bits.
+    @_spi(TroveEngine)
+    public func indexValueRows<Item: Persistable>(
+        matching plan: QueryPlan<Item>, selecting selection: IndexValueSelection
+    ) async throws -> [[IndexValue]] {
+        recordRead(of: plan)
+        let (index, clauses) = try indexQuery(plan)
+        let types = try selection.resultTypes(
+            index: index.name, collection: Item.collection,
+            columns: index.columns.map { .init(name: $0.name, type: $0.type, isMultiValued: $0.isMultiValued) })
+        let statement = try index.statement(
+            clauses, selecting: .values(selection), collection: Item.collection,
+            keyOrder: ItemKeyOrder(of: Item.ID.self), names: names)
+        var rows: [[IndexValue]] = []
+        do {
+            for try await row in try await run(statement, collection: Item.collection) {
+                var values: [IndexValue] = []
+                values.reserveCapacity(types.count)
+                for (cell, type) in zip(row, types) {
+                    values.append(try PostgresIndex.value(of: cell, type))
+                }
+                rows.append(values)
+            }
+        } catch where selection.sumsIntegers && PostgresErrors.sqlState(of: error) == "22003" {
+            // numeric_value_out_of_range: the exact sum cast back to bigint.
+            throw selection.overflow(index: index.name, collection: Item.collection, cause: error)
+        }
+        return rows
+    }
+
     /// The hits of a full-text search, best first: the items, their scores (`ts_rank_cd`
     /// negated, so that lower is better, as with bm25 on a Trove file) and the excerpts asked for.
     ///
@@ -213,8 +254,20 @@ extension PostgresReadTransaction {
 
 extension PostgresIndex {
     /// What a query's statement selects.
-    enum Selection {
+    enum Selection: Equatable {
         case items, keys, count
+        /// The rows of an `IndexValueQuery`.
+        case values(IndexValueSelection)
+    }
+
+    /// The value of `cell`, a result of type `type` (`NULL` included).
+    static func value(of cell: PostgresCell, _ type: IndexColumnType) throws -> IndexValue {
+        switch type {
+        case .integer: try cell.decode(Int64?.self).map(IndexValue.integer) ?? .null
+        case .real: try cell.decode(Double?.self).map(IndexValue.real) ?? .null
+        case .text: try cell.decode(String?.self).map(IndexValue.text) ?? .null
+        case .blob: try cell.decode(ByteBuffer?.self).map { .blob(Array($0.readableBytesView)) } ?? .null
+        }
     }
 
     /// Whether this index is the PostgreSQL form of `index`: same collection, version and columns.
@@ -265,6 +318,10 @@ extension PostgresIndex {
             sql = PostgresSelect.keys("x.key", from: from + whereClause, order: orderClause, limit: limitClause)
         case .count:
             sql = PostgresSelect.count("x.key", from: from + whereClause, order: orderClause, limit: limitClause)
+        case .values(let values):
+            sql = try values.sql(
+                from: from + whereClause, alias: "x", order: orderClause, limit: limitClause, key: "x.key",
+                column: { try checkedColumn($0, alias: "x") }, dialect: .postgres)
         }
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }

@@ -86,4 +86,10 @@ public protocol TransactionReading {
 
     /// The hits of the full-text search `plan` describes, with their scores and snippets.
     @_spi(TroveEngine) func hits<Item: Persistable>(matching plan: QueryPlan<Item>) async throws -> [SearchHit<Item>]
+
+    /// The rows of `selection` (an aggregate, groups, distinct values, columns) over the index
+    /// query `plan`: what an ``IndexValueQuery``'s `value` terminal asks of the engine.
+    @_spi(TroveEngine) func indexValueRows<Item: Persistable>(
+        matching plan: QueryPlan<Item>, selecting selection: IndexValueSelection
+    ) async throws -> [[IndexValue]]
 }

@@ -135,6 +135,7 @@ extension TroveError {
             case invalidSearchQuery
             case server
             case writeConflict
+            case overflow
         }
 
         private let kind: Kind
@@ -195,6 +196,10 @@ extension TroveError {
         /// concurrent transactions (serialization failures or deadlocks) and gave up after its
         /// retries. Nothing of it was committed.
         public static let writeConflict = Code(.writeConflict)
+        /// A number does not fit its type: the sum of an integer column of a secondary index
+        /// (``IndexQuery/sum(of:)``) beyond `Int`'s 64 bits. The message names the index and the
+        /// column.
+        public static let overflow = Code(.overflow)
 
         /// The name of the code, such as `corruptData`.
         public var description: String { kind.rawValue }

@@ -48,19 +48,19 @@ public struct DatabaseExtension: Sendable {
     }
 
     /// Throws when a table of `implementation` cannot be the table of the extension `name`: each
-    /// must begin with `trove_ext_` and the name, so that no extension reaches another's tables
-    /// or Trove's.
+    /// must begin with `trove_ext_` and the name, then `_` or `$` when more follows, so that no
+    /// extension reaches Trove's tables.
     static func validateTables(of implementation: any ExtensionImplementation, name: String) throws {
         let prefix = "trove_ext_\(name)"
         for table in implementation.tableNames(name: name) {
             let rest = table.utf8.dropFirst(prefix.utf8.count)
-            guard table.hasPrefix(prefix), rest.isEmpty || rest.first == UInt8(ascii: "_"),
+            guard table.hasPrefix(prefix), rest.isEmpty || rest.first == UInt8(ascii: "_") || rest.first == UInt8(ascii: "$"),
                 table.utf8.allSatisfy({ $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") })
             else {
                 throw TroveError(
                     code: .extensionFailed,
                     message:
-                        "The extension '\(name)' names the table '\(table)': the name of each table of an extension begins with '\(prefix)' (followed by nothing, or by '_' and more), without quotes.",
+                        "The extension '\(name)' names the table '\(table)': the name of each table of an extension begins with '\(prefix)' (followed by nothing, or by '_' or '$' and more), without quotes.",
                     extensionName: name)
             }
         }

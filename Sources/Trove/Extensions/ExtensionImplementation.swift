@@ -63,8 +63,9 @@ public protocol ExtensionImplementation: Sendable {
 
     /// The tables the extension named `name` owns: each is dropped when the extension is rebuilt
     /// or unregistered, and its ``ExtensionContext`` may use these tables and no other. Each name
-    /// begins with `trove_ext_` followed by `name`; a virtual table's own shadow tables (named
-    /// after it) are the extension's too.
+    /// is `trove_ext_` followed by `name`, then by nothing, or by `_` and more (`trove_ext_counts`,
+    /// `trove_ext_counts_log`); a virtual table's own shadow tables (named after it) are the
+    /// extension's too.
     func tableNames(name: String) -> [String]
     /// Creates the extension's tables, empty.
     func create(name: String, in context: ExtensionContext) throws

@@ -109,6 +109,21 @@ struct MultiValuedIndexTests {
         #expect(unknown?.message.contains("has no column 'nope'") == true)
     }
 
+    /// Aggregates, distinct values and projections read single-valued columns: one of a
+    /// multi-valued column is refused in words, not run on a column the index's table lacks.
+    @Test func aggregatesOfAMultiValuedColumnAreRefused() throws {
+        let database = try database(with: [Tagged(id: "x", rank: 1, tags: ["a"], codes: [2])])
+        let query = Tagged.index().query
+        let sum = #expect(throws: TroveError.self) { try query.sum(of: "codes").value(in: database) }
+        #expect(sum?.code == .extensionFailed)
+        #expect(sum?.message.contains("holds several values per item") == true, "\(sum?.message ?? "")")
+        let distinct = #expect(throws: TroveError.self) { try query.distinct("tags").value(in: database) }
+        #expect(distinct?.message.contains("holds several values per item") == true)
+        let values = #expect(throws: TroveError.self) { try query.values(of: "rank", "tags").value(in: database) }
+        #expect(values?.message.contains("holds several values per item") == true)
+        #expect(try query.sum(of: "rank").value(in: database) == 1)
+    }
+
     @Test func aUniqueMultiValuedColumnIsRefusedAtRegistration() throws {
         let index = SecondaryIndex<Tagged>("unique_tags", columns: [.values("tags", unique: true) { $0.tags }])
         let error = #expect(throws: TroveError.self) {

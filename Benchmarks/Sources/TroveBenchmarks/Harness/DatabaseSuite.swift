@@ -171,6 +171,8 @@ struct ExpectedChecksums {
     let indexPageEqual: Checksum
     let indexPageRange: Checksum
     let indexPageSorted: Checksum
+    /// What the aggregates find (they run before the update).
+    let indexAggregate: Checksum
 
     init(fixtures: Fixtures) {
         var all = Checksum()
@@ -183,6 +185,7 @@ struct ExpectedChecksums {
         }
         (indexEqual, indexRange) = Self.queries(fixtures, over: fixtures.users)
         (indexPageEqual, indexPageRange, indexPageSorted) = Self.pages(fixtures)
+        indexAggregate = Self.aggregates(fixtures)
         var updated = state
         for user in fixtures.updates { updated[user.id] = user }
         (indexEqualAfterUpdate, indexRangeAfterUpdate) = Self.queries(fixtures, over: Array(updated.values))
@@ -227,6 +230,24 @@ struct ExpectedChecksums {
         return (equal, range, sorted)
     }
 
+    /// What the aggregates find over the inserted users: for each of the page ages `x`, the sum of
+    /// the ages in `x..<x+10` and the number of users of each age, by age.
+    private static func aggregates(_ fixtures: Fixtures) -> Checksum {
+        let countByAge = Dictionary(grouping: fixtures.users, by: \.age).mapValues(\.count)
+        var checksum = Checksum()
+        for age in fixtures.pageAges {
+            let ages = age..<(age + 10)
+            var aggregates = AgeAggregates(sum: 0, counts: [])
+            for age in ages {
+                guard let count = countByAge[age] else { continue }
+                aggregates.sum += age * count
+                aggregates.counts.append(AgeCount(age: age, count: count))
+            }
+            checksum.add(aggregates)
+        }
+        return checksum
+    }
+
     /// What `workload` must find; for the index queries, before or after the index workloads'
     /// update.
     func checksum(for workload: Workload, afterUpdate: Bool = false) -> Checksum? {
@@ -238,6 +259,7 @@ struct ExpectedChecksums {
         case .indexPageEqual: indexPageEqual
         case .indexPageRange: indexPageRange
         case .indexPageSorted: indexPageSorted
+        case .indexAggregate: indexAggregate
         case .insert, .update, .delete, .writeEach, .indexInsert, .indexUpdate, .indexPopulate, .indexReopen: nil
         }
     }

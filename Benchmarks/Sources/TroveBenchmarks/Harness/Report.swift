@@ -231,7 +231,8 @@ struct Report {
                         "within \(String(format1: target))× of the baseline: \(formatRatio(ratio)), \(mark(ratio <= target))")
                 }
                 if workload.targetRatio != nil {
-                    for other in [Implementation.grdb, .json] {
+                    // Without items to decode, the JSON implementation is the baseline's SQL: no target.
+                    for other in workload.decodesNoItem ? [Implementation.grdb] : [.grdb, .json] {
                         if let time = median(other, workload) {
                             parts.append("faster than \(other.shortTitle): \(String(format2: time / trove))× faster, \(mark(trove < time))")
                         }

@@ -18,6 +18,7 @@ enum Workload: String, CaseIterable {
     case indexPageEqual = "index-page-equal"
     case indexPageRange = "index-page-range"
     case indexPageSorted = "index-page-sorted"
+    case indexAggregate = "index-aggregate"
     case indexUpdate = "index-update"
     case indexPopulate = "index-populate"
     case indexReopen = "index-reopen"
@@ -49,6 +50,8 @@ enum Workload: String, CaseIterable {
             return "index: \(fixtures.pageAges.count) range queries (age in x..<x+2), first \(fixtures.pageLimit) by key, each its own transaction"
         case .indexPageSorted:
             return "index: \(fixtures.pageAges.count) equality queries (age = x) sorted by email, first \(fixtures.pageLimit), each its own transaction"
+        case .indexAggregate:
+            return "index: \(Self.format(fixtures.pageAges.count)) sums and grouped counts (age in x..<x+10), no item read, each its own transaction"
         case .indexUpdate: return "index: update \(Self.format(count / 10)) (10%), one transaction"
         case .indexPopulate: return "index: first registration over \(n) items (fills the index)"
         case .indexReopen: return "index: reopen with the index unchanged (open + registration)"
@@ -66,7 +69,7 @@ enum Workload: String, CaseIterable {
         case .writeEach: fixtures.singleWrites.count
         case .indexEqual: fixtures.equalityAges.count
         case .indexRange: fixtures.ageRanges.count
-        case .indexPageEqual, .indexPageRange, .indexPageSorted: fixtures.pageAges.count
+        case .indexPageEqual, .indexPageRange, .indexPageSorted, .indexAggregate: fixtures.pageAges.count
         case .indexPopulate, .indexReopen: 1
         }
     }
@@ -89,10 +92,14 @@ enum Workload: String, CaseIterable {
         switch self {
         case .indexInsert, .indexEqual, .indexRange, .indexUpdate: 1.3
         case .indexPopulate, .indexReopen: nil
-        case .indexPageEqual, .indexPageRange, .indexPageSorted: 1.2
+        case .indexPageEqual, .indexPageRange, .indexPageSorted, .indexAggregate: 1.2
         default: 1.2
         }
     }
+
+    /// Whether the workload reads values from the index alone and decodes no item: the coder of
+    /// an implementation plays no part.
+    var decodesNoItem: Bool { self == .indexAggregate }
 
     /// Whether Trove must beat the baseline by 2x here (its cache holds every item).
     var isCached: Bool { self == .cachedEach || self == .cachedBatch }
@@ -121,8 +128,8 @@ enum Workload: String, CaseIterable {
         case .writeEach:
             try store.writeEach(fixtures.singleWrites)
             return nil
-        case .indexInsert, .indexEqual, .indexRange, .indexPageEqual, .indexPageRange, .indexPageSorted, .indexUpdate,
-            .indexPopulate, .indexReopen:
+        case .indexInsert, .indexEqual, .indexRange, .indexPageEqual, .indexPageRange, .indexPageSorted, .indexAggregate,
+            .indexUpdate, .indexPopulate, .indexReopen:
             throw BenchmarkError("\(rawValue) runs on the indexed store")
         }
     }
@@ -156,6 +163,12 @@ enum Workload: String, CaseIterable {
             return try Self.checksum(of: fixtures.pageAges) {
                 try store.pageSortedByEmail(age: $0, limit: fixtures.pageLimit)
             }
+        case .indexAggregate:
+            var checksum = Checksum()
+            for age in fixtures.pageAges {
+                checksum.add(try store.ageAggregates(ages: age..<(age + 10)))
+            }
+            return checksum
         case .indexUpdate:
             try store.update(fixtures.updates)
             return nil

@@ -30,6 +30,8 @@ final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
         let pageByAge: RawStatement
         let pageByAgeRange: RawStatement
         let pageByAgeSortedByEmail: RawStatement
+        let sumOfAges: RawStatement
+        let countByAge: RawStatement
 
         init(path: String) throws {
             sqlite = try RawSQLite(path: path)
@@ -66,6 +68,9 @@ final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
             pageByAge = try sqlite.prepare(page("age = ?1", orderedBy: ["key"]))
             pageByAgeRange = try sqlite.prepare(page("age >= ?1 AND age < ?2", orderedBy: ["key"]))
             pageByAgeSortedByEmail = try sqlite.prepare(page("age = ?1", orderedBy: ["email", "key"]))
+            sumOfAges = try sqlite.prepare("SELECT coalesce(sum(age), 0) FROM users_index WHERE age >= ?1 AND age < ?2")
+            countByAge = try sqlite.prepare(
+                "SELECT age, count(*) FROM users_index WHERE age >= ?1 AND age < ?2 GROUP BY age ORDER BY age")
         }
 
         /// Writes an index row: row id, age, email, key.
@@ -262,6 +267,26 @@ final class RawIndexedStore<Coder: ItemCoder>: IndexedBenchmarkStore {
 
     func pageSortedByEmail(age: Int, limit: Int) throws -> [User] {
         try users(session.pageByAgeSortedByEmail, age: age, limit: limit)
+    }
+
+    func ageAggregates(ages: Range<Int>) throws -> AgeAggregates {
+        let session = try session
+        return try session.inTransaction(session.beginRead) {
+            let sum = session.sumOfAges
+            sum.bindInt64(Int64(ages.lowerBound), at: 1)
+            sum.bindInt64(Int64(ages.upperBound), at: 2)
+            defer { sum.reset() }
+            guard try sum.step() else { throw BenchmarkError("raw SQLite: the sum returned no row") }
+            var aggregates = AgeAggregates(sum: Int(sum.int64(at: 0)), counts: [])
+            let counts = session.countByAge
+            counts.bindInt64(Int64(ages.lowerBound), at: 1)
+            counts.bindInt64(Int64(ages.upperBound), at: 2)
+            defer { counts.reset() }
+            while try counts.step() {
+                aggregates.counts.append(AgeCount(age: Int(counts.int64(at: 0)), count: Int(counts.int64(at: 1))))
+            }
+            return aggregates
+        }
     }
 }
 

@@ -56,5 +56,14 @@ struct Checksum: Equatable, CustomStringConvertible {
         sum &+= stats.visits
     }
 
+    /// Adds the aggregates of one query: the groups' counts, the sum and each age times its count.
+    mutating func add(_ aggregates: AgeAggregates) {
+        sum &+= aggregates.sum
+        for group in aggregates.counts {
+            found &+= group.count
+            sum &+= group.age &* 31 &+ group.count
+        }
+    }
+
     var description: String { "\(found) found, sum \(sum)" }
 }

@@ -77,6 +77,16 @@ final class GRDBIndexedStore: IndexedBenchmarkStore {
         try pool.read { db in try User.filter(Self.age == age).order(Self.email).limit(limit).fetchAll(db) }
     }
 
+    func ageAggregates(ages: Range<Int>) throws -> AgeAggregates {
+        try pool.read { db in
+            let request = User.filter(ages.contains(Self.age))
+            let sum = try request.select(GRDB.sum(Self.age), as: Int.self).fetchOne(db) ?? 0
+            let rows = try request.select(Self.age, GRDB.count(Self.id)).group(Self.age).order(Self.age)
+                .asRequest(of: Row.self).fetchAll(db)
+            return AgeAggregates(sum: sum, counts: rows.map { AgeCount(age: $0[0], count: $0[1]) })
+        }
+    }
+
     func update(_ users: [User]) throws {
         try pool.write { db in
             for user in users { try user.update(db) }

@@ -21,6 +21,9 @@ protocol IndexedBenchmarkStore: AnyObject {
     /// The first `limit` users whose age is `age`, in the order of their emails, in one read
     /// transaction: an equality sorted by a second column.
     func pageSortedByEmail(age: Int, limit: Int) throws -> [User]
+    /// The sum of the ages of the users whose age is in `ages`, and their number per age, by age,
+    /// in one read transaction, from the index alone: no user is decoded.
+    func ageAggregates(ages: Range<Int>) throws -> AgeAggregates
     /// Replaces existing users, in one transaction, maintaining the index.
     func update(_ users: [User]) throws
     /// Removes the index, untimed, so that ``addIndex()`` builds it from the stored users.
@@ -32,4 +35,17 @@ protocol IndexedBenchmarkStore: AnyObject {
     func close() throws
     /// Opens the database again with the index unchanged: what an application does at launch.
     func reopen() throws
+}
+
+/// What ``IndexedBenchmarkStore/ageAggregates(ages:)`` returns: the sum of the ages, and the
+/// number of users of each age, by age.
+struct AgeAggregates: Equatable {
+    var sum: Int
+    var counts: [AgeCount]
+}
+
+/// The number of users of one age.
+struct AgeCount: Equatable {
+    var age: Int
+    var count: Int
 }

@@ -75,6 +75,20 @@ final class TroveIndexedStore: IndexedBenchmarkStore {
         }
     }
 
+    func ageAggregates(ages: Range<Int>) throws -> AgeAggregates {
+        try session.reader.read { tx in
+            let query = Self.byAgeAndEmail.query.filter(.column("age", in: ages))
+            let sum = try query.sum(of: "age").value(tx)
+            let groups = try query.grouped(by: "age").count().value(tx)
+            return AgeAggregates(
+                sum: sum,
+                counts: groups.map { group in
+                    guard case .integer(let age) = group.group else { return AgeCount(age: -1, count: group.value) }
+                    return AgeCount(age: Int(age), count: group.value)
+                })
+        }
+    }
+
     func update(_ users: [User]) throws {
         try session.writer.write { tx in try tx.write(users) }
     }

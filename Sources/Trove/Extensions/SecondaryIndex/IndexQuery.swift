@@ -89,6 +89,11 @@ package struct IndexQueryClauses: Sendable, Hashable {
 /// before 9 before 10), and by the stored text, byte by byte, for the others (`String`, `UUID`,
 /// any `LosslessStringConvertible`). Items come through the connection's cache like any other
 /// read. A query is `Sendable`: keep it in a property, pass it to a task.
+///
+/// It also reads the values of its index's columns without reading an item, as an
+/// ``IndexValueQuery`` run by its `value` terminal: ``count(of:)``, ``sum(of:)``, ``min(of:)``,
+/// ``max(of:)``, ``average(of:)``, per group with ``grouped(by:)``, ``distinct(_:)``, and the
+/// columns of each result with ``values(of:)``.
 public struct IndexQuery<Item: Persistable>: ItemQuery {
     @usableFromInline let index: SecondaryIndex<Item>
     @usableFromInline var clauses: IndexQueryClauses
@@ -190,6 +195,8 @@ final class IndexQueryPlanner: Sendable {
     /// What a query selects.
     enum Selection: Hashable {
         case items, keys, count
+        /// The rows of an ``IndexValueQuery``.
+        case values(IndexValueSelection)
     }
 
     let name: String
@@ -199,6 +206,9 @@ final class IndexQueryPlanner: Sendable {
     let fingerprint: String
     /// The columns, which the conditions and orderings are checked against.
     let columns: IndexColumnSet
+    /// The names and types of the columns, and whether each holds several values per item: what
+    /// aggregates and projections are checked against.
+    let columnTypes: [IndexValueSelection.Column]
     /// How the keys of the indexed items compare: what orders the items that the orderings
     /// find equal, and the items of a query without orderings.
     let keyOrder: ItemKeyOrder
@@ -222,7 +232,7 @@ final class IndexQueryPlanner: Sendable {
 
     init(
         name: String, collection: String, table: String, fingerprint: String, columns: IndexColumnSet,
-        keyOrder: ItemKeyOrder
+        columnTypes: [IndexValueSelection.Column], keyOrder: ItemKeyOrder
     ) {
         self.name = name
         self.collection = collection
@@ -230,6 +240,7 @@ final class IndexQueryPlanner: Sendable {
         rawTable = table
         self.fingerprint = fingerprint
         self.columns = columns
+        self.columnTypes = columnTypes
         self.keyOrder = keyOrder
     }
 
@@ -267,6 +278,35 @@ final class IndexQueryPlanner: Sendable {
         var count = 0
         try run(clauses, selecting: .count, in: transaction) { count = Int($0.int64(at: 0)) }
         return count
+    }
+
+    /// The rows of `selection` over the rows `clauses` select, each value as SQLite stores it.
+    ///
+    /// - Throws: The errors of a query; ``TroveError/Code/extensionFailed`` for a column the
+    ///   index does not have or whose type has no such aggregate; ``TroveError/Code/overflow`` for
+    ///   an integer sum beyond 64 bits.
+    func valueRows(
+        _ clauses: IndexQueryClauses, selecting selection: IndexValueSelection, in transaction: ReadTransaction
+    ) throws -> [[IndexValue]] {
+        var rows: [[IndexValue]] = []
+        do {
+            try run(clauses, selecting: .values(selection), in: transaction) { statement in
+                let count = statement.columnCount
+                var row: [IndexValue] = []
+                row.reserveCapacity(Int(count))
+                var column: Int32 = 0
+                while column < count {
+                    row.append(statement.value(at: column))
+                    column += 1
+                }
+                rows.append(row)
+            }
+        } catch let error as TroveError
+            where selection.sumsIntegers && error.sqliteMessage?.contains("integer overflow") == true
+        {
+            throw selection.overflow(index: name, collection: collection, cause: error)
+        }
+        return rows
     }
 
     /// Runs the query, selecting from the joined rows (`i`: the index, `t`: the items), or
@@ -371,6 +411,11 @@ final class IndexQueryPlanner: Sendable {
             return "SELECT count(*) FROM \(table) AS i\(whereClause)"
         case .count:
             return "SELECT count(*) FROM (SELECT 1 FROM \(table) AS i\(whereClause)\(orderClause)\(limitClause))"
+        case .values(let values):
+            _ = try values.resultTypes(index: name, collection: collection, columns: columnTypes)
+            return try values.sql(
+                from: "\(table) AS i\(whereClause)", alias: "i", order: orderClause, limit: limitClause, key: key,
+                column: { "i.\"\(try checkedColumn($0))\"" }, dialect: .sqlite)
         }
     }
 

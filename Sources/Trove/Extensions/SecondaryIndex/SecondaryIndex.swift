@@ -56,6 +56,7 @@ public struct SecondaryIndex<Item: Persistable>: Sendable {
             columns: IndexColumnSet(
                 indexName: name, collection: Item.collection, names: columns.map(\.name),
                 multiValued: Set(columns.filter(\.isMultiValued).map(\.name))),
+            columnTypes: columns.map { .init(name: $0.name, type: $0.type, isMultiValued: $0.isMultiValued) },
             keyOrder: ItemKeyOrder(of: Item.ID.self))
     }
 
