@@ -75,7 +75,7 @@ public protocol TransactionWriting: TransactionReading {
 
     /// Adds (`adding`) or removes the manual edge `edge` of `relationships` from the stored item
     /// at `source` to the key `destination`: what the asynchronous `addEdge(_:from:to:in:)` and
-    /// `removeEdge(_:from:to:in:)` of ``Relationships`` run, in each engine's own way.
+    /// `removeEdge(_:from:to:applyingRulesAsIfRemoved:in:)` of ``Relationships`` run, in each engine's own way.
     ///
     /// A removal applies the edge's rules as if `end` had been removed, when it is not `nil`.
     ///

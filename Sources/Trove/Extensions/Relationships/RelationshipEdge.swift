@@ -76,7 +76,7 @@ public struct RelationshipEdge<Source: Persistable>: Sendable {
     }
 
     /// An edge that no property describes: added and removed with
-    /// ``Relationships/addEdge(_:from:to:in:)-(_,_,_,TransactionWriting)`` and ``Relationships/removeEdge(_:from:to:in:)-(_,_,_,TransactionWriting)``.
+    /// ``Relationships/addEdge(_:from:to:in:)-(_,_,_,TransactionWriting)`` and ``Relationships/removeEdge(_:from:to:applyingRulesAsIfRemoved:in:)-(_,_,_,_,TransactionWriting)``.
     ///
     /// A rebuild of the extension (a new version or definition, or another process writing to
     /// the collection without maintaining it) recomputes the other edges from the items and
