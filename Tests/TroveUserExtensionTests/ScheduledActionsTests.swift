@@ -293,6 +293,34 @@ struct HandlerFailure: Error, CustomStringConvertible {
         #expect(try Self.pending(schedule, database).isEmpty)
     }
 
+    /// While a handler runs, the runner (an actor) takes other calls: a second `runDue()` then
+    /// starts nothing, so the running action does not run twice at once.
+    @Test func aSecondRunDueWhileOneRunsStartsNothing() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let schedule = Self.schedule()
+        let database = try Database(path: folder + "/reentrant.trove", extensions: [schedule.databaseExtension])
+        try Self.write(database) { tx in try tx.write(Self.item("r", 1)) }
+        let clock = ManualClock(Self.t0.addingTimeInterval(5))
+        let log = RunLog()
+        let release = RunLog()
+        let runner = ActionRunner(
+            database: database, schedule: Self.name, clock: clock,
+            handlers: [
+                "expire": { action in
+                    log.add("started \(action.key) \(action.attempt)")
+                    _ = await release.wait { !$0.isEmpty }
+                }
+            ])
+        let first = Task { try await runner.runDue() }
+        #expect(await log.wait { $0 == ["started r 1"] })
+        #expect(try await runner.runDue() == 0)
+        release.add("go")
+        #expect(try await first.value == 1)
+        #expect(log.all == ["started r 1"])
+        #expect(try Self.pending(schedule, database).isEmpty)
+    }
+
     /// Actions and their tries are in the file: a new instance of the database finds them as they
     /// were, and runs them.
     @Test func actionsSurviveClosingAndReopening() async throws {

@@ -100,6 +100,9 @@ public actor ActionRunner {
     private let table: ActionTable
     private let wake = WakeSignal()
     private var isRunning = false
+    /// Whether a call of ``runDue()`` is running actions: the actor is reentrant while a handler
+    /// runs, and a second call must not start the same action again.
+    private var isRunningDue = false
 
     /// Whether the runner is suspended: it starts no action until ``resume()``.
     public private(set) var isSuspended = false
@@ -149,7 +152,7 @@ public actor ActionRunner {
     }
 
     /// Runs every action due by the clock's ``ActionClock/now``, one after the other, in order;
-    /// nothing when suspended.
+    /// nothing when suspended, or while another call (or ``run()``) runs actions.
     ///
     /// - Returns: The number of actions run.
     /// - Throws: ``TroveError`` when the schedule is not registered, or SQLite fails;
@@ -157,6 +160,9 @@ public actor ActionRunner {
     ///   again next time).
     @discardableResult
     public func runDue() async throws -> Int {
+        guard !isRunningDue else { return 0 }
+        isRunningDue = true
+        defer { isRunningDue = false }
         var count = 0
         while !isSuspended, !Task.isCancelled, let action = try await nextAction(), action.nextTry <= clock.now {
             try await run(action)
@@ -182,12 +188,14 @@ public actor ActionRunner {
         let watcher = watchCommits()
         defer { watcher.cancel() }
         while !Task.isCancelled {
+            let next: Date?
             do {
                 try await runDue()
+                next = isSuspended ? nil : try await nextAction()?.nextTry
             } catch is CancellationError {
+                // A transaction refused to wait, or a handler was cut short, by the cancellation.
                 return
             }
-            let next = isSuspended ? nil : try await nextAction()?.nextTry
             await wait(until: next)
         }
     }
