@@ -269,7 +269,8 @@ extension PostgresReadWriteTransaction: TransactionWriting {
         noteChange(CacheKey(collection: collection, key: key), item: nil)
     }
 
-    /// Adds or removes a manual edge of relationships the store keeps.
+    /// Adds or removes a manual edge of relationships the store keeps; a removal that applies the
+    /// edge's rules is refused.
     ///
     /// - Returns: Whether an edge was removed (`true` for an addition).
     /// - Throws: ``/Trove/TroveError/Code/extensionFailed`` for relationships the store does not
@@ -278,8 +279,15 @@ extension PostgresReadWriteTransaction: TransactionWriting {
     @_spi(TroveEngine)
     public func changeManualEdge<Source: Persistable>(
         _ relationships: Relationships<Source>, edge: String, from source: Source.ID, to destination: String,
-        adding: Bool
+        adding: Bool, applyingRulesAsIfRemoved end: RelationshipNotice.Removed?
     ) async throws -> Bool {
+        if end != nil {
+            throw TroveError(
+                code: .misuse,
+                message:
+                    "A PostgreSQL store does not apply the rules of the relationships '\(relationships.name)' to the removal of the edge '\(edge)' yet: remove the edge, then the items the rules would remove, in the same transaction.",
+                collection: Source.collection, key: source.itemKey, extensionName: relationships.name)
+        }
         let kept = try store.keptRelationships(
             relationships.name, fingerprint: relationships.fingerprint, collection: Source.collection)
         return try await kept.changeManualEdge(

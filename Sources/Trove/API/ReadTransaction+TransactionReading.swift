@@ -78,9 +78,15 @@ extension ReadWriteTransaction: TransactionWriting {
     @_spi(TroveEngine)
     public func changeManualEdge<Source: Persistable>(
         _ relationships: Relationships<Source>, edge: String, from source: Source.ID, to destination: String,
-        adding: Bool
+        adding: Bool, applyingRulesAsIfRemoved end: RelationshipNotice.Removed?
     ) async throws -> Bool {
-        guard adding else { return try relationships.removeEdge(edge, from: source, to: destination, in: self) }
+        guard adding else {
+            // The synchronous call (an async context would pick the asynchronous one, which calls
+            // this function).
+            let remove = { try relationships.removeEdge(
+                edge, from: source, to: destination, applyingRulesAsIfRemoved: end, in: self) }
+            return try remove()
+        }
         try relationships.addEdge(edge, from: source, to: destination, in: self)
         return true
     }

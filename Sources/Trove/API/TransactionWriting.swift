@@ -77,12 +77,14 @@ public protocol TransactionWriting: TransactionReading {
     /// at `source` to the key `destination`: what the asynchronous `addEdge(_:from:to:in:)` and
     /// `removeEdge(_:from:to:in:)` of ``Relationships`` run, in each engine's own way.
     ///
+    /// A removal applies the edge's rules as if `end` had been removed, when it is not `nil`.
+    ///
     /// - Returns: Whether an edge was removed (for a removal; `true` for an addition).
     /// - Throws: ``TroveError`` for an edge that is not manual, a source that does not exist, an
     ///   extension the engine does not keep, or the engine's failure.
     @_spi(TroveEngine)
     func changeManualEdge<Source: Persistable>(
         _ relationships: Relationships<Source>, edge: String, from source: Source.ID, to destination: String,
-        adding: Bool
+        adding: Bool, applyingRulesAsIfRemoved end: RelationshipNotice.Removed?
     ) async throws -> Bool
 }

@@ -42,6 +42,9 @@ extension ConnectionCore {
         item: () -> Any?
     ) throws {
         let watchers = watchers(of: collection)
+        if let hooks = watchers?.hooks, !hooks.isEmpty {
+            try call(hooks, HookEvent(.before, .write, collection: collection, key: key, item: item()))
+        }
         // An upsert that updates leaves the last insert row id alone: it tells an insert (for
         // the changeset's inserted and updated keys) and its row id; an update's row id is looked
         // up.
@@ -59,11 +62,17 @@ extension ConnectionCore {
         changes.recordChange(key: key, collection: collection, inserted: insertedRowID != 0)
         guard let watchers else { return }
         let rowID = try insertedRowID != 0 ? insertedRowID : selectRowID(key: key, collection: collection) ?? 0
+        let written = item()
         try notify(
             watchers,
             WriteEvent(
                 kind: insertedRowID != 0 ? .inserted : .dataUpdated, collection: collection, key: key, rowID: rowID,
-                item: item(), data: data, metadata: metadata, carriesMetadata: true))
+                item: written, data: data, metadata: metadata, carriesMetadata: true))
+        if !watchers.hooks.isEmpty {
+            try call(
+                watchers.hooks,
+                HookEvent(.after, .write, collection: collection, key: key, inserted: insertedRowID != 0, item: written))
+        }
     }
 
     /// Replaces the data of the row at `key` in `collection`, keeping its metadata.
@@ -127,6 +136,16 @@ extension ConnectionCore {
         _ removals: some Collection<RowRemoval>, in collection: String, removed: (String) -> Void = { _ in }
     ) throws -> Int {
         let watchers = watchers(of: collection)
+        if let hooks = watchers?.hooks, !hooks.isEmpty {
+            // Before anything goes: each stored item asked for, once.
+            var seen: Set<String> = []
+            for removal in removals where seen.insert(removal.key).inserted {
+                guard try removal.rowID != nil || selectRowID(key: removal.key, collection: collection) != nil else {
+                    continue
+                }
+                try call(hooks, HookEvent(.before, .removal, collection: collection, key: removal.key))
+            }
+        }
         var deletedRowIDs = DeletedRowIDs()
         if removals.contains(where: { $0.rowID != nil }) {
             deletedRowIDs = try deleteRows(inRangesOf: removals.lazy.compactMap(\.rowID), collection: collection)
@@ -158,6 +177,9 @@ extension ConnectionCore {
             try markStale(watchers.orphans)
             for watcher in watchers.extensions {
                 try run(watcher) { try $0.implementation.applyRemovals(removedRows, name: $0.name, in: $1) }
+            }
+            for row in removedRows where !watchers.hooks.isEmpty {
+                try call(watchers.hooks, HookEvent(.after, .removal, collection: collection, key: row.key))
             }
         }
         return count
@@ -243,6 +265,15 @@ extension ConnectionCore {
             guard let existing = try selectRowID(key: key, collection: collection) else { return false }
             rowID = existing
         }
+        let hookChange: HookEvent.Change =
+            switch kind {
+            case .dataUpdated: .dataUpdate
+            case .metadataUpdated: .metadataUpdate
+            default: .touch
+            }
+        if let hooks = watchers?.hooks, !hooks.isEmpty {
+            try call(hooks, HookEvent(.before, hookChange, collection: collection, key: key))
+        }
         if let sql {
             let statement = try sqlite.cachedStatement(sql)
             defer { statement.reset() }
@@ -263,6 +294,9 @@ extension ConnectionCore {
                 WriteEvent(
                     kind: kind, collection: collection, key: key, rowID: rowID, item: nil, data: data,
                     metadata: metadata, carriesMetadata: false))
+            if !watchers.hooks.isEmpty {
+                try call(watchers.hooks, HookEvent(.after, hookChange, collection: collection, key: key))
+            }
         }
         return true
     }
@@ -286,6 +320,9 @@ extension ConnectionCore {
         if let watchers, watchers.extensions.contains(where: { $0.implementation.needsRemovedRows }) {
             rows = try selectRows(FileLayout.selectRowIDsInCollection, collection: collection)[collection] ?? []
         }
+        if let hooks = watchers?.hooks, !hooks.isEmpty {
+            try call(hooks, HookEvent(.before, .removalOfAll, collection: collection, key: nil))
+        }
         let statement = try sqlite.cachedStatement(FileLayout.deleteCollection)
         do {
             defer { statement.reset() }
@@ -302,6 +339,7 @@ extension ConnectionCore {
                     try $0.implementation.removeAll(rows: rows, ofCollection: collection, name: $0.name, in: $1)
                 }
             }
+            try call(watchers.hooks, HookEvent(.after, .removalOfAll, collection: collection, key: nil))
         }
         return removed
     }
@@ -310,11 +348,12 @@ extension ConnectionCore {
     ///
     /// - Returns: The number of rows removed.
     func removeAllRows() throws -> Int {
-        let (extensions, orphans) = database.allWatchers()
+        let (extensions, orphans, hooks) = database.allWatchers()
         var rows: [String: [RemovedRow]]?
         if extensions.contains(where: { $0.implementation.needsRemovedRows }) {
             rows = try selectRows(FileLayout.selectRowIDs, collection: nil)
         }
+        try call(hooks, HookEvent(.before, .removalOfAll, collection: nil, key: nil))
         try sqlite.executeCached(FileLayout.deleteAll)
         let removed = sqlite.changes
         guard removed > 0 else { return 0 }
@@ -330,6 +369,7 @@ extension ConnectionCore {
                 try $0.implementation.removeAll(rows: removedRows, ofCollection: nil, name: $0.name, in: $1)
             }
         }
+        try call(hooks, HookEvent(.after, .removalOfAll, collection: nil, key: nil))
         return removed
     }
 
@@ -459,6 +499,8 @@ private struct DeletedRowIDs {
 struct CollectionWatchers {
     var extensions: [DatabaseExtension] = []
     var orphans: [String] = []
+    /// The hooks called before and after each write (see ``Hooks``).
+    var hooks: [Hooks] = []
 
-    var isEmpty: Bool { extensions.isEmpty && orphans.isEmpty }
+    var isEmpty: Bool { extensions.isEmpty && orphans.isEmpty && hooks.isEmpty }
 }

@@ -74,7 +74,7 @@ public struct ExtensionContext {
     /// The item of `event`, decoded as `Item`: as written when the write was typed, else decoded
     /// from its bytes. `nil` for a removal, and when the bytes do not decode: the item is then
     /// listed among the database's unreadable items for this extension (see
-    /// ``ReadTransaction/unreadableItems(extension:)``), as the built-in extensions do, and one
+    /// ``ReadTransaction/unreadableItems()``), as the built-in extensions do, and one
     /// undecodable item never fails a write of others.
     ///
     /// - Throws: ``TroveError`` when SQLite fails.

@@ -13,11 +13,14 @@ struct ExtensionRegistry {
     /// process wrote around them or rebuilt them. Queries on them throw; the next write
     /// transaction of this instance rebuilds them.
     var stale: Set<String> = []
+    /// The hooks this instance calls around writes, by name (see ``Hooks``): not in the file.
+    var hooks: [String: Hooks] = [:]
 
     func watchers(of collection: String) -> CollectionWatchers {
         CollectionWatchers(
             extensions: ExtensionRegistry.inWriteOrder(registered.values.filter { $0.implementation.follows(collection) }),
-            orphans: orphans.filter { $0.value == collection }.map(\.key).sorted())
+            orphans: orphans.filter { $0.value == collection }.map(\.key).sorted(),
+            hooks: hooks.values.filter { $0.follows(collection) }.sorted { $0.name < $1.name })
     }
 
     /// `definitions` in the order in which they follow a write and are built: by name, those
@@ -38,10 +41,14 @@ extension Database {
         extensions.withLock { $0.watchers(of: collection) }
     }
 
-    /// Every registered extension and every orphan.
-    func allWatchers() -> (extensions: [DatabaseExtension], orphans: [String]) {
+    /// Every registered extension, every orphan, and every hooks (a removal of everything removes
+    /// the collections of each).
+    func allWatchers() -> (extensions: [DatabaseExtension], orphans: [String], hooks: [Hooks]) {
         extensions.withLock { registry in
-            (registry.registered.keys.sorted().compactMap { registry.registered[$0] }, registry.orphans.keys.sorted())
+            (
+                registry.registered.keys.sorted().compactMap { registry.registered[$0] }, registry.orphans.keys.sorted(),
+                registry.hooks.values.sorted { $0.name < $1.name }
+            )
         }
     }
 

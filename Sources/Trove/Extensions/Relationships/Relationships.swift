@@ -86,20 +86,31 @@ public struct Relationships<Source: Persistable>: Sendable {
         _ = try core.touchRow(key: source.itemKey, collection: Source.collection)
     }
 
-    /// Removes the manual edge named `edge` from `source` to `destination`, without applying any
-    /// rule (rules act on removals of items). The source counts as updated in the changeset.
+    /// Removes the manual edge named `edge` from `source` to `destination`. The source counts as
+    /// updated in the changeset.
+    ///
+    /// By default no rule applies: rules act on removals of items. With `end`, the edge's rules
+    /// apply as if that end had been removed (YapDatabase's processed edge removal): removing the
+    /// last edge to a destination whose rule is ``DeleteRules/deleteDestinationWhenAllSourcesDeleted``
+    /// `asIf: .source` removes the destination, in the same transaction, with its own cascade.
+    ///
+    /// ```swift
+    /// try folders.removeEdge("files", from: folderID, to: fileID, applyingRulesAsIfRemoved: .source, in: tx)
+    /// ```
     ///
     /// - Parameters:
     ///   - edge: The name of a manual edge.
     ///   - source: The key of the source.
     ///   - destination: The key of the destination.
+    ///   - end: The end whose removal the rules act as if it happened; `nil` (the default): none.
     ///   - transaction: The write transaction.
     /// - Returns: `true` when there was such an edge.
     /// - Throws: ``TroveError`` when the edge is not a manual edge of this relationship, the
     ///   source does not exist, the extension is not registered or SQLite fails.
     @discardableResult
     public func removeEdge(
-        _ edge: String, from source: Source.ID, to destination: some ItemKey, in transaction: ReadWriteTransaction
+        _ edge: String, from source: Source.ID, to destination: some ItemKey,
+        applyingRulesAsIfRemoved end: RelationshipNotice.Removed? = nil, in transaction: ReadWriteTransaction
     ) throws -> Bool {
         let rowID = try manualEdgeSource(edge, source, in: transaction)
         let core = transaction.checkedCore
@@ -121,6 +132,11 @@ public struct Relationships<Source: Persistable>: Sendable {
             try manual.stepToEnd()
         }
         _ = try core.touchRow(key: source.itemKey, collection: Source.collection)
+        if let end, let offset = implementation.edgesByName[edge] {
+            try implementation.applyRules(
+                ofRemovedEdge: edges[offset], source: (rowID, source.itemKey), destinationKey: destination.itemKey,
+                asIf: end, in: ExtensionContext(core: core, name: name, implementation: implementation))
+        }
         return true
     }
 
@@ -139,24 +155,28 @@ public struct Relationships<Source: Persistable>: Sendable {
         _ edge: String, from source: Source.ID, to destination: some ItemKey, in transaction: some TransactionWriting
     ) async throws {
         _ = try await transaction.changeManualEdge(
-            self, edge: edge, from: source, to: destination.itemKey, adding: true)
+            self, edge: edge, from: source, to: destination.itemKey, adding: true, applyingRulesAsIfRemoved: nil)
     }
 
     /// Removes the manual edge `edge` from `source` to `destination`, as the synchronous
-    /// `removeEdge(_:from:to:in:)` does, in a write transaction of any engine.
+    /// `removeEdge(_:from:to:applyingRulesAsIfRemoved:in:)` does, in a write transaction of any
+    /// engine. A PostgreSQL store refuses to apply the rules (`end`).
     ///
     /// - Parameters:
     ///   - edge: The name of a manual edge.
     ///   - source: The key of the source.
     ///   - destination: The key of the destination.
+    ///   - end: The end whose removal the rules act as if it happened; `nil` (the default): none.
     ///   - transaction: The write transaction.
     /// - Returns: `true` when there was such an edge.
     /// - Throws: As the asynchronous `addEdge(_:from:to:in:)`.
     @discardableResult
     public func removeEdge(
-        _ edge: String, from source: Source.ID, to destination: some ItemKey, in transaction: some TransactionWriting
+        _ edge: String, from source: Source.ID, to destination: some ItemKey,
+        applyingRulesAsIfRemoved end: RelationshipNotice.Removed? = nil, in transaction: some TransactionWriting
     ) async throws -> Bool {
-        try await transaction.changeManualEdge(self, edge: edge, from: source, to: destination.itemKey, adding: false)
+        try await transaction.changeManualEdge(
+            self, edge: edge, from: source, to: destination.itemKey, adding: false, applyingRulesAsIfRemoved: end)
     }
 
     /// What the edges are kept from, for another engine to check it keeps these relationships.

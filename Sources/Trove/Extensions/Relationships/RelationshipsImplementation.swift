@@ -408,28 +408,60 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
                 try statement.bind(key, at: 2)
                 try statement.stepToEnd()
             }
-            let cascade = context.core.cascade
             let destination = ItemAddress(collection: collection, key: key)
             for source in sources {
-                let removal = (Source.collection, RowRemoval(key: source.key, rowID: source.rowID))
-                switch edge.rules.sourceRemoval {
-                case .always:
-                    cascade.removals.append(removal)
-                case .whenNoDestinationLeft:
-                    if try !hasLiveDestination(source: source.rowID, edge: edge, in: context) {
-                        cascade.removals.append(removal)
-                    }
-                case .never:
-                    break
-                }
-                if edge.rules.contains(.notifySourceWhenDestinationDeleted) {
-                    let notice = RelationshipNotice(
-                        relationship: name, edge: edge.name, removed: .destination,
-                        source: ItemAddress(collection: Source.collection, key: source.key), destination: destination)
-                    cascade.notices.append((notice, edge.notifySource))
-                }
+                try sourceSideRules(edge, source: source, destination: destination, in: context)
             }
         }
+    }
+
+    /// Queues what `edge`'s rules do to `source` once its destination went (or its edge to it,
+    /// removed as if the destination went).
+    private func sourceSideRules(
+        _ edge: RelationshipEdge<Source>, source: (rowID: Int64, key: String), destination: ItemAddress,
+        in context: ExtensionContext
+    ) throws {
+        let cascade = context.core.cascade
+        let removal = (Source.collection, RowRemoval(key: source.key, rowID: source.rowID))
+        switch edge.rules.sourceRemoval {
+        case .always:
+            cascade.removals.append(removal)
+        case .whenNoDestinationLeft:
+            if try !hasLiveDestination(source: source.rowID, edge: edge, in: context) {
+                cascade.removals.append(removal)
+            }
+        case .never:
+            break
+        }
+        if edge.rules.contains(.notifySourceWhenDestinationDeleted) {
+            let notice = RelationshipNotice(
+                relationship: name, edge: edge.name, removed: .destination,
+                source: ItemAddress(collection: Source.collection, key: source.key), destination: destination)
+            cascade.notices.append((notice, edge.notifySource))
+        }
+    }
+
+    /// Applies `edge`'s rules to the removal of its row from `source` (its row id and key) to
+    /// `destinationKey`, as if `end` had been removed, then runs what they queue.
+    func applyRules(
+        ofRemovedEdge edge: RelationshipEdge<Source>, source: (rowID: Int64, key: String), destinationKey: String,
+        asIf end: RelationshipNotice.Removed, in context: ExtensionContext
+    ) throws {
+        switch end {
+        case .source:
+            guard edge.rules.actOnSourceRemoval else { return }
+            let left =
+                edge.rules.countsSourcesLeft
+                ? try countSources(edge: edge.name, destination: destinationKey, in: context) : 0
+            try destinationSideRules(
+                edge, sourceKey: source.key, destinationKey: destinationKey, sourcesLeft: left, in: context)
+        case .destination:
+            guard edge.rules.actOnDestinationRemoval else { return }
+            try sourceSideRules(
+                edge, source: source,
+                destination: ItemAddress(collection: edge.destinationCollection, key: destinationKey), in: context)
+        }
+        try context.core.runCascade()
     }
 
     private func countSources(edge: String, destination: String, in context: ExtensionContext) throws -> Int {
