@@ -32,6 +32,14 @@ import TroveUserExtension
 ///                                             the items in a read transaction: "checked <n>
 ///                                             refused <m>" after each check, "wrong <what>" for
 ///                                             an index that answered without all its items
+/// trove-crash-writer actions <database path> <log path>   runs the actions of
+///                                             `ActionWorkload.schedule` with an `ActionRunner`: each
+///                                             handler appends "<key> <attempt>" to the log file, then
+///                                             prints "ran <key> <attempt>"; the first run of
+///                                             `ActionWorkload.killedKey` then sleeps (the test kills
+///                                             it there, before its completion is recorded);
+///                                             "recorded <key>" once a completion is committed,
+///                                             "done" when nothing is due, and exits
 /// trove-crash-writer cascade <database path>  removes `s0`, which cascades through the whole
 ///                                             graph in one transaction: "cascade <n>" as it goes,
 ///                                             "committed" after the commit
@@ -44,12 +52,13 @@ import TroveUserExtension
 struct CrashWriter {
     static func main() {
         let arguments = CommandLine.arguments
-        let takesAThirdArgument = ["shared", "insert", "view", "extensions"].contains(arguments.count == 4 ? arguments[1] : "")
+        let takesAThirdArgument = ["shared", "insert", "view", "extensions", "actions"].contains(arguments.count == 4 ? arguments[1] : "")
         let takesTwoMore = arguments.count == 5 && arguments[1] == "cascade-build"
         guard arguments.count == 3 || takesAThirdArgument || takesTwoMore else {
             fail(
                 "usage: trove-crash-writer small|bulk|long|index|sequence|cascade|tally <database path> | shared <database path> <name>"
                     + " | insert <database path> <n> | view <database path> <version>"
+                    + " | actions <database path> <log path>"
                     + " | cascade-build <database path> <spines> <fanout>"
             )
         }
@@ -70,6 +79,10 @@ struct CrashWriter {
             }
             if arguments[1] == "extensions" {
                 try checkExtensionSet(arguments[3], path: arguments[2])
+            }
+            if arguments[1] == "actions" {
+                try runActions(path: arguments[2], log: arguments[3])
+                return
             }
             if arguments[1] == "tally" {
                 try tally(path: arguments[2])
@@ -206,6 +219,48 @@ struct CrashWriter {
             try connection.write { tx in try TallyWorkload.commit(n, in: tx) }
             say("committed \(n)")
         }
+    }
+
+    /// Runs the due actions of `ActionWorkload.schedule`, logging each run to the file at `log`
+    /// before it prints it; the first run of `ActionWorkload.killedKey` then sleeps, for the test to
+    /// kill the process between the action's work and its record.
+    static func runActions(path: String, log: String) throws {
+        let database = try Database(path: path, extensions: [ActionWorkload.schedule.databaseExtension])
+        try ActionWorkload.seed(database)
+        if !FileManager.default.fileExists(atPath: log) {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+        }
+        let runner = ActionRunner(
+            database: database, schedule: ActionWorkload.name,
+            handlers: [
+                "send": { action in
+                    let file = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+                    try file.seekToEnd()
+                    try file.write(contentsOf: Data("\(action.key) \(action.attempt)\n".utf8))
+                    try file.synchronize()
+                    try file.close()
+                    say("ran \(action.key) \(action.attempt)")
+                    if action.key == ActionWorkload.killedKey, action.attempt == 1 {
+                        try await Task.sleep(for: .seconds(600))
+                    }
+                }
+            ],
+            onEvent: { event in
+                if case .ran(let action, _) = event { say("recorded \(action.key)") }
+            })
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<(any Error)?>(nil)
+        Task {
+            do {
+                try await runner.runDue()
+            } catch {
+                result.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = result.withLock({ $0 }) { throw error }
+        say("done")
     }
 
     static func register(_ definition: DatabaseExtension, path: String) throws {
