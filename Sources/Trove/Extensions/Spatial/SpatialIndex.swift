@@ -33,6 +33,8 @@ public struct SpatialIndex<Item: Persistable>: Sendable {
     public let box: @Sendable (Item) -> SpatialBox?
     /// The table.
     let table: String
+    /// The SQL of the queries.
+    let sql: SpatialSQL
 
     /// Defines a spatial index of the items of `Item`.
     ///
@@ -47,6 +49,7 @@ public struct SpatialIndex<Item: Persistable>: Sendable {
         self.version = version
         self.box = box
         table = "trove_ext_\(name)"
+        sql = SpatialSQL(table: table, keyOrder: ItemKeyOrder(of: Item.ID.self))
     }
 
     /// The index as an extension to register (``Database/register(_:)-(DatabaseExtension)``).

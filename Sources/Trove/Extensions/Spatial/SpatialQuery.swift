@@ -54,35 +54,18 @@ public struct SpatialQuery<Item: Persistable>: ItemQuery {
         let tables = try transaction.extensionTables(named: index.name)
         let limit = [self.limit, limit].compactMap { $0 }.min()
         if limit == 0 { return [] }
-        let table = "\"\(index.table)\""
-        let keyOrder = ItemKeyOrder(of: Item.ID.self).orderingTerms(of: "key")
-        // The R*Tree's columns take the candidates (the box ?1...?4 grown to cover rounding);
-        // the exact columns decide.
-        let candidates = "minX <= ?2 AND maxX >= ?1 AND minY <= ?4 AND maxY >= ?3"
         let sql: String
         var arguments: [IndexValue]
         switch shape {
         case .intersecting(let box), .within(let box):
-            let exact =
-                if case .within = shape {
-                    "x0 >= ?1 AND x1 <= ?2 AND y0 >= ?3 AND y1 <= ?4"
-                } else {
-                    "x0 <= ?2 AND x1 >= ?1 AND y0 <= ?4 AND y1 >= ?3"
-                }
-            sql = "SELECT key FROM \(table) WHERE \(candidates) AND \(exact) ORDER BY \(keyOrder) LIMIT ?5"
+            if case .within = shape { sql = index.sql.within } else { sql = index.sql.intersecting }
             arguments = [.real(box.minX), .real(box.maxX), .real(box.minY), .real(box.maxY)]
         case .near(let point, let radius):
             guard radius >= 0 else { return [] }
-            // Grown a little so that no item at the radius is lost to the rounding of the
-            // subtractions (the exact distance decides).
+            // The box of the disc, grown a little so that no item at the radius is lost to the
+            // rounding of the subtractions (the exact distance decides).
             let reach = radius + 1e-9 * (radius + abs(point.x) + abs(point.y)) + Double.leastNormalMagnitude
-            sql = """
-                SELECT key FROM (
-                    SELECT key, dx * dx + dy * dy AS d2 FROM (
-                        SELECT key, max(x0 - ?5, ?5 - x1, 0.0) AS dx, max(y0 - ?6, ?6 - y1, 0.0) AS dy
-                        FROM \(table) WHERE \(candidates)))
-                WHERE d2 <= ?7 ORDER BY d2, \(keyOrder) LIMIT ?8
-                """
+            sql = index.sql.near
             arguments = [
                 .real(point.x - reach), .real(point.x + reach), .real(point.y - reach), .real(point.y + reach),
                 .real(point.x), .real(point.y), .real(radius * radius),
@@ -92,5 +75,34 @@ public struct SpatialQuery<Item: Persistable>: ItemQuery {
         var keys: [String] = []
         try tables.select(sql, arguments) { keys.append($0.string(at: 0)) }
         return keys
+    }
+}
+
+/// The SQL of the queries of one ``SpatialIndex``, made once with the index: the R*Tree's
+/// columns take the candidates whose stored box (rounded outward) meets the box `?1...?4`
+/// (`minX`, `maxX`, `minY`, `maxY`); the exact columns decide; the results come in key order, or
+/// by distance from (`?5`, `?6`) then key, at most `LIMIT` (the last parameter; -1: no limit).
+struct SpatialSQL: Sendable {
+    let intersecting: String
+    let within: String
+    let near: String
+
+    init(table: String, keyOrder: ItemKeyOrder) {
+        let table = "\"\(table)\""
+        let keys = keyOrder.orderingTerms(of: "key")
+        let candidates = "minX <= ?2 AND maxX >= ?1 AND minY <= ?4 AND maxY >= ?3"
+        intersecting =
+            "SELECT key FROM \(table) WHERE \(candidates) AND x0 <= ?2 AND x1 >= ?1 AND y0 <= ?4 AND y1 >= ?3 ORDER BY \(keys) LIMIT ?5"
+        within =
+            "SELECT key FROM \(table) WHERE \(candidates) AND x0 >= ?1 AND x1 <= ?2 AND y0 >= ?3 AND y1 <= ?4 ORDER BY \(keys) LIMIT ?5"
+        // The distance is computed as ``SpatialBox/squaredDistance(to:)`` computes it, and
+        // compared with the square of the radius (?7).
+        near = """
+            SELECT key FROM (
+                SELECT key, dx * dx + dy * dy AS d2 FROM (
+                    SELECT key, max(x0 - ?5, ?5 - x1, 0.0) AS dx, max(y0 - ?6, ?6 - y1, 0.0) AS dy
+                    FROM \(table) WHERE \(candidates)))
+            WHERE d2 <= ?7 ORDER BY d2, \(keys) LIMIT ?8
+            """
     }
 }
