@@ -75,7 +75,9 @@ import TroveTestSupport
         for query in 0..<12 {
             let box = randomBox(&random)
             let intersecting = try index.query(intersecting: box).keys(in: database)
-            #expect(intersecting == model.intersecting(box, version: version), "\(context) query \(query) intersecting \(box)")
+            #expect(
+                intersecting == model.intersecting(box, version: version),
+                "\(context) query \(query) intersecting \(box)")
             let within = try index.query(within: box).keys(in: database)
             #expect(within == model.within(box, version: version), "\(context) query \(query) within \(box)")
             let point = SpatialPoint(x: gridX(Int(random.next() % 50) - 5), y: gridY(Int(random.next() % 40) - 2))
@@ -84,7 +86,9 @@ import TroveTestSupport
             var near = index.query(near: point, within: radius)
             if let limit { near = near.limit(limit) }
             let expected = model.near(point, radius: radius, limit: limit, version: version)
-            #expect(try near.keys(in: database) == expected, "\(context) query \(query) near \(point) \(radius) \(String(describing: limit))")
+            #expect(
+                try near.keys(in: database) == expected,
+                "\(context) query \(query) near \(point) \(radius) \(String(describing: limit))")
             #expect(try near.count(in: database) == expected.count, "\(context) query \(query)")
             // Items through the cache, as a read of their keys gives them (an untyped copy under
             // another key holds the fields of the item it was copied from).
@@ -136,7 +140,8 @@ import TroveTestSupport
                                 }
                                 next.groups[key] = group
                             case 5:
-                                _ = try tx.setMetadata(CrashStamp(group: group, checksum: 0), for: CrashItem.self, key: key)
+                                _ = try tx.setMetadata(
+                                    CrashStamp(group: group, checksum: 0), for: CrashItem.self, key: key)
                             case 6:
                                 try tx.touch(key: key, in: CrashItem.collection)
                             case 7, 8:
@@ -166,7 +171,8 @@ import TroveTestSupport
         // Reopened: the index is in the file.
         do {
             let database = try Database(path: path, extensions: [Self.index().databaseExtension])
-            try Self.checkQueries(Self.index(), in: database, model: model, version: 1, random: &random, context: "seed \(seed) reopened")
+            try Self.checkQueries(
+                Self.index(), in: database, model: model, version: 1, random: &random, context: "seed \(seed) reopened")
         }
         // A new version with other boxes: rebuilt from the items.
         do {
@@ -199,16 +205,22 @@ import TroveTestSupport
         }
         #expect(refusal?.code == .extensionFailed)
         #expect(refusal?.extensionName == "odd" && refusal?.key == "b", "\(String(describing: refusal))")
-        #expect(try index.query(intersecting: SpatialBox(minX: -10, maxX: 10, minY: -1, maxY: 1)).keys(in: database) == ["a"])
+        #expect(
+            try index.query(intersecting: SpatialBox(minX: -10, maxX: 10, minY: -1, maxY: 1)).keys(in: database) == [
+                "a"
+            ])
         // The R*Tree writes its shadow tables itself; a read of the extension's tables may not.
         var writeInRead: TroveError?
         do {
-            try database.read { tx in try tx.extensionTables(named: "odd").select("DELETE FROM trove_ext_odd_rowid") { _ in } }
+            try database.read { tx in
+                try tx.extensionTables(named: "odd").select("DELETE FROM trove_ext_odd_rowid") { _ in }
+            }
         } catch let error as TroveError {
             writeInRead = error
         }
         #expect(writeInRead?.code == .misuse, "\(String(describing: writeInRead))")
-        #expect(try index.query(intersecting: SpatialBox(minX: -10, maxX: 10, minY: -1, maxY: 1)).count(in: database) == 1)
+        #expect(
+            try index.query(intersecting: SpatialBox(minX: -10, maxX: 10, minY: -1, maxY: 1)).count(in: database) == 1)
     }
 
     /// An observation of a spatial query runs again when its collection changes.
@@ -224,4 +236,3 @@ import TroveTestSupport
         #expect(try await values.next() == ["a"])
     }
 }
-

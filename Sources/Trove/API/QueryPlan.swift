@@ -129,7 +129,8 @@ package struct ExtensionKeysRead: Sendable {
             guard let id = Item.ID(itemKey: key) else {
                 throw TroveError(
                     code: .invalidKey,
-                    message: "The extension '\(extensionName)' gave the key '\(key)', which is not a valid \(Item.ID.self).",
+                    message:
+                        "The extension '\(extensionName)' gave the key '\(key)', which is not a valid \(Item.ID.self).",
                     collection: Item.collection, key: key, extensionName: extensionName)
             }
             return id

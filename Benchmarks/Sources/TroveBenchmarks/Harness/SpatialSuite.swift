@@ -55,7 +55,9 @@ struct SpatialSuite {
         log("making \(Workload.format(count)) places")
         var random = SplitMix64(seed: 32)
         func coordinate() -> Double { Double(random.next() % 1_000_000) / 1_000_000 * Self.side }
-        places = (0..<count).map { Place(id: "p\(1_000_000 + $0)", x: coordinate(), y: coordinate(), name: "Place \($0)") }
+        places = (0..<count).map {
+            Place(id: "p\(1_000_000 + $0)", x: coordinate(), y: coordinate(), name: "Place \($0)")
+        }
         // A square of 0.1% of the area holds about 0.1% of the places.
         let boxSide = Self.side * 0.001.squareRoot()
         boxQueries = (0..<1_000).map { _ in
@@ -101,11 +103,13 @@ struct SpatialSuite {
         nearResults.reserveCapacity(near.count)
         let nearStart = Stopwatch()
         for query in near {
-            nearResults.append(try store.places(near: query.point, within: query.radius, limit: Self.nearLimit).map(\.id))
+            nearResults.append(
+                try store.places(near: query.point, within: query.radius, limit: Self.nearLimit).map(\.id))
         }
         nearTimes[engine, default: .init()].append(nearStart.elapsed(), count: near.count)
         if engine == .trove {
-            guard boxResults.contains(where: { !$0.isEmpty }), nearResults.contains(where: { $0.count == Self.nearLimit })
+            guard boxResults.contains(where: { !$0.isEmpty }),
+                nearResults.contains(where: { $0.count == Self.nearLimit })
             else {
                 throw BenchmarkError("spatial: Trove found nothing: the fixtures are wrong")
             }
@@ -113,10 +117,13 @@ struct SpatialSuite {
             expectedNear = nearResults
         } else {
             for (index, result) in boxResults.enumerated() where result != expectedBoxes[index] {
-                throw BenchmarkError("spatial: \(engine.rawValue) found \(result.count) places in box \(index), Trove \(expectedBoxes[index].count)")
+                throw BenchmarkError(
+                    "spatial: \(engine.rawValue) found \(result.count) places in box \(index), Trove \(expectedBoxes[index].count)"
+                )
             }
             for (index, result) in nearResults.enumerated() where result != expectedNear[index] {
-                throw BenchmarkError("spatial: \(engine.rawValue) found other nearest places for query \(index) than Trove")
+                throw BenchmarkError(
+                    "spatial: \(engine.rawValue) found other nearest places for query \(index) than Trove")
             }
         }
     }
@@ -149,12 +156,15 @@ struct SpatialSuite {
         lines.append("| box query | " + engines.map { cell(boxTimes[$0]) }.joined(separator: " | ") + " |")
         let rawBox = median(boxTimes[.rawTree])
         lines.append(
-            "| … / R*Tree by hand | " + engines.map { formatRatio(median(boxTimes[$0]) / rawBox) }.joined(separator: " | ")
+            "| … / R*Tree by hand | "
+                + engines.map { formatRatio(median(boxTimes[$0]) / rawBox) }.joined(separator: " | ")
                 + " |")
-        lines.append("| nearest \(Self.nearLimit) | " + engines.map { cell(nearTimes[$0]) }.joined(separator: " | ") + " |")
+        lines.append(
+            "| nearest \(Self.nearLimit) | " + engines.map { cell(nearTimes[$0]) }.joined(separator: " | ") + " |")
         let rawNear = median(nearTimes[.rawTree])
         lines.append(
-            "| … / R*Tree by hand | " + engines.map { formatRatio(median(nearTimes[$0]) / rawNear) }.joined(separator: " | ")
+            "| … / R*Tree by hand | "
+                + engines.map { formatRatio(median(nearTimes[$0]) / rawNear) }.joined(separator: " | ")
                 + " |")
         return lines
     }
@@ -209,7 +219,8 @@ final class RawSpatialStore: SpatialBenchmarkStore {
     init(directory: String, tree: Bool) throws {
         self.tree = tree
         sqlite = try RawSQLite(path: directory + "/places.sqlite")
-        try sqlite.execute("CREATE TABLE places (id TEXT PRIMARY KEY NOT NULL, x REAL NOT NULL, y REAL NOT NULL, name TEXT NOT NULL)")
+        try sqlite.execute(
+            "CREATE TABLE places (id TEXT PRIMARY KEY NOT NULL, x REAL NOT NULL, y REAL NOT NULL, name TEXT NOT NULL)")
         insertPlace = try sqlite.prepare("INSERT INTO places (id, x, y, name) VALUES (?1, ?2, ?3, ?4)")
         begin = try sqlite.prepare("BEGIN IMMEDIATE")
         commit = try sqlite.prepare("COMMIT")
