@@ -239,6 +239,17 @@ struct BadInputPostgresTests {
         }
     }
 
+    /// A query of a spatial index (an extension's own query, ``QueryPlan/init(extension:keys:)``)
+    /// is refused when it runs, naming the index.
+    @Test(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
+    func aSpatialQueryIsRefused() async throws {
+        try await withStore { store in
+            await expectRefusal(
+                of: Self.tallySpatial.query(near: SpatialPoint(x: 0, y: 0), within: 5).limit(3), code: .misuse,
+                saying: ["PostgreSQL does not run", "extension 'tally_where'"], store: store)
+        }
+    }
+
     @Test(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
     func aQueryOfAnIndexTheStoreDoesNotKeepIsRefused() async throws {
         try await withStore { store in
