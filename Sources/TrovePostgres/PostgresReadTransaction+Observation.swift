@@ -22,6 +22,8 @@ extension PostgresReadTransaction {
             for filter in clauses.indexFilters { recorder.recordIndex(filter.indexName, of: Item.collection) }
         case .view:
             recorder.recordCollection(Item.collection)
+        case .extensionKeys(let read):
+            recorder.recordIndex(read.extensionName, of: Item.collection)
         }
     }
 }

@@ -67,7 +67,7 @@ struct BadInputPostgresTests {
             User.index.databaseExtension, Self.plainEdges.databaseExtension, cascadeEdges.databaseExtension,
             Relationships<Tally>("tally_manual", edges: [.manual("linked", to: Tally.self)]).databaseExtension,
             Post.relationships.databaseExtension, Note.fullTextSearch.databaseExtension,
-            Self.trigramSearch.databaseExtension, Self.tallyView.databaseExtension,
+            Self.trigramSearch.databaseExtension, Self.tallyView.databaseExtension, Self.tallySpatial.databaseExtension,
         ]
         var seen: Set<String> = []
         for example in examples {
@@ -101,6 +101,15 @@ struct BadInputPostgresTests {
             }
         }
         #expect(seen == ["secondary index", "relationships", "full-text search", "view"])
+    }
+
+    /// A spatial index of tallies: an R*Tree, which PostgreSQL does not keep.
+    static let tallySpatial = SpatialIndex<Tally>("tally_where") { .point(x: Double($0.value), y: 0) }
+
+    @Test func aSpatialIndexIsRefusedAtOpen() async {
+        await expectRefusal(
+            extensions: [Self.tallySpatial.databaseExtension], naming: Self.tallySpatial.name,
+            collection: Tally.collection, model: nil, saying: ["spatialIndex"])
     }
 
     @Test func aViewIsRefusedAtOpen() async {
@@ -227,6 +236,17 @@ struct BadInputPostgresTests {
             await expectRefusal(
                 of: Self.tallyView.rows(in: "all"), code: .misuse,
                 saying: ["PostgreSQL does not run", "view 'tally_view'"], store: store)
+        }
+    }
+
+    /// A query of a spatial index (an extension's own query, ``QueryPlan/init(extension:keys:)``)
+    /// is refused when it runs, naming the index.
+    @Test(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
+    func aSpatialQueryIsRefused() async throws {
+        try await withStore { store in
+            await expectRefusal(
+                of: Self.tallySpatial.query(near: SpatialPoint(x: 0, y: 0), within: 5).limit(3), code: .misuse,
+                saying: ["PostgreSQL does not run", "extension 'tally_where'"], store: store)
         }
     }
 

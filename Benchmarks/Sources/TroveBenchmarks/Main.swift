@@ -90,6 +90,12 @@ enum TroveBenchmarks {
             try suite.run()
             relationships = suite
         }
+        var spatial: SpatialSuite?
+        if options.includeSpatial && !options.isProfiling {
+            var suite = SpatialSuite(options: options)
+            try suite.run()
+            spatial = suite
+        }
         // A profiled run (Scripts/instructions.sh) ran the profiled workloads alone, and Trove's
         // side of the suites only: no table to print.
         if options.isProfiling {
@@ -117,6 +123,9 @@ enum TroveBenchmarks {
         }
         if let relationships {
             print(relationships.table().joined(separator: "\n"))
+        }
+        if let spatial {
+            print(spatial.table().joined(separator: "\n"))
         }
         #if Postgres
             // The PostgreSQL suite (issue 18): only with the package trait `Postgres`.

@@ -1,9 +1,11 @@
 /// What a query selects, as the engine that runs it reads it: which extension, and the clauses.
 ///
 /// Apps never build one: each query type (``IndexQuery``, ``FullTextQuery``,
-/// ``RelationshipQuery``) describes itself with one, and the engine behind a transaction runs it
-/// (SQLite's ``ReadTransaction`` here, PostgreSQL's in TrovePostgres, each in its own SQL dialect).
-/// An engine that cannot run a kind of query refuses it with an error naming it, never skips it.
+/// ``RelationshipQuery``, ``SpatialQuery``) describes itself with one, and the engine behind a
+/// transaction runs it (SQLite's ``ReadTransaction`` here, PostgreSQL's in TrovePostgres, each in
+/// its own SQL dialect). An engine that cannot run a kind of query refuses it with an error naming
+/// it, never skips it. A query of an extension of your own makes its plan with
+/// ``init(extension:keys:)``.
 public struct QueryPlan<Item: Persistable>: Sendable {
     /// The extension a query reads, with its clauses.
     @usableFromInline
@@ -16,6 +18,8 @@ public struct QueryPlan<Item: Persistable>: Sendable {
         case edges(RelationshipTraversal)
         /// The rows of a group of a view.
         case view(ViewRowsRead<Item>)
+        /// A query of an extension written on the public protocol, which reads its keys.
+        case extensionKeys(ExtensionKeysRead)
     }
 
     @usableFromInline package var source: Source
@@ -42,6 +46,9 @@ public struct QueryPlan<Item: Persistable>: Sendable {
             let lower = read.range?.lowerBound ?? 0
             read.range = lower..<min(read.range?.upperBound ?? Int.max, lower + 1)
             copy.source = .view(read)
+        case .extensionKeys(var read):
+            read.limit = min(read.limit ?? 1, 1)
+            copy.source = .extensionKeys(read)
         }
         return copy
     }
@@ -53,6 +60,80 @@ public struct QueryPlan<Item: Persistable>: Sendable {
         case .search(let search, _): "the full-text search '\(search.name)'"
         case .edges(let traversal): "a traversal of the relationships '\(traversal.extensionName)'"
         case .view(let read): "a read of the view '\(read.viewName)'"
+        case .extensionKeys(let read): "a query of the extension '\(read.extensionName)'"
+        }
+    }
+}
+
+extension QueryPlan {
+    /// The plan of a query of an extension of your own (see ``ExtensionImplementation``), which
+    /// makes the query an ``ItemQuery`` with every terminal: `keys` reads, in a SQLite
+    /// transaction, the stored keys (``ItemKey/itemKey``) of the items the query selects, in its
+    /// order, at most `limit` of them when `limit` is not `nil` (the `first` terminals pass 1),
+    /// usually with ``ReadTransaction/extensionTables(named:)``.
+    ///
+    /// ```swift
+    /// struct RecentNotes: ItemQuery {
+    ///     var plan: QueryPlan<Note> {
+    ///         QueryPlan(extension: "recent_notes") { tx, limit in
+    ///             var keys: [String] = []
+    ///             try tx.extensionTables(named: "recent_notes").select(
+    ///                 "SELECT key FROM trove_ext_recent_notes ORDER BY at DESC LIMIT ?", [.integer(Int64(limit ?? -1))]
+    ///             ) { keys.append($0.string(at: 0)) }
+    ///             return keys
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The `items` terminals read the items of these keys through the connection's cache, in that
+    /// order (a key with no item is skipped); `keys` converts them to `Item.ID`; `count` counts
+    /// them. Another engine (PostgreSQL) refuses the query with an error naming the extension.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the extension the query reads, for errors.
+    ///   - keys: Reads the stored keys of the selected items, in order, at most `limit`.
+    public init(
+        extension name: String,
+        keys: @escaping @Sendable (_ transaction: ReadTransaction, _ limit: Int?) throws -> [String]
+    ) {
+        self.init(.extensionKeys(ExtensionKeysRead(extensionName: name, limit: nil, read: keys)))
+    }
+}
+
+/// A query of an extension of your own, as its plan holds it (see
+/// ``QueryPlan/init(extension:keys:)``).
+@usableFromInline
+package struct ExtensionKeysRead: Sendable {
+    /// The name of the extension.
+    @usableFromInline package let extensionName: String
+    /// The most keys to read, or `nil`: what the `first` terminals set.
+    @usableFromInline package var limit: Int?
+    /// Reads the keys.
+    @usableFromInline let read: @Sendable (ReadTransaction, Int?) throws -> [String]
+
+    @usableFromInline
+    init(extensionName: String, limit: Int?, read: @escaping @Sendable (ReadTransaction, Int?) throws -> [String]) {
+        self.extensionName = extensionName
+        self.limit = limit
+        self.read = read
+    }
+
+    /// The keys of the query, read in `transaction`, as `Item.ID`s.
+    ///
+    /// - Throws: What the query throws; ``TroveError/Code/invalidKey`` for a key that is not an
+    ///   `Item.ID`.
+    @inlinable
+    func ids<Item: Persistable>(of type: Item.Type, in transaction: ReadTransaction) throws -> [Item.ID] {
+        try read(transaction, limit).map { key in
+            guard let id = Item.ID(itemKey: key) else {
+                throw TroveError(
+                    code: .invalidKey,
+                    message:
+                        "The extension '\(extensionName)' gave the key '\(key)', which is not a valid \(Item.ID.self).",
+                    collection: Item.collection, key: key, extensionName: extensionName)
+            }
+            return id
         }
     }
 }

@@ -39,6 +39,7 @@ extension ReadTransaction: TransactionReading {
         case .search(let search, let clauses): try searchHits(search, clauses).map(\.item)
         case .edges(let traversal): try traversalItems(traversal, of: Item.self)
         case .view(let read): try viewItems(read)
+        case .extensionKeys(let read): try self.read(Item.self, keys: read.ids(of: Item.self, in: self))
         }
     }
 
@@ -49,6 +50,7 @@ extension ReadTransaction: TransactionReading {
         case .search(let search, let clauses): try searchKeys(search, clauses)
         case .edges(let traversal): try traversalIDs(traversal, of: Item.self)
         case .view(let read): try viewKeys(read)
+        case .extensionKeys(let read): try read.ids(of: Item.self, in: self)
         }
     }
 
@@ -59,6 +61,7 @@ extension ReadTransaction: TransactionReading {
         case .search(let search, let clauses): try searchCount(search, clauses)
         case .edges(let traversal): try traversalCount(traversal)
         case .view(let read): try viewCount(read)
+        case .extensionKeys(let read): try read.read(self, read.limit).count
         }
     }
 

@@ -17,6 +17,12 @@ struct TableAccess {
         }
     }
 
+    /// Whether `table` is a shadow table of one of ``tables`` (named after it, then `_`), and
+    /// not one of them.
+    func ownsAsShadow(_ table: String) -> Bool {
+        !tables.contains(table) && owns(table)
+    }
+
     /// `nil` when SQLite may do `action` with its arguments, else what was refused, in words.
     func refusal(action: Int32, _ first: String?, _ second: String?) -> String? {
         // SQLite's own schema table: a statement that creates or drops a table writes it, and
@@ -29,7 +35,12 @@ struct TableAccess {
             guard let first, owns(first) || isSchema else { return "it reads the table '\(first ?? "?")'" }
             return nil
         case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
-            if readOnly, !isSchema { return "it writes in a read transaction" }
+            // A virtual table prepares its own statements on its shadow tables, writes included,
+            // when a connection first opens it, inside the preparation of a statement that only
+            // reads it (an R*Tree's query on a read connection): those are let through here, and
+            // a read-only statement is checked to write nothing once prepared
+            // (``SQLiteConnection/makeStatement(_:limitedTo:)``).
+            if readOnly, !isSchema, !(first.map(ownsAsShadow) ?? false) { return "it writes in a read transaction" }
             guard let first, owns(first) || isSchema else { return "it writes the table '\(first ?? "?")'" }
             return nil
         case SQLITE_CREATE_TABLE, SQLITE_DROP_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
@@ -90,7 +101,13 @@ extension SQLiteConnection {
         guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
         defer { sqlite3_set_authorizer(handle, nil, nil) }
         do {
-            return .success(try withExtendedLifetime(check) { try makeStatement(sql) })
+            let statement = try withExtendedLifetime(check) { try makeStatement(sql) }
+            // What the authorizer let through for a virtual table's own statements must not make
+            // a read-only statement write.
+            if access.readOnly, sqlite3_stmt_readonly(statement.pointer) == 0 {
+                return .failure(Refusal(reason: "it writes in a read transaction"))
+            }
+            return .success(statement)
         } catch {
             if let refusal = check.refusal { return .failure(Refusal(reason: refusal)) }
             throw error

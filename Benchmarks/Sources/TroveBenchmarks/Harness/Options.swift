@@ -19,6 +19,8 @@ struct Options {
     var includeViews = true
     /// Whether the relationships benchmark runs (issue 16).
     var includeRelationships = true
+    /// Whether the spatial index benchmark runs (issue 32).
+    var includeSpatial = true
     var warmUp = true
     var isSmoke = false
     var directory = NSTemporaryDirectory()
@@ -76,6 +78,8 @@ struct Options {
           --no-relationships        Skip the relationships benchmark (deleting an author whose N/10 posts cascade, Trove
                                     Relationships against an ON DELETE CASCADE foreign key in raw SQLite and GRDB; writing
                                     N/10 posts with and without the relationship).
+          --no-spatial              Skip the spatial index benchmark (1,000 box queries and 1,000 nearest-20 queries over N
+                                    points: Trove's SpatialIndex against raw SQLite's R*Tree by hand and a scan of every row).
           --no-warm-up              Skip the small untimed pass before the timed runs.
           --directory <path>        Where the databases are created (default: the temporary folder).
           --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
@@ -142,6 +146,7 @@ struct Options {
             case "--no-search": includeSearch = false
             case "--no-views": includeViews = false
             case "--no-relationships": includeRelationships = false
+            case "--no-spatial": includeSpatial = false
             case "--no-warm-up": warmUp = false
             case "--directory": directory = try value(for: argument)
             case "--clock":

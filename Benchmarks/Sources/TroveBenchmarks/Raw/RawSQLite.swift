@@ -79,6 +79,11 @@ final class RawStatement {
     }
 
     @inline(__always)
+    func bindDouble(_ value: Double, at index: Int32) {
+        sqlite3_bind_double(pointer, index, value)
+    }
+
+    @inline(__always)
     func bindNull(at index: Int32) {
         sqlite3_bind_null(pointer, index)
     }
@@ -116,6 +121,11 @@ final class RawStatement {
     func blob(at column: Int32) -> UnsafeRawBufferPointer {
         let base = sqlite3_column_blob(pointer, column)
         return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : Int(sqlite3_column_bytes(pointer, column)))
+    }
+
+    @inline(__always)
+    func double(at column: Int32) -> Double {
+        sqlite3_column_double(pointer, column)
     }
 
     @inline(__always)
