@@ -30,6 +30,8 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
     private struct State {
         /// The values not written back yet, by key; `nil` for a removal.
         var pending: [Item.ID: Item?] = [:]
+        /// The batch being written back, read until it commits.
+        var inFlight: [Item.ID: Item?] = [:]
         /// Whether a write-back is scheduled.
         var isScheduled = false
         /// The error of the last write-back that failed, if the values are still pending.
@@ -58,7 +60,7 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
     /// - Returns: The value, or `nil` when there is none (or its removal is pending).
     /// - Throws: ``TroveError`` when the database cannot read it.
     public func value(forKey key: Item.ID) throws -> Item? {
-        if let pending = state.withLock({ $0.pending[key] }) {
+        if let pending = state.withLock({ $0.pending[key] ?? $0.inFlight[key] }) {
             return pending
         }
         return try database.read(Item.self, key: key)
@@ -78,9 +80,9 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
         enqueue(key, nil)
     }
 
-    /// The number of values not written back yet.
+    /// The number of values not written back yet, those of a batch being written included.
     public var pendingCount: Int {
-        state.withLock { $0.pending.count }
+        state.withLock { $0.pending.count + $0.inFlight.count }
     }
 
     /// The error of the last write-back that failed, whose values are still pending (the next
@@ -96,8 +98,9 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
     public func flush() throws {
         try writing.withLock { _ in
             let batch = state.withLock { state in
-                defer { state.pending.removeAll() }
-                return state.pending
+                state.inFlight = state.pending
+                state.pending.removeAll()
+                return state.inFlight
             }
             guard !batch.isEmpty else { return }
             do {
@@ -110,7 +113,10 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
                         }
                     }
                 }
-                state.withLock { $0.lastError = nil }
+                state.withLock { state in
+                    state.inFlight.removeAll()
+                    state.lastError = nil
+                }
             } catch {
                 let troveError =
                     error as? TroveError
@@ -120,6 +126,7 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
                 state.withLock { state in
                     // What was written to the proxy since stays newer than the failed batch.
                     state.pending.merge(batch) { newer, _ in newer }
+                    state.inFlight.removeAll()
                     state.lastError = troveError
                 }
                 throw troveError
