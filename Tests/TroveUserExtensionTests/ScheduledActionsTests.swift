@@ -73,9 +73,10 @@ final class RunLog: Sendable {
 
     var all: [String] { entries.withLock { $0 } }
 
-    /// Waits (in real time, at most 10 seconds) until `predicate` holds of the entries.
+    /// Waits (in real time, at least 60 seconds: a sanitizer run on a loaded machine is slow)
+    /// until `predicate` holds of the entries.
     func wait(until predicate: ([String]) -> Bool) async -> Bool {
-        for _ in 0..<1_000 {
+        for _ in 0..<6_000 {
             if predicate(all) { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }

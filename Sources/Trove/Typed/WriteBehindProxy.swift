@@ -17,8 +17,11 @@ import Synchronization
 /// ```
 ///
 /// - Important: **Durability.** A value written to the proxy is durable once the batch that
-///   holds it commits: at most `delay` after the write, or when ``flush()`` returns. A crash or a
-///   kill before that loses it, and every value of its batch; a batch is never half-written.
+///   holds it commits: about `delay` after the first write of the batch (later on a busy
+///   machine, or when a batch is being written as it comes), or when ``flush()`` returns. A crash
+///   or a kill before that loses it, and every value of its batch; a batch is never half-written.
+///   A batch that fails stays pending, is tried again `delay` later, and its error is
+///   ``lastError``. A proxy that is released writes back what it holds first.
 ///   Writes made through the database directly, not through the proxy, are not seen by the proxy
 ///   for the keys it holds pending, and the proxy's batch overwrites them.
 public final class WriteBehindProxy<Item: Persistable>: Sendable {
@@ -39,6 +42,8 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The task that writes the next batch back, cancelled when the proxy goes.
+    private let scheduled = Mutex<Task<Void, Never>?>(nil)
     /// Held while a batch is written, so that batches commit in the order of their writes.
     private let writing = Mutex(())
 
@@ -140,6 +145,7 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
     }
 
     /// Schedules a write-back `delay` from now, unless one is scheduled or nothing is pending.
+    /// The task holds the proxy weakly: a proxy that goes cancels it (see `deinit`).
     private func scheduleWriteBack() {
         let schedule = state.withLock { state in
             guard !state.isScheduled, !state.pending.isEmpty else { return false }
@@ -147,13 +153,23 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
             return true
         }
         guard schedule else { return }
-        Task.detached { [self] in
+        let delay = self.delay
+        let task = Task.detached { [weak self] in
             try? await Task.sleep(for: delay)
+            guard !Task.isCancelled, let self else { return }
             state.withLock { $0.isScheduled = false }
             // A failure stays in `lastError`, its values pending.
             try? flush()
             // Values that came while the batch was written, or a batch that failed: another one.
             scheduleWriteBack()
         }
+        scheduled.withLock { $0 = task }
+    }
+
+    /// Writes back what is pending, as ``flush()`` does (an error is dropped: nothing is left to
+    /// hold the values), and cancels the scheduled write-back.
+    deinit {
+        scheduled.withLock { $0?.cancel() }
+        try? flush()
     }
 }
