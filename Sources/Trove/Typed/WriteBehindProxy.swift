@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Values of one model read and written in memory, and written back to the database in batches:
@@ -42,8 +43,9 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
     }
 
     private let state = Mutex(State())
-    /// The task that writes the next batch back, cancelled when the proxy goes.
-    private let scheduled = Mutex<Task<Void, Never>?>(nil)
+    /// The queue the batches are written back on: not Swift's cooperative threads, which a
+    /// synchronous write would block.
+    private let queue = DispatchQueue(label: "Trove.WriteBehindProxy")
     /// Held while a batch is written, so that batches commit in the order of their writes.
     private let writing = Mutex(())
 
@@ -145,7 +147,7 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
     }
 
     /// Schedules a write-back `delay` from now, unless one is scheduled or nothing is pending.
-    /// The task holds the proxy weakly: a proxy that goes cancels it (see `deinit`).
+    /// The work holds the proxy weakly: once the proxy goes, it does nothing.
     private func scheduleWriteBack() {
         let schedule = state.withLock { state in
             guard !state.isScheduled, !state.pending.isEmpty else { return false }
@@ -153,23 +155,21 @@ public final class WriteBehindProxy<Item: Persistable>: Sendable {
             return true
         }
         guard schedule else { return }
-        let delay = self.delay
-        let task = Task.detached { [weak self] in
-            try? await Task.sleep(for: delay)
-            guard !Task.isCancelled, let self else { return }
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self else { return }
             state.withLock { $0.isScheduled = false }
             // A failure stays in `lastError`, its values pending.
             try? flush()
             // Values that came while the batch was written, or a batch that failed: another one.
             scheduleWriteBack()
         }
-        scheduled.withLock { $0 = task }
     }
 
     /// Writes back what is pending, as ``flush()`` does (an error is dropped: nothing is left to
-    /// hold the values), and cancels the scheduled write-back.
+    /// hold the values).
     deinit {
-        scheduled.withLock { $0?.cancel() }
         try? flush()
     }
 }
