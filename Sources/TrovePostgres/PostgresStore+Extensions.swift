@@ -47,11 +47,15 @@ extension PostgresStore {
         -> any PostgresKeptExtension
     {
         let what: String
+        var remedy: String?
         switch databaseExtension.definition {
         case .secondaryIndex(let definition):
             return try PostgresIndex(definition)
         case .relationships(let definition):
-            return PostgresRelationships(definition)
+            guard let edge = definition.fileEdgeNames.first else { return PostgresRelationships(definition) }
+            what =
+                "the edge to files '\(edge)' of the relationships '\(databaseExtension.name)' (the files of a Trove file are in a folder beside it; the instances that share a PostgreSQL store share no folder to remove them from)"
+            remedy = "define the relationships without edges to files for the store, and remove the files yourself"
         case .fullTextSearch(let definition):
             if let refusal = refusal(of: definition) {
                 what = refusal
@@ -66,13 +70,13 @@ extension PostgresStore {
         }
         let whose =
             model.map { "of the model \($0)" } ?? "of the collection '\(databaseExtension.collection)'"
-        let remedy =
+        let usualRemedy =
             model.map {
                 "pass the extensions of \($0) that PostgreSQL keeps (its secondary indexes, full-text searches and relationships) in extensions: instead of the model, or keep \($0) in a Trove file"
             } ?? "pass only secondary indexes, full-text searches and relationships in extensions:"
         throw TroveError(
             code: .misuse,
-            message: "A PostgreSQL store does not keep \(what) \(whose) yet: \(remedy).",
+            message: "A PostgreSQL store does not keep \(what) \(whose) yet: \(remedy ?? usualRemedy).",
             collection: databaseExtension.collection, extensionName: databaseExtension.name)
     }
 

@@ -112,6 +112,17 @@ struct BadInputPostgresTests {
             collection: Tally.collection, model: nil, saying: ["spatialIndex"])
     }
 
+    /// Relationships with an edge to files: their files are in a folder beside a Trove file.
+    static let tallyFiles = Relationships<Tally>(
+        "tally_files",
+        edges: [.toFile("receipt", in: "receipts", rules: .deleteDestinationWhenSourceDeleted) { "\($0.id).pdf" }])
+
+    @Test func relationshipsWithAnEdgeToFilesAreRefusedAtOpen() async {
+        await expectRefusal(
+            extensions: [Self.tallyFiles.databaseExtension], naming: Self.tallyFiles.name,
+            collection: Tally.collection, model: nil, saying: ["edge to files 'receipt'", "remove the files yourself"])
+    }
+
     @Test func aViewIsRefusedAtOpen() async {
         await expectRefusal(
             extensions: [Self.tallyView.databaseExtension], naming: Self.tallyView.name, collection: Tally.collection,

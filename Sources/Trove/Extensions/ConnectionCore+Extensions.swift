@@ -15,9 +15,11 @@ extension ConnectionCore {
             stored.fingerprint == implementation.fingerprint, stored.collection == implementation.collection,
             stored.state == "ready", implementation.isBuilt(name: definition.name, in: ExtensionContext(core: self, extension: definition))
         {
+            try implementation.recover(name: definition.name, in: ExtensionContext(core: self, extension: definition))
             return .unchanged
         }
         try build(definition, replacing: stored, progress: progress)
+        try implementation.recover(name: definition.name, in: ExtensionContext(core: self, extension: definition))
         return stored == nil ? .created : .rebuilt
     }
 

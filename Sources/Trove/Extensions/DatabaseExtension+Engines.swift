@@ -95,6 +95,11 @@ package protocol RelationshipsDefinition: Sendable {
     var edges: [RelationshipEdge<Source>] { get }
 }
 
+extension RelationshipsDefinition {
+    /// The names of the edges to files, which only a Trove file keeps.
+    package var fileEdgeNames: [String] { edges.filter(\.isFile).map(\.name) }
+}
+
 /// ``RelationshipsDefinition`` of a registered ``Relationships``.
 private struct RelationshipsDefinitionOf<Source: Persistable>: RelationshipsDefinition {
     let name: String

@@ -10,6 +10,9 @@ extension ExtensionImplementation {
         collection == self.collection
     }
 
+    /// Nothing is left to finish after a commit.
+    public func recover(name: String, in context: ExtensionContext) throws {}
+
     /// An extension in the file holds its data there.
     public func isBuilt(name: String, in context: ExtensionContext) -> Bool {
         true

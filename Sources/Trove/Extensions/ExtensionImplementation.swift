@@ -116,6 +116,12 @@ public protocol ExtensionImplementation: Sendable {
     /// registered; each write reaches them before it; they are built before it; and it is
     /// unregistered with them. None by default.
     var dependencies: [ExtensionDependency] { get }
+    /// Runs each time the extension named `name` is registered (each open of a database that
+    /// lists it), once its tables are found built or are built again, in the registering write
+    /// transaction: the place to finish work that the extension does after a commit (outside the
+    /// file) and that a process stopped before doing. Relationships remove here the files that a
+    /// killed process had to remove after its commit. Nothing by default.
+    func recover(name: String, in context: ExtensionContext) throws
 }
 
 /// An extension that another one reads (see ``ExtensionImplementation/dependencies``).

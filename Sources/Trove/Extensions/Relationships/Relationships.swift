@@ -70,6 +70,9 @@ public struct Relationships<Source: Persistable>: Sendable {
         _ edge: String, from source: Source.ID, to destination: some ItemKey, in transaction: ReadWriteTransaction
     ) throws {
         let rowID = try manualEdgeSource(edge, source, in: transaction)
+        if let offset = implementation.edgesByName[edge], edges[offset].isFile {
+            try implementation.checkFilePath(destination.itemKey, edge: edges[offset], key: source.itemKey)
+        }
         let core = transaction.checkedCore
         try implementation.insertEdge(
             source: rowID, edge: edge, destination: destination.itemKey, manual: true,

@@ -21,6 +21,10 @@
 /// (``tablesKeptByRebuild(name:storedFingerprint:)``). A rebuild drops the manual edges whose
 /// source no longer exists or whose name is no longer a manual edge of the definition.
 ///
+/// `trove_ext_<name>_files`, only when the definition has edges to files, holds the removals of
+/// files that committed transactions decided and that may not have been performed yet
+/// (`(edge, path, device, inode, modified)`; see `FileEdges.swift`). A rebuild keeps it.
+///
 /// The format is in the fingerprint, and a rebuild climbs from the stored one: `v1` had no
 /// `_manual` table (its manual edges are taken from its edge table, which the rebuild keeps
 /// for that); `v2` keeps `_manual`.
@@ -47,6 +51,11 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
 
     /// The table of the manual edges, by the key of their source.
     let manualTable: String
+    /// The table of the removals of files decided by committed transactions.
+    let filesTable: String
+    let insertFileRemovalSQL: String
+    let selectFileRemovalsSQL: String
+    let deleteFileRemovalSQL: String
     private let createSQL: String
     let insertSQL: String
     let deleteSQL: String
@@ -72,16 +81,20 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         table = "trove_ext_\(name)"
         fingerprint =
             "\(Self.format) \(Source.collection): "
-            + edges.map { "\($0.name) -> \($0.destinationCollection) \($0.rules.rawValue)\($0.isManual ? " manual" : "")" }
+            + edges.map {
+                "\($0.name) -> \($0.fileFolder.map { "files in \($0)" } ?? $0.destinationCollection) \($0.rules.rawValue)\($0.isManual ? " manual" : "")"
+            }
             .joined(separator: ", ")
         var byName: [String: Int] = [:]
         for (offset, edge) in edges.enumerated() where byName[edge.name] == nil { byName[edge.name] = offset }
         edgesByName = byName
-        destinationCollections = Set(edges.map(\.destinationCollection))
+        destinationCollections = Set(edges.filter { !$0.isFile }.map(\.destinationCollection))
         readsEdgesOfRemovedSources = edges.contains { $0.rules.actOnSourceRemoval || $0.isManual }
         manualTable = "trove_ext_\(name)_manual"
+        filesTable = "trove_ext_\(name)_files"
         let quoted = "\"\(table)\""
         let manualQuoted = "\"\(manualTable)\""
+        let filesQuoted = "\"\(filesTable)\""
         // IF NOT EXISTS: a rebuild may keep the tables (see `tablesKeptByRebuild`).
         createSQL = """
             CREATE TABLE IF NOT EXISTS \(quoted) (
@@ -92,6 +105,17 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
                 src_key TEXT NOT NULL, edge TEXT NOT NULL, dst_key TEXT NOT NULL,
                 PRIMARY KEY (src_key, edge, dst_key)) WITHOUT ROWID;
             """
+            + (edges.contains(where: \.isFile)
+                ? """
+
+                CREATE TABLE IF NOT EXISTS \(filesQuoted) (
+                    edge TEXT NOT NULL, path TEXT NOT NULL, device INTEGER NOT NULL, inode INTEGER NOT NULL,
+                    modified INTEGER NOT NULL, PRIMARY KEY (edge, path)) WITHOUT ROWID;
+                """ : "")
+        insertFileRemovalSQL =
+            "INSERT OR REPLACE INTO \(filesQuoted) (edge, path, device, inode, modified) VALUES (?1, ?2, ?3, ?4, ?5)"
+        selectFileRemovalsSQL = "SELECT edge, path, device, inode, modified FROM \(filesQuoted)"
+        deleteFileRemovalSQL = "DELETE FROM \(filesQuoted) WHERE edge = ?1 AND path = ?2"
         insertManualSQL = "INSERT OR IGNORE INTO \(manualQuoted) (src_key, edge, dst_key) VALUES (?1, ?2, ?3)"
         deleteManualSQL = "DELETE FROM \(manualQuoted) WHERE src_key = ?1 AND edge = ?2 AND dst_key = ?3"
         deleteManualOfSourceSQL = "DELETE FROM \(manualQuoted) WHERE src_key = ?1"
@@ -136,13 +160,13 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     static var format: String { "relationships v2" }
 
     func tableNames(name: String) -> [String] {
-        [table, manualTable]
+        edges.contains(where: \.isFile) ? [table, manualTable, filesTable] : [table, manualTable]
     }
 
     /// The manual edges, from the stored format: `v2` keeps its `_manual` table; `v1` kept them
     /// in its edge table only, which ``populate(name:in:progress:)`` moves them out of.
     func tablesKeptByRebuild(name: String, storedFingerprint: String) -> [String] {
-        if storedFingerprint.hasPrefix(Self.format + " ") { return [manualTable] }
+        if storedFingerprint.hasPrefix(Self.format + " ") { return [manualTable, filesTable] }
         if storedFingerprint.hasPrefix("relationships v1 ") { return [table] }
         return []
     }
@@ -190,8 +214,8 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             try statement.bind(Source.collection, at: 1)
             try statement.stepToEnd()
         }
-        try ExtensionItems<Source>.forEachStored(name: name, in: context, progress: progress) { rowID, _, item in
-            try storeEdges(of: item, rowID: rowID, replacing: false, in: context)
+        try ExtensionItems<Source>.forEachStored(name: name, in: context, progress: progress) { rowID, key, item in
+            try storeEdges(of: item, rowID: rowID, key: key, replacing: false, in: context)
         }
         let statement = try sqlite.makeStatement(
             """
@@ -201,6 +225,11 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             """)
         try statement.bind(Source.collection, at: 1)
         try statement.stepToEnd()
+    }
+
+    /// Performs the removals of files that a process stopped before performing.
+    func recover(name: String, in context: ExtensionContext) throws {
+        try settleRecordedFileRemovals(in: context)
     }
 
     func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
@@ -215,7 +244,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             guard let item = try ExtensionItems<Source>.resolveReadable(event, name: name, in: context) else {
                 return
             }
-            try storeEdges(of: item, rowID: event.rowID, replacing: event.kind != .inserted, in: context)
+            try storeEdges(of: item, rowID: event.rowID, key: event.key, replacing: event.kind != .inserted, in: context)
         case .removed:
             try applyRemovals(
                 [RemovedRow(rowID: event.rowID, key: event.key, collection: event.collection)], name: name, in: context)
@@ -245,8 +274,11 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     func removeAll(rows: [RemovedRow]?, ofCollection removed: String?, name: String, in context: ExtensionContext)
         throws
     {
-        // Everything went: nothing is left to cascade to or to notify.
-        guard let removed else { return try removeAll(rows: rows, name: name, in: context) }
+        // Everything went: nothing is left to cascade to or to notify, but files to remove.
+        guard let removed else {
+            try queueEveryFile(in: context)
+            return try removeAll(rows: rows, name: name, in: context)
+        }
         if removed == Source.collection {
             // Every source went: the destination-side rules of every edge apply.
             var pending: [(edge: RelationshipEdge<Source>, source: String, destination: String)] = []
@@ -276,8 +308,10 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
 
     // MARK: Edges
 
-    /// Stores the property edges of `item` (after removing the old ones when `replacing`).
-    private func storeEdges(of item: Source, rowID: Int64, replacing: Bool, in context: ExtensionContext) throws {
+    /// Stores the property edges of `item`, at `key` (after removing the old ones when `replacing`).
+    private func storeEdges(of item: Source, rowID: Int64, key: String, replacing: Bool, in context: ExtensionContext)
+        throws
+    {
         if replacing {
             let statement = try context.sqlite.cachedStatement(deletePropertyEdgesSQL)
             defer { statement.reset() }
@@ -289,8 +323,9 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             let edge = edges[offset]
             offset += 1
             guard let destinations = edge.destinations else { continue }
-            for key in destinations(item) {
-                try insertEdge(source: rowID, edge: edge.name, destination: key, manual: false, in: context)
+            for destination in destinations(item) {
+                if edge.isFile { try checkFilePath(destination, edge: edge, key: key) }
+                try insertEdge(source: rowID, edge: edge.name, destination: destination, manual: false, in: context)
             }
         }
     }
@@ -364,6 +399,12 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         _ edge: RelationshipEdge<Source>, sourceKey: String, destinationKey: String, sourcesLeft: Int,
         in context: ExtensionContext
     ) throws {
+        if edge.isFile {
+            if edge.rules.removesDestination(sourcesLeft: sourcesLeft) {
+                queueFileRemoval(edge, path: destinationKey, in: context)
+            }
+            return
+        }
         let destination = ItemAddress(collection: edge.destinationCollection, key: destinationKey)
         if edge.rules.removesDestination(sourcesLeft: sourcesLeft) {
             context.core.cascade.removals.append((destination.collection, RowRemoval(key: destinationKey, rowID: nil)))
@@ -383,7 +424,9 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         while offset < edges.count {
             let edge = edges[offset]
             offset += 1
-            guard edge.destinationCollection == collection, edge.rules.actOnDestinationRemoval else { continue }
+            guard !edge.isFile, edge.destinationCollection == collection, edge.rules.actOnDestinationRemoval else {
+                continue
+            }
             var sources: [(rowID: Int64, key: String)] = []
             do {
                 let statement = try context.sqlite.cachedStatement(selectSourcesSQL)
@@ -487,7 +530,24 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     /// Throws when the edges cannot be told apart.
     func validate() throws {
         var seen: Set<String> = []
+        let fileRules: DeleteRules = [.deleteDestinationWhenSourceDeleted, .deleteDestinationWhenAllSourcesDeleted]
         for edge in edges {
+            if let folder = edge.fileFolder {
+                let problem: String? =
+                    if folder.isEmpty || folder.utf8.contains(0) {
+                        "has no folder"
+                    } else if !fileRules.isSuperset(of: edge.rules) {
+                        "has the rules \(edge.rules.subtracting(fileRules)), which act on items: only \(fileRules) apply to files"
+                    } else {
+                        nil
+                    }
+                if let problem {
+                    throw TroveError(
+                        code: .extensionFailed,
+                        message: "The edge to files '\(edge.name)' of the relationship '\(name)' \(problem).",
+                        collection: Source.collection, extensionName: name)
+                }
+            }
             guard !edge.name.isEmpty, seen.insert(edge.name).inserted else {
                 throw TroveError(
                     code: .extensionFailed,
