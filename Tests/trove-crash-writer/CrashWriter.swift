@@ -56,7 +56,7 @@ struct CrashWriter {
         let takesTwoMore = arguments.count == 5 && arguments[1] == "cascade-build"
         guard arguments.count == 3 || takesAThirdArgument || takesTwoMore else {
             fail(
-                "usage: trove-crash-writer small|bulk|long|index|sequence|cascade|tally <database path> | shared <database path> <name>"
+                "usage: trove-crash-writer small|bulk|long|index|sequence|cascade|tally|files <database path> | shared <database path> <name>"
                     + " | insert <database path> <n> | view <database path> <version>"
                     + " | actions <database path> <log path>"
                     + " | cascade-build <database path> <spines> <fanout>"
@@ -82,6 +82,10 @@ struct CrashWriter {
             }
             if arguments[1] == "actions" {
                 try runActions(path: arguments[2], log: arguments[3])
+                return
+            }
+            if arguments[1] == "files" {
+                try files(path: arguments[2])
                 return
             }
             if arguments[1] == "tally" {
@@ -219,6 +223,39 @@ struct CrashWriter {
             try connection.write { tx in try TallyWorkload.commit(n, in: tx) }
             say("committed \(n)")
         }
+    }
+
+    /// Stores the items `f-a`, `f-b` and `f-c` pointing at the files `a.bin`, `b.bin` and `c.bin`
+    /// (`FileEdgeWorkload`), then removes them in one transaction, whose commit decides to remove
+    /// the three files; after the commit, before the files go, prints `committed` and sleeps for
+    /// the test to kill it.
+    static func files(path: String) throws {
+        let database = try Database(
+            path: path,
+            extensions: [
+                FileEdgeWorkload.relationships.databaseExtension,
+                FileEdgeWorkload.pause {
+                    say("committed")
+                    Thread.sleep(forTimeInterval: 600)
+                },
+            ])
+        let folder = FileEdgeWorkload.folder(ofDatabaseAt: path)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let names = ["a", "b", "c"]
+        for name in names {
+            guard FileManager.default.createFile(atPath: folder + "/\(name).bin", contents: Data(name.utf8)) else {
+                fail("files: cannot create \(name).bin")
+            }
+        }
+        let connection = try database.newConnection()
+        try connection.write { tx in
+            for name in names { try tx.write(FileEdgeWorkload.item(name, file: "\(name).bin")) }
+        }
+        say("stored")
+        try connection.write { tx in
+            for name in names { _ = try tx.remove(CrashItem.self, key: "f-\(name)") }
+        }
+        say("removed")
     }
 
     /// Runs the due actions of `ActionWorkload.schedule`, logging each run to the file at `log`
