@@ -90,6 +90,12 @@ enum TroveBenchmarks {
             try suite.run()
             relationships = suite
         }
+        var fileEdges: FileEdgeSuite?
+        if options.includeFileEdges && !options.isProfiling {
+            var suite = FileEdgeSuite(options: options)
+            try suite.run()
+            fileEdges = suite
+        }
         var spatial: SpatialSuite?
         if options.includeSpatial && !options.isProfiling {
             var suite = SpatialSuite(options: options)
@@ -123,6 +129,9 @@ enum TroveBenchmarks {
         }
         if let relationships {
             print(relationships.table().joined(separator: "\n"))
+        }
+        if let fileEdges {
+            print(fileEdges.table().joined(separator: "\n"))
         }
         if let spatial {
             print(spatial.table().joined(separator: "\n"))

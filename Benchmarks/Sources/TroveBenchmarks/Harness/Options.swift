@@ -21,6 +21,8 @@ struct Options {
     var includeRelationships = true
     /// Whether the spatial index benchmark runs (issue 32).
     var includeSpatial = true
+    /// Whether the edges-to-files benchmark runs (issue 32).
+    var includeFileEdges = true
     var warmUp = true
     var isSmoke = false
     var directory = NSTemporaryDirectory()
@@ -80,6 +82,9 @@ struct Options {
                                     N/10 posts with and without the relationship).
           --no-spatial              Skip the spatial index benchmark (1,000 box queries and 1,000 nearest-20 queries over N
                                     points: Trove's SpatialIndex against raw SQLite's R*Tree by hand and a scan of every row).
+          --no-file-edges           Skip the edges-to-files benchmark (removing N/10 authors, 100 per transaction, each
+                                    with a file: Trove's file edges against removing the files by hand after each commit,
+                                    in Trove, raw SQLite and GRDB).
           --no-warm-up              Skip the small untimed pass before the timed runs.
           --directory <path>        Where the databases are created (default: the temporary folder).
           --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
@@ -147,6 +152,7 @@ struct Options {
             case "--no-views": includeViews = false
             case "--no-relationships": includeRelationships = false
             case "--no-spatial": includeSpatial = false
+            case "--no-file-edges": includeFileEdges = false
             case "--no-warm-up": warmUp = false
             case "--directory": directory = try value(for: argument)
             case "--clock":

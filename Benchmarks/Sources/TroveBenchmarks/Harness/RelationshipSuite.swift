@@ -231,14 +231,8 @@ struct RelationshipSuite {
 
     func table() -> [String] {
         let clock = options.clock
-        func median(_ timing: ViewSuite.Timing?) -> Double {
-            guard let timing else { return .nan }
-            return clock == .cpu ? timing.cpu.median : timing.wall.median
-        }
-        func cell(_ timing: ViewSuite.Timing?) -> String {
-            guard let timing else { return "–" }
-            return "\(formatDuration(median(timing))) (\(formatDuration(timing.wall.median)))"
-        }
+        let median = clock.median
+        let cell = clock.cell
         let runs = "\(options.runs) run\(options.runs == 1 ? "" : "s")"
         let engines = Engine.allCases
         var lines: [String] = []

@@ -351,10 +351,7 @@ struct ViewSuite {
 
     func table() -> [String] {
         let clock = options.clock
-        func median(_ timing: Timing?) -> Double {
-            guard let timing else { return .nan }
-            return clock == .cpu ? timing.cpu.median : timing.wall.median
-        }
+        let median = clock.median
         func wallMedian(_ timing: Timing?) -> Double { timing?.wall.median ?? .nan }
         let runs = "\(options.runs) run\(options.runs == 1 ? "" : "s")"
         let updates = fixtures.updates.count
@@ -474,5 +471,20 @@ struct ViewSuite {
             columns: engines.map(\.rawValue),
             rows: Phase.allCases.map { phase in (titles[phase]!, engines.map { footprints[$0]?[phase] }) })
         return lines
+    }
+}
+
+extension Options.Clock {
+    /// The median of `timing` by this clock (NaN when there is none).
+    func median(_ timing: ViewSuite.Timing?) -> Double {
+        guard let timing else { return .nan }
+        return self == .cpu ? timing.cpu.median : timing.wall.median
+    }
+
+    /// A table cell: the median of `timing` by this clock, then the elapsed median in parentheses
+    /// ("–" when there is none).
+    func cell(_ timing: ViewSuite.Timing?) -> String {
+        guard let timing else { return "–" }
+        return "\(formatDuration(median(timing))) (\(formatDuration(timing.wall.median)))"
     }
 }
