@@ -55,6 +55,9 @@ struct FileRemoval: Sendable {
     var path: String
     var identity: FileIdentity
 
+    /// Whether the file decided on is still there.
+    var isPending: Bool { FileIdentity(path: path) == identity }
+
     /// Removes the file if it is still the one decided on. Returns `false` when it is, and the
     /// file system refused to remove it (the decision then stays recorded, to try again).
     func perform() -> Bool {
@@ -193,22 +196,36 @@ extension RelationshipsImplementation {
                     ))
             }
         }
+        guard !recorded.isEmpty else { return }
+        var settled: [FileEdgeTarget] = []
         for (target, identity) in recorded {
             // A removal of an edge that is no longer an edge to files has no folder: it is dropped.
             if let offset = edgesByName[target.edge], edges[offset].isFile {
                 let folder = folder(of: edges[offset], in: context)
-                if try !isNamed(target.path, inFolder: folder, in: context) {
-                    let removal = FileRemoval(
-                        path: (folder as NSString).appendingPathComponent(target.path), identity: identity)
-                    guard removal.perform() else { continue }
+                let removal = FileRemoval(
+                    path: (folder as NSString).appendingPathComponent(target.path), identity: identity)
+                // Usually the commit's own did-commit step removed it: only a file still there
+                // (and still the one decided on) is looked up among the edges.
+                if removal.isPending, try !isNamed(target.path, inFolder: folder, in: context), !removal.perform() {
+                    continue
                 }
             }
-            let statement = try context.sqlite.cachedStatement(deleteFileRemovalSQL)
-            defer { statement.reset() }
-            try statement.bind(target.edge, at: 1)
-            try statement.bind(target.path, at: 2)
-            try statement.stepToEnd()
+            settled.append(target)
         }
+        if settled.count == recorded.count {
+            // Every row settled (the usual case): all go at once.
+            try context.sqlite.executeCached(deleteAllFileRemovalsSQL)
+        } else {
+            for target in settled { try forgetFileRemoval(target, in: context) }
+        }
+    }
+
+    private func forgetFileRemoval(_ target: FileEdgeTarget, in context: ExtensionContext) throws {
+        let statement = try context.sqlite.cachedStatement(deleteFileRemovalSQL)
+        defer { statement.reset() }
+        try statement.bind(target.edge, at: 1)
+        try statement.bind(target.path, at: 2)
+        try statement.stepToEnd()
     }
 
     /// Whether an edge to files in `folder` (of any name) names `path`.

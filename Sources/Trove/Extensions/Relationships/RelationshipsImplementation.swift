@@ -56,6 +56,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     let insertFileRemovalSQL: String
     let selectFileRemovalsSQL: String
     let deleteFileRemovalSQL: String
+    let deleteAllFileRemovalsSQL: String
     private let createSQL: String
     let insertSQL: String
     let deleteSQL: String
@@ -116,6 +117,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
             "INSERT OR REPLACE INTO \(filesQuoted) (edge, path, device, inode, modified) VALUES (?1, ?2, ?3, ?4, ?5)"
         selectFileRemovalsSQL = "SELECT edge, path, device, inode, modified FROM \(filesQuoted)"
         deleteFileRemovalSQL = "DELETE FROM \(filesQuoted) WHERE edge = ?1 AND path = ?2"
+        deleteAllFileRemovalsSQL = "DELETE FROM \(filesQuoted)"
         insertManualSQL = "INSERT OR IGNORE INTO \(manualQuoted) (src_key, edge, dst_key) VALUES (?1, ?2, ?3)"
         deleteManualSQL = "DELETE FROM \(manualQuoted) WHERE src_key = ?1 AND edge = ?2 AND dst_key = ?3"
         deleteManualOfSourceSQL = "DELETE FROM \(manualQuoted) WHERE src_key = ?1"
