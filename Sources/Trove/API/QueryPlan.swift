@@ -99,6 +99,46 @@ extension QueryPlan {
     ) {
         self.init(.extensionKeys(ExtensionKeysRead(extensionName: name, limit: nil, read: keys)))
     }
+
+    /// The plan of a query of an extension of your own that finds the row ids of the items it
+    /// selects (``WriteEvent/rowID``, which its tables keep) beside their keys, as
+    /// ``init(extension:keys:)`` describes otherwise.
+    ///
+    /// The `items` terminals then read the rows by their ids in one statement per thousand, in
+    /// order, through the connection's cache, instead of one lookup by key per item: what a
+    /// spatial index's query does.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the extension the query reads, for errors.
+    ///   - matches: Reads the row ids and stored keys of the selected items, in order, at most
+    ///     `limit`. Each row id must be that of a stored item of `Item`'s collection in the
+    ///     transaction: a row id without an item fails the terminal with
+    ///     ``TroveError/Code/corruptDatabase``.
+    public init(
+        extension name: String,
+        matches: @escaping @Sendable (_ transaction: ReadTransaction, _ limit: Int?) throws -> [ExtensionMatch]
+    ) {
+        self.init(.extensionKeys(ExtensionKeysRead(extensionName: name, limit: nil, matches: matches)))
+    }
+}
+
+/// An item that a query of an extension selects: its row id (``WriteEvent/rowID``) and its key
+/// (see ``QueryPlan/init(extension:matches:)``).
+public struct ExtensionMatch: Sendable, Hashable {
+    /// The row id of the item.
+    public var rowID: Int64
+    /// The stored key of the item.
+    public var key: String
+
+    /// A match from its row id and key.
+    ///
+    /// - Parameters:
+    ///   - rowID: The row id of the item, as ``WriteEvent/rowID`` gave it.
+    ///   - key: The stored key of the item.
+    public init(rowID: Int64, key: String) {
+        self.rowID = rowID
+        self.key = key
+    }
 }
 
 /// A query of an extension of your own, as its plan holds it (see
@@ -111,12 +151,51 @@ package struct ExtensionKeysRead: Sendable {
     @usableFromInline package var limit: Int?
     /// Reads the keys.
     @usableFromInline let read: @Sendable (ReadTransaction, Int?) throws -> [String]
+    /// Reads the row ids and keys, when the query finds them (``QueryPlan/init(extension:matches:)``).
+    @usableFromInline let readMatches: (@Sendable (ReadTransaction, Int?) throws -> [ExtensionMatch])?
 
     @usableFromInline
     init(extensionName: String, limit: Int?, read: @escaping @Sendable (ReadTransaction, Int?) throws -> [String]) {
         self.extensionName = extensionName
         self.limit = limit
         self.read = read
+        readMatches = nil
+    }
+
+    @usableFromInline
+    init(
+        extensionName: String, limit: Int?,
+        matches: @escaping @Sendable (ReadTransaction, Int?) throws -> [ExtensionMatch]
+    ) {
+        self.extensionName = extensionName
+        self.limit = limit
+        read = { transaction, limit in try matches(transaction, limit).map(\.key) }
+        readMatches = matches
+    }
+
+    /// The items of the query, read in `transaction`: by their row ids in one statement per
+    /// chunk when the query finds them, else each by its key.
+    ///
+    /// - Throws: What the query throws; ``TroveError/Code/corruptDatabase`` for a row id without
+    ///   an item.
+    @inlinable
+    func items<Item: Persistable>(of type: Item.Type, in transaction: ReadTransaction) throws -> [Item] {
+        guard let readMatches else {
+            return try transaction.read(Item.self, keys: ids(of: Item.self, in: transaction))
+        }
+        let rowIDs = try readMatches(transaction, limit).map(\.rowID)
+        return try transaction.decodedItems(Item.self) {
+            try transaction.readItemRows(
+                rowIDs: rowIDs, collection: Item.collection, withMetadata: Item.Metadata.self != NoMetadata.self,
+                missing: { offset in
+                    TroveError(
+                        code: .corruptDatabase,
+                        message:
+                            "The extension '\(extensionName)' selected a row where no item is stored (result \(offset + 1) of its query): rebuild it with a new version.",
+                        collection: Item.collection, extensionName: extensionName)
+                },
+                cached: $0, decodeData: $1, decodeMetadata: $2, decoded: $3)
+        }
     }
 
     /// The keys of the query, read in `transaction`, as `Item.ID`s.

@@ -39,7 +39,7 @@ extension ReadTransaction: TransactionReading {
         case .search(let search, let clauses): try searchHits(search, clauses).map(\.item)
         case .edges(let traversal): try traversalItems(traversal, of: Item.self)
         case .view(let read): try viewItems(read)
-        case .extensionKeys(let read): try self.read(Item.self, keys: read.ids(of: Item.self, in: self))
+        case .extensionKeys(let read): try read.items(of: Item.self, in: self)
         }
     }
 

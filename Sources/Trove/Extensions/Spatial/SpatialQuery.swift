@@ -11,8 +11,8 @@
 /// The R*Tree finds the items whose stored box (rounded outward to 32-bit floats) meets the box
 /// of the query; their exact boxes decide, and the distance of a ``SpatialIndex/query(near:within:)``
 /// is computed and ordered by in the same SQL statement (see ``SpatialBox/squaredDistance(to:)``),
-/// so that only the keys of the page cross into Swift. Items then come through the connection's
-/// cache. PostgreSQL does not run it: it refuses it, naming the index.
+/// so that only the row ids and keys of the page cross into Swift. Items then come by their row
+/// ids, in one statement, through the connection's cache. PostgreSQL does not run it: it refuses it, naming the index.
 public struct SpatialQuery<Item: Persistable>: ItemQuery {
     /// What the query looks for.
     enum Shape: Sendable, Hashable {
@@ -41,16 +41,16 @@ public struct SpatialQuery<Item: Persistable>: ItemQuery {
     }
 
     /// What the query selects, for the engine that runs it: a query of the extension, which
-    /// reads its keys (``QueryPlan/init(extension:keys:)``).
+    /// reads its row ids and keys (``QueryPlan/init(extension:matches:)``).
     public var plan: QueryPlan<Item> {
-        QueryPlan(extension: index.name) { [self] transaction, limit in
-            try keys(in: transaction, limit: limit)
+        QueryPlan(extension: index.name) { [self] (transaction: ReadTransaction, limit: Int?) in
+            try matches(in: transaction, limit: limit)
         }
     }
 
-    /// The stored keys of the selected items, in order, at most the smaller of the query's limit
-    /// and `limit`.
-    func keys(in transaction: ReadTransaction, limit: Int?) throws -> [String] {
+    /// The row ids and stored keys of the selected items, in order, at most the smaller of the
+    /// query's limit and `limit`.
+    func matches(in transaction: ReadTransaction, limit: Int?) throws -> [ExtensionMatch] {
         let tables = try transaction.extensionTables(named: index.name)
         let limit = [self.limit, limit].compactMap { $0 }.min()
         if limit == 0 { return [] }
@@ -72,9 +72,9 @@ public struct SpatialQuery<Item: Persistable>: ItemQuery {
             ]
         }
         arguments.append(.integer(Int64(limit ?? -1)))
-        var keys: [String] = []
-        try tables.select(sql, arguments) { keys.append($0.string(at: 0)) }
-        return keys
+        var matches: [ExtensionMatch] = []
+        try tables.select(sql, arguments) { matches.append(ExtensionMatch(rowID: $0.int64(at: 0), key: $0.string(at: 1))) }
+        return matches
     }
 }
 
@@ -92,15 +92,15 @@ struct SpatialSQL: Sendable {
         let keys = keyOrder.orderingTerms(of: "key")
         let candidates = "minX <= ?2 AND maxX >= ?1 AND minY <= ?4 AND maxY >= ?3"
         intersecting =
-            "SELECT key FROM \(table) WHERE \(candidates) AND x0 <= ?2 AND x1 >= ?1 AND y0 <= ?4 AND y1 >= ?3 ORDER BY \(keys) LIMIT ?5"
+            "SELECT id, key FROM \(table) WHERE \(candidates) AND x0 <= ?2 AND x1 >= ?1 AND y0 <= ?4 AND y1 >= ?3 ORDER BY \(keys) LIMIT ?5"
         within =
-            "SELECT key FROM \(table) WHERE \(candidates) AND x0 >= ?1 AND x1 <= ?2 AND y0 >= ?3 AND y1 <= ?4 ORDER BY \(keys) LIMIT ?5"
+            "SELECT id, key FROM \(table) WHERE \(candidates) AND x0 >= ?1 AND x1 <= ?2 AND y0 >= ?3 AND y1 <= ?4 ORDER BY \(keys) LIMIT ?5"
         // The distance is computed as ``SpatialBox/squaredDistance(to:)`` computes it, and
         // compared with the square of the radius (?7).
         near = """
-            SELECT key FROM (
-                SELECT key, dx * dx + dy * dy AS d2 FROM (
-                    SELECT key, max(x0 - ?5, ?5 - x1, 0.0) AS dx, max(y0 - ?6, ?6 - y1, 0.0) AS dy
+            SELECT id, key FROM (
+                SELECT id, key, dx * dx + dy * dy AS d2 FROM (
+                    SELECT id, key, max(x0 - ?5, ?5 - x1, 0.0) AS dx, max(y0 - ?6, ?6 - y1, 0.0) AS dy
                     FROM \(table) WHERE \(candidates)))
             WHERE d2 <= ?7 ORDER BY d2, \(keys) LIMIT ?8
             """
