@@ -28,34 +28,68 @@ public enum FileEdgeWorkload {
     /// removes items of ``CrashItem``, its did-commit step (which runs before theirs) calls
     /// `afterCommit`.
     public static func pause(afterCommit: @escaping @Sendable () -> Void) -> DatabaseExtension {
-        DatabaseExtension(name: "aa_pause", version: 1, implementation: PauseAfterCommit(afterCommit: afterCommit))
+        CommitSteps.databaseExtension(name: "aa_pause", collection: CrashItem.collection, didCommit: afterCommit)
     }
 }
 
-/// Calls a closure after the commit of each transaction that removes an item of its collection.
-private struct PauseAfterCommit: ExtensionImplementation {
-    let afterCommit: @Sendable () -> Void
+/// An extension that runs steps at the commit of each transaction that removes an item of its
+/// collection: tests use it to fail a commit after the other extensions' will-commit steps, or to
+/// stop a process between a commit and the other extensions' did-commit steps (extensions' steps
+/// run in the order of their names).
+public struct CommitSteps: ExtensionImplementation {
+    /// The collection whose removals make it run its steps.
+    public let collection: String
+    let willCommit: (@Sendable () throws -> Void)?
+    let didCommit: (@Sendable () -> Void)?
 
-    var kind: String { "pauseAfterCommit" }
-    var collection: String { CrashItem.collection }
-    var fingerprint: String { "pause v1" }
+    /// The extension `name`, following `collection`, with its steps.
+    ///
+    /// - Parameters:
+    ///   - name: The extension's name: its place among the other extensions' steps.
+    ///   - collection: The collection whose removals make it run its steps.
+    ///   - willCommit: Runs before the commit; what it throws fails the commit.
+    ///   - didCommit: Runs after the commit.
+    public static func databaseExtension(
+        name: String, collection: String, willCommit: (@Sendable () throws -> Void)? = nil,
+        didCommit: (@Sendable () -> Void)? = nil
+    ) -> DatabaseExtension {
+        DatabaseExtension(
+            name: name, version: 1,
+            implementation: CommitSteps(collection: collection, willCommit: willCommit, didCommit: didCommit))
+    }
 
-    func tableNames(name: String) -> [String] { ["trove_ext_\(name)"] }
+    /// The kind of the extension.
+    public var kind: String { "commitSteps" }
+    /// What the definition is.
+    public var fingerprint: String { "commit steps v1" }
 
-    func create(name: String, in context: ExtensionContext) throws {
+    /// Its one table, which it never uses.
+    public func tableNames(name: String) -> [String] { ["trove_ext_\(name)"] }
+
+    /// Creates its table.
+    public func create(name: String, in context: ExtensionContext) throws {
         try context.execute("CREATE TABLE trove_ext_\(name) (unused INTEGER)")
     }
 
-    func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {}
+    /// Nothing to fill.
+    public func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {}
 
-    func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
+    /// Makes its transaction state at a removal.
+    public func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
         guard event.kind == .removed else { return }
-        _ = context.transactionState { State(afterCommit: afterCommit) }
+        _ = context.transactionState { State(willCommit: willCommit, didCommit: didCommit) }
     }
 
     final class State: ExtensionTransactionState {
-        let afterCommit: @Sendable () -> Void
-        init(afterCommit: @escaping @Sendable () -> Void) { self.afterCommit = afterCommit }
-        func didCommit(name: String, commit: ExtensionCommit) { afterCommit() }
+        let willCommit: (@Sendable () throws -> Void)?
+        let didCommit: (@Sendable () -> Void)?
+
+        init(willCommit: (@Sendable () throws -> Void)?, didCommit: (@Sendable () -> Void)?) {
+            self.willCommit = willCommit
+            self.didCommit = didCommit
+        }
+
+        func willCommit(name: String, in context: ExtensionContext) throws { try willCommit?() }
+        func didCommit(name: String, commit: ExtensionCommit) { didCommit?() }
     }
 }

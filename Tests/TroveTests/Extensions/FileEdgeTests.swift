@@ -25,9 +25,9 @@ struct RAttachmentNote: Persistable, Codable, Equatable {
             .manualFiles("extras", in: "attachments", rules: .deleteDestinationWhenAllSourcesDeleted),
         ])
 
-    /// A database with the attachments' edges, and its folder of files.
-    private static func makeDatabase() throws -> (Database, folder: String) {
-        let database = try Database.temporary(extensions: [attachments.databaseExtension])
+    /// A database with the attachments' edges (and `extensions`), and its folder of files.
+    private static func makeDatabase(extensions: [DatabaseExtension] = []) throws -> (Database, folder: String) {
+        let database = try Database.temporary(extensions: [attachments.databaseExtension] + extensions)
         let folder = (try attachments.fullPath(ofFile: "x", edge: "files", in: database) as NSString)
             .deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -87,18 +87,18 @@ struct RAttachmentNote: Persistable, Codable, Equatable {
     /// A commit that fails after the relationships decided (another extension's will-commit step,
     /// after theirs, throws) removes no file: files go after the commit, not at the decision.
     @Test func aCommitThatFailsAfterTheDecisionRemovesNoFile() throws {
-        let database = try Database.temporary(
-            extensions: [Self.attachments.databaseExtension, FailAtCommit.databaseExtension])
-        let folder = (try Self.attachments.fullPath(ofFile: "x", edge: "files", in: database) as NSString)
-            .deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        struct Refused: Error {}
+        // Its name sorts after the relationships': its will-commit step runs after theirs.
+        let failing = CommitSteps.databaseExtension(
+            name: "zz_fail_at_commit", collection: RAttachmentNote.collection, willCommit: { throw Refused() })
+        let (database, folder) = try Self.makeDatabase(extensions: [failing])
         Self.create(["x.txt"], in: folder)
         let connection = try database.newConnection()
         try connection.write { tx in try tx.write(RAttachmentNote(id: "a", files: ["x.txt"])) }
         let error = #expect(throws: TroveError.self) {
             try connection.write { tx in _ = try tx.remove(RAttachmentNote.self, key: "a") }
         }
-        #expect(error?.extensionName == FailAtCommit.name, "\(String(describing: error))")
+        #expect(error?.extensionName == "zz_fail_at_commit", "\(String(describing: error))")
         #expect(Self.files(in: folder) == ["x.txt"])
         #expect(try connection.read { tx in try tx.read(RAttachmentNote.self, key: "a") } != nil)
     }
@@ -256,32 +256,5 @@ struct RAttachmentNote: Persistable, Codable, Equatable {
             }
             #expect(Self.files(in: folder) == onDisk, "seed \(seed), round \(round), rolled back: \(rollback)")
         }
-    }
-}
-
-/// An extension whose will-commit step fails in every transaction that removes a note; its name
-/// sorts after the relationships', so it runs after theirs.
-private struct FailAtCommit: ExtensionImplementation {
-    static let name = "zz_fail_at_commit"
-    static var databaseExtension: DatabaseExtension {
-        DatabaseExtension(name: name, version: 1, implementation: FailAtCommit())
-    }
-
-    struct Refused: Error {}
-
-    final class State: ExtensionTransactionState {
-        func willCommit(name: String, in context: ExtensionContext) throws { throw Refused() }
-    }
-
-    var kind: String { "failAtCommit" }
-    var collection: String { RAttachmentNote.collection }
-    var fingerprint: String { "fail v1" }
-    func tableNames(name: String) -> [String] { ["trove_ext_\(name)"] }
-    func create(name: String, in context: ExtensionContext) throws {
-        try context.execute("CREATE TABLE trove_ext_\(name) (unused INTEGER)")
-    }
-    func populate(name: String, in context: ExtensionContext, progress: (Int) -> Void) throws {}
-    func apply(_ event: WriteEvent, name: String, in context: ExtensionContext) throws {
-        if event.kind == .removed { _ = context.transactionState { State() } }
     }
 }
