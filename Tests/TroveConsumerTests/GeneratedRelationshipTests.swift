@@ -265,7 +265,8 @@ struct GeneratedRelationshipTests {
         let b = Letter(id: "b", attachmentPaths: ["shared.pdf"])
         try connection.write { tx in try tx.write([a, b]) }
         try connection.read { (tx: ReadTransaction) throws -> Void in
-            #expect(try Letter.relationships.filePaths(of: "a", edge: "attachmentPaths", in: tx) == ["a.pdf", "shared.pdf"])
+            let attachments = try Letter.relationships.filePaths(of: "a", edge: "attachmentPaths", in: tx)
+            #expect(attachments == ["a.pdf", "shared.pdf"])
             #expect(try Letter.relationships.filePaths(of: "a", edge: "signature", in: tx) == ["a.png"])
             #expect(try Letter.relationships.filePaths(of: "a", edge: "scanPaths", in: tx) == ["a.tiff"])
         }

@@ -279,12 +279,14 @@ struct ModelTests {
                     name: "attachmentPaths", property: "attachmentPaths", folder: "attachments", shape: .array,
                     rules: [lastSource]),
                 RelationshipEdgeDescription(
-                    name: "avatarPath", property: "avatarPath", folder: "avatars", shape: .optionalKey, rules: [source]),
+                    name: "avatarPath", property: "avatarPath", folder: "avatars", shape: .optionalKey,
+                    rules: [source]),
                 RelationshipEdgeDescription(
                     name: "scan", property: "scanPath", folder: "/var/scans", shape: .key, rules: [source]),
                 RelationshipEdgeDescription(
                     name: "thumbnails", property: "thumbnails", folder: "thumbnails", shape: .optionalSet, rules: []),
-                RelationshipEdgeDescription(name: "drafts", property: "drafts", folder: "drafts", shape: .set, rules: []),
+                RelationshipEdgeDescription(
+                    name: "drafts", property: "drafts", folder: "drafts", shape: .set, rules: []),
                 RelationshipEdgeDescription(
                     name: "pages", property: "pages", folder: "pages", shape: .optionalArray, rules: []),
                 RelationshipEdgeDescription(

@@ -105,8 +105,8 @@ enum AnnotationName: String, CaseIterable, Sendable {
         case .relationship:
             // Exactly one of `to:` (an edge to items) and `toFiles:` (an edge to files): checked with the edge.
             [
-                ("to", false, .type), ("toFiles", false, .string), ("onDelete", false, .members), ("name", false, .string),
-                ("inverse", false, .string),
+                ("to", false, .type), ("toFiles", false, .string), ("onDelete", false, .members),
+                ("name", false, .string), ("inverse", false, .string),
             ]
         case .renamed: [("from", true, .string)]
         case .coded, .key, .metadata, .transient: []

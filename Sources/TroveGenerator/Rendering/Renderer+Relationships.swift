@@ -62,7 +62,9 @@ extension Renderer {
 
     /// The context of one edge to files: `.toFile(...)` for one path, `.toFiles(...)` for a
     /// collection of them (a set as an array).
-    private func fileEdgeContext(_ edge: RelationshipEdgeDescription, property: String, folder: String) -> TemplateValue {
+    private func fileEdgeContext(_ edge: RelationshipEdgeDescription, property: String, folder: String)
+        -> TemplateValue
+    {
         let extract =
             switch edge.shape {
             case .key, .optionalKey, .array: "$0.\(property)"
