@@ -234,6 +234,55 @@ struct GeneratedRelationshipTests {
             #expect(try p1.author.first(tx) == Self.ada)
         }
     }
+
+    /// The generated edges to files of `Letter` (`toFiles:`): a file named by a letter goes after
+    /// the commit of the transaction that removed the letter, and is still there inside it; an
+    /// attachment named by another letter stays until the last one goes; a file of an edge without
+    /// rules stays.
+    @Test func generatedEdgesToFilesRemoveFilesAfterTheCommit() throws {
+        #expect(Letter.databaseExtensions.map(\.name) == ["Letter_relationships"])
+        #expect(Letter.relationships.edges.map(\.name) == ["attachmentPaths", "signature", "scanPaths"])
+        #expect(Letter.relationships.edges.map(\.fileFolder) == ["attachments", "signatures", "scans"])
+        #expect(
+            Letter.relationships.edges.map(\.rules) == [
+                .deleteDestinationWhenAllSourcesDeleted, .deleteDestinationWhenSourceDeleted, [],
+            ])
+        let database = try Database.temporary(models: [Letter.self])
+        let connection = try database.newConnection()
+        // The files first, then the letters that name them.
+        func file(_ path: String, edge: String) throws -> String {
+            let full = try Letter.relationships.fullPath(ofFile: path, edge: edge, in: database)
+            try FileManager.default.createDirectory(
+                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(path.utf8).write(to: URL(fileURLWithPath: full))
+            return full
+        }
+        let shared = try file("shared.pdf", edge: "attachmentPaths")
+        let own = try file("a.pdf", edge: "attachmentPaths")
+        let signature = try file("a.png", edge: "signature")
+        let scan = try file("a.tiff", edge: "scanPaths")
+        let a = Letter(id: "a", attachmentPaths: ["shared.pdf", "a.pdf"], signaturePath: "a.png", scanPaths: ["a.tiff"])
+        let b = Letter(id: "b", attachmentPaths: ["shared.pdf"])
+        try connection.write { tx in try tx.write([a, b]) }
+        try connection.read { (tx: ReadTransaction) throws -> Void in
+            let attachments = try Letter.relationships.filePaths(of: "a", edge: "attachmentPaths", in: tx)
+            #expect(attachments == ["a.pdf", "shared.pdf"])
+            #expect(try Letter.relationships.filePaths(of: "a", edge: "signature", in: tx) == ["a.png"])
+            #expect(try Letter.relationships.filePaths(of: "a", edge: "scanPaths", in: tx) == ["a.tiff"])
+        }
+        let manager = FileManager.default
+        try connection.write { tx in
+            _ = try tx.remove(Letter.self, key: "a")
+            // Inside the transaction every file is still there: a rollback could not bring it back.
+            #expect([shared, own, signature, scan].allSatisfy(manager.fileExists(atPath:)))
+        }
+        #expect(!manager.fileExists(atPath: own), "its last letter went")
+        #expect(!manager.fileExists(atPath: signature), "its letter went")
+        #expect(manager.fileExists(atPath: shared), "letter b still names it")
+        #expect(manager.fileExists(atPath: scan), "no rule")
+        try connection.write { tx in _ = try tx.remove(Letter.self, key: "b") }
+        #expect(!manager.fileExists(atPath: shared), "its last letter went")
+    }
 }
 
 extension Post: RelationshipNotifiable {

@@ -671,7 +671,118 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                     // @relationship(onDelete: .deleteSource)
                     var parentID: String?
                 }
-                """, line: 4, column: 8, message: "'@relationship' needs the argument 'to:'"),
+                """, line: 4, column: 8,
+            message: "'@relationship' needs the argument 'to:' (an edge to the items of a type) or 'toFiles:' (an "
+                + "edge to files in a folder)"),
+        BadInput(
+            name: "relationship to items and to files", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self, toFiles: "files")
+                    var parentID: String?
+                }
+                """, line: 4, column: 8,
+            message: "'@relationship' takes 'to:' (an edge to the items of a type) or 'toFiles:' (an edge to files in "
+                + "a folder), not both"),
+        BadInput(
+            name: "edge to files with a folder that is not a string", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(toFiles: A.self)
+                    var path: String?
+                }
+                """, line: 4, column: 22, message: "'toFiles' of '@relationship' must be a string literal"),
+        BadInput(
+            name: "edge to files with an empty folder", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(toFiles: "")
+                    var path: String?
+                }
+                """, line: 4, column: 22,
+            message: "'toFiles:' of '@relationship' names the folder of the files (relative to the database file's "
+                + "folder, or absolute); it cannot be empty"),
+        BadInput(
+            name: "edge to files of a property that holds no path", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(toFiles: "files")
+                    var sizes: [Int]
+                }
+                """, line: 4, column: 8,
+            message: "'@relationship' property 'sizes' has type '[Int]'; an edge to files holds paths: 'String', "
+                + "'String?', '[String]', 'Set<String>', or an optional array or set of them"),
+        BadInput(
+            name: "edge to files of a dictionary of paths", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(toFiles: "files")
+                    var paths: [String: String]
+                }
+                """, line: 4, column: 8,
+            message: "'@relationship' property 'paths' has type '[String: String]'; an edge to files holds paths: "
+                + "'String', 'String?', '[String]', 'Set<String>', or an optional array or set of them"),
+        BadInput(
+            name: "edge to files with a rule that acts on items", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(toFiles: "files", onDelete: [.deleteDestination, .deleteSource])
+                    var path: String?
+                }
+                """, line: 4, column: 40,
+            message: "the delete rule '.deleteSource' does not apply to files: an edge to files takes only "
+                + "'.deleteDestination' and '.deleteDestinationWithLastSource', which remove a file with its source "
+                + "or with its last source"),
+        BadInput(
+            name: "edge to files with a notify rule", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(toFiles: "files", onDelete: .notifyDestination)
+                    var paths: Set<String>
+                }
+                """, line: 4, column: 40,
+            message: "the delete rule '.notifyDestination' does not apply to files: an edge to files takes only "
+                + "'.deleteDestination' and '.deleteDestinationWithLastSource', which remove a file with its source "
+                + "or with its last source"),
+        BadInput(
+            name: "edge to files with an inverse", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(toFiles: "files", inverse: "owners")
+                    var path: String
+                }
+                """, line: 4, column: 40,
+            message: "'inverse:' does not apply to an edge to files: a file has no type to put the query of its "
+                + "sources on"),
+        BadInput(
+            name: "edge to files with an empty name", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(toFiles: "files", name: "")
+                    var path: String
+                }
+                """, line: 4, column: 40, message: "the 'name' of '@relationship' cannot be empty"),
+        BadInput(
+            name: "edge to files named as an edge to items", source: """
+                // @persistable
+                struct A {
+                    var id: String
+                    // @relationship(to: A.self)
+                    var parentID: String?
+                    // @relationship(toFiles: "files", name: "parent")
+                    var path: String?
+                }
+                """, line: 6, column: 8,
+            message: "'A' already has a relationship named 'parent'; give 'path' another one with 'name:'"),
         BadInput(
             name: "relationship destination as a string", source: """
                 // @persistable

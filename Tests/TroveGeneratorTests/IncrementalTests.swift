@@ -318,6 +318,49 @@ struct IncrementalTests {
         #expect(clash.diagnostics.map(\.location.path) == ["User.swift"])
     }
 
+    /// An edge to files generates no query, so it claims no name on any type: not on its source (a
+    /// file edge named `posts` on User is no clash with Post's inverse `User.posts`), and not on a
+    /// type named like its folder; the cache's facts of a type with only edges to files hold no
+    /// claim, and an incremental run after a change of one file agrees with a cold one.
+    @Test func edgesToFilesClaimNoQuery() throws {
+        let pipeline = try GeneratorPipeline()
+        let post = "// @persistable(collection: \"posts\")\nstruct Post {\n    var id: String\n"
+            + "    // @relationship(to: User.self)\n    var authorID: User.ID\n"
+            + "    // @relationship(toFiles: \"User\", name: \"users\")\n    var userFiles: [String]\n}\n"
+        let users = [
+            "// @persistable(collection: \"users\")\nstruct User {\n    var id: String\n"
+                + "    // @relationship(toFiles: \"avatars\", name: \"posts\", onDelete: .deleteDestination)\n"
+                + "    var avatarPath: String?\n}\n",
+            "// @persistable(collection: \"users\")\nstruct User {\n    var id: String\n"
+                + "    // @relationship(toFiles: \"pictures\", name: \"posts\", onDelete: .deleteDestination)\n"
+                + "    var avatarPath: String?\n}\n",
+        ]
+        func inputs(_ user: String) -> [SourceInput] {
+            [
+                SourceInput(path: "Post.swift", relativePath: "Post.swift", contents: post),
+                SourceInput(path: "User.swift", relativePath: "User.swift", contents: user),
+            ]
+        }
+        var folder = Folder()
+        func run(_ user: String, _ cache: GeneratorCache?) -> IncrementalResult {
+            let result = pipeline.runIncrementally(
+                inputs(user), includeUnannotated: false,
+                cache: folder.check(Self.roundTrip(cache, identity: "test", includeUnannotated: false)),
+                generatorIdentity: "test")
+            let cold = pipeline.run(inputs(user))
+            #expect(folder.apply(result, deletingExtras: true) == cold.files && result.diagnostics == cold.diagnostics)
+            return result
+        }
+        let first = run(users[0], nil)
+        #expect(first.diagnostics.isEmpty, "\(first.diagnostics)")
+        let facts = first.cache?.entries.map { $0.facts?.annotatedTypes.map(\.relationshipQueries) }
+        #expect(facts?[0]?.first?.map(\.name) == ["author", "posts"], "Post's edge to items only")
+        #expect(facts?[1]?.first?.isEmpty == true, "User's edge to files claims nothing")
+        let moved = run(users[1], first.cache)
+        #expect(moved.diagnostics.isEmpty, "\(moved.diagnostics)")
+        #expect(moved.files[1].generatedFile?.contents.contains(".toFile(\"posts\", in: \"pictures\"") == true)
+    }
+
     /// A cache is reused as it is by the generator that made it, and not at all when damaged (any byte:
     /// all of it is checksummed), truncated, of another generator or of the other mode: those runs are cold.
     /// An entry read from a cache is written again as the bytes it was read from only while it is

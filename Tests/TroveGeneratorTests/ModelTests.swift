@@ -243,6 +243,77 @@ struct ModelTests {
         #expect(result.model.files.first?.types.first { $0.name == "Category" }?.persistable?.relationships == nil)
     }
 
+    /// Every shape of path property becomes an edge to files in the folder of `toFiles:`, with its
+    /// rules, named after the property or by `name:`; it generates no query, so it asks nothing of
+    /// another type and claims no name anywhere.
+    @Test func fileRelationshipFieldsBecomeEdgesToFiles() throws {
+        let result = try generate(
+            """
+            // @persistable(collection: "notes")
+            struct Note {
+                var id: String
+                // @relationship(toFiles: "attachments", onDelete: .deleteDestinationWithLastSource)
+                var attachmentPaths: [String] = []
+                // @relationship(toFiles: "avatars", onDelete: .deleteDestination)
+                var avatarPath: String?
+                // @relationship(toFiles: "/var/scans", name: "scan", onDelete: [.deleteDestination])
+                var scanPath: Swift.String
+                // @relationship(toFiles: "thumbnails")
+                var thumbnails: Set<String>?
+                // @relationship(toFiles: "drafts", onDelete: [])
+                var drafts: Set<String>
+                // @relationship(toFiles: "pages")
+                var pages: [String]?
+                // @relationship(to: Note.self)
+                var parentID: Note.ID?
+            }
+            """)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let note = try #require(result.model.files.first?.types.first { $0.name == "Note" })
+        let relationships = try #require(note.persistable?.relationships)
+        let lastSource = "deleteDestinationWhenAllSourcesDeleted"
+        let source = "deleteDestinationWhenSourceDeleted"
+        #expect(
+            relationships.edges == [
+                RelationshipEdgeDescription(
+                    name: "attachmentPaths", property: "attachmentPaths", folder: "attachments", shape: .array,
+                    rules: [lastSource]),
+                RelationshipEdgeDescription(
+                    name: "avatarPath", property: "avatarPath", folder: "avatars", shape: .optionalKey,
+                    rules: [source]),
+                RelationshipEdgeDescription(
+                    name: "scan", property: "scanPath", folder: "/var/scans", shape: .key, rules: [source]),
+                RelationshipEdgeDescription(
+                    name: "thumbnails", property: "thumbnails", folder: "thumbnails", shape: .optionalSet, rules: []),
+                RelationshipEdgeDescription(
+                    name: "drafts", property: "drafts", folder: "drafts", shape: .set, rules: []),
+                RelationshipEdgeDescription(
+                    name: "pages", property: "pages", folder: "pages", shape: .optionalArray, rules: []),
+                RelationshipEdgeDescription(
+                    name: "parent", property: "parentID", destination: "Note", shape: .optionalKey, rules: [],
+                    inverse: "notes", inverseAccessModifier: ""),
+            ])
+        #expect(relationships.edges.map(\.isFile) == [true, true, true, true, true, true, false])
+        #expect(relationships.edges.first?.destination == "")
+        #expect(relationships.edges.first?.inverse == "")
+    }
+
+    @Test func theRelationshipsVersionFollowsTheFolderOfAnEdgeToFiles() throws {
+        func version(_ annotation: String, _ type: String = "String?") throws -> Int? {
+            let result = try generate(
+                "// @persistable\nstruct A {\n    var id: String\n    // \(annotation)\n    var path: \(type)\n}")
+            #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+            return result.model.files.first?.types.first?.persistable?.relationships?.version
+        }
+        let base = try version("@relationship(toFiles: \"files\")")
+        #expect(base != nil)
+        #expect(try version("@relationship(toFiles: \"files\")") == base)
+        #expect(try version("@relationship(toFiles: \"other\")") != base)
+        #expect(try version("@relationship(toFiles: \"files\", onDelete: .deleteDestination)") != base)
+        #expect(try version("@relationship(toFiles: \"files\", name: \"file\")") != base)
+        #expect(try version("@relationship(toFiles: \"files\")", "[String]") != base)
+    }
+
     @Test func theRelationshipsVersionFollowsTheEdges() throws {
         func version(_ annotation: String, _ type: String = "A.ID?") throws -> Int? {
             let result = try generate(

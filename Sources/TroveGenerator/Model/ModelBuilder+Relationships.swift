@@ -19,7 +19,8 @@ extension ModelBuilder {
             edges.append(edge)
         }
         guard !edges.isEmpty else { return nil }
-        for edge in edges {
+        // An edge to files generates no query: it claims no name on any type.
+        for edge in edges where !edge.isFile {
             let location = locationOfRelationship(edge.property, in: type)
             claimQuery(edge.name, on: type.qualifiedName, by: Self.edgeClaimant(edge.property, of: type.qualifiedName),
                 at: location, argument: "name")
@@ -59,7 +60,8 @@ extension ModelBuilder {
     }
 
     /// The queries the `@relationship` fields of `type` generate, read from its declaration alone:
-    /// the edge's name on `type`, and its inverse on the destination as written in `to:`.
+    /// the edge's name on `type`, and its inverse on the destination as written in `to:`. An edge to
+    /// files (`toFiles:`) generates none, so it claims nothing.
     ///
     /// What ``TypeTable`` gathers from every input to find two queries of one name on one type.
     static func relationshipQueryClaims(of type: ParsedType) -> [RelationshipQueryClaim] {
@@ -86,10 +88,25 @@ extension ModelBuilder {
     private mutating func describeEdge(_ property: ParsedProperty, _ annotation: Annotation, in type: ParsedType)
         -> RelationshipEdgeDescription?
     {
-        // A missing or mistyped `to:` was reported with the annotation's arguments.
-        guard let toArgument = annotation.argument("to"), case .type(let written) = toArgument.value else {
+        let toArgument: Annotation.Argument
+        switch (annotation.argument("to"), annotation.argument("toFiles")) {
+        case (nil, nil):
+            error("'@relationship' needs the argument 'to:' (an edge to the items of a type) or 'toFiles:' (an edge "
+                + "to files in a folder)", at: annotation.location)
             return nil
+        case (.some, .some):
+            error("'@relationship' takes 'to:' (an edge to the items of a type) or 'toFiles:' (an edge to files in a "
+                + "folder), not both", at: annotation.location)
+            return nil
+        case (nil, .some(let folderArgument)):
+            // A mistyped `toFiles:` was reported with the annotation's arguments.
+            guard case .string(let folder) = folderArgument.value else { return nil }
+            return describeFileEdge(property, annotation, folder: folder, at: folderArgument.location)
+        case (.some(let argument), nil):
+            toArgument = argument
         }
+        // A mistyped `to:` was reported with the annotation's arguments.
+        guard case .type(let written) = toArgument.value else { return nil }
         let destinationName = qualify(written, in: type.qualifiedName)
         let declared = annotatedType(exactly: destinationName) ?? annotatedType(exactly: written)
         guard let destination = declared,
@@ -111,6 +128,22 @@ extension ModelBuilder {
                 + "an array or set of it", at: annotation.location)
             return nil
         }
+        let rules = deleteRules(of: annotation)
+        let (name, inverse) = Self.queryNames(of: property, annotation, in: type)
+        for (label, value) in [("name", name), ("inverse", inverse)] where !Self.isIdentifier(value) {
+            error("the '\(label)' of '@relationship' must be a Swift identifier: it names a generated query; "
+                + "'\(value)' is not", at: annotation.argument(label)?.location ?? annotation.location)
+        }
+        let access = min(type.access, destination.access)
+        return RelationshipEdgeDescription(
+            name: name, property: property.name, destination: destination.qualifiedName, shape: shape,
+            rules: rules.map(\.runtimeName), inverse: inverse,
+            inverseAccessModifier: access >= .public ? "public" : access == .package ? "package" : "")
+    }
+
+    /// The rules of `onDelete:`, in the runtime's order of `RelationshipRule.allCases`, after
+    /// reporting each unknown or repeated one.
+    private mutating func deleteRules(of annotation: Annotation) -> [RelationshipRule] {
         var rules: Set<RelationshipRule> = []
         if let argument = annotation.argument("onDelete"), case .members(let names) = argument.value {
             for name in names {
@@ -130,16 +163,60 @@ extension ModelBuilder {
                 }
             }
         }
-        let (name, inverse) = Self.queryNames(of: property, annotation, in: type)
-        for (label, value) in [("name", name), ("inverse", inverse)] where !Self.isIdentifier(value) {
-            error("the '\(label)' of '@relationship' must be a Swift identifier: it names a generated query; "
-                + "'\(value)' is not", at: annotation.argument(label)?.location ?? annotation.location)
+        return RelationshipRule.allCases.filter(rules.contains)
+    }
+
+    /// The edge to files of one `@relationship(toFiles:)` property, or `nil` after reporting why
+    /// it cannot be one. Its name is `name:`, or the property's name as written (an edge to files
+    /// generates no query, so no suffix is dropped).
+    private mutating func describeFileEdge(
+        _ property: ParsedProperty, _ annotation: Annotation, folder: String, at folderLocation: SourceLocation
+    ) -> RelationshipEdgeDescription? {
+        var isValid = true
+        if folder.isEmpty {
+            error("'toFiles:' of '@relationship' names the folder of the files (relative to the database file's "
+                + "folder, or absolute); it cannot be empty", at: folderLocation)
+            isValid = false
         }
-        let access = min(type.access, destination.access)
+        if let inverse = annotation.argument("inverse") {
+            error("'inverse:' does not apply to an edge to files: a file has no type to put the query of its "
+                + "sources on", at: inverse.location)
+            isValid = false
+        }
+        let shape = pathShape(of: property)
+        if shape == nil {
+            error("'@relationship' property '\(property.name)' has type '\(property.typeName ?? "unknown")'; an edge "
+                + "to files holds paths: 'String', 'String?', '[String]', 'Set<String>', or an optional array or "
+                + "set of them", at: annotation.location)
+            isValid = false
+        }
+        let rules = deleteRules(of: annotation)
+        let fileRules = RelationshipRule.fileRules
+        if let argument = annotation.argument("onDelete") {
+            for rule in rules where !fileRules.contains(rule) {
+                error("the delete rule '.\(rule.rawValue)' does not apply to files: an edge to files takes only "
+                    + fileRules.map { "'.\($0.rawValue)'" }.joined(separator: " and ") + ", which remove a file with "
+                    + "its source or with its last source", at: argument.location)
+                isValid = false
+            }
+        }
+        var name = property.name
+        if let argument = annotation.argument("name"), case .string(let written) = argument.value {
+            name = written
+            if written.isEmpty {
+                error("the 'name' of '@relationship' cannot be empty", at: argument.location)
+                isValid = false
+            }
+        }
+        guard isValid, let shape else { return nil }
         return RelationshipEdgeDescription(
-            name: name, property: property.name, destination: destination.qualifiedName, shape: shape,
-            rules: RelationshipRule.allCases.filter(rules.contains).map(\.runtimeName), inverse: inverse,
-            inverseAccessModifier: access >= .public ? "public" : access == .package ? "package" : "")
+            name: name, property: property.name, folder: folder, shape: shape, rules: rules.map(\.runtimeName))
+    }
+
+    /// How `property` holds paths: a `String`, an optional one, or an array or set of them, or
+    /// an optional array or set; `nil` for any other type.
+    private func pathShape(of property: ParsedProperty) -> RelationshipEdgeDescription.Shape? {
+        Self.shape(of: property) { element in element == "String" || element == "Swift.String" }
     }
 
     /// The names of the queries an edge generates: its own on the source (`name:`, or the
@@ -169,20 +246,28 @@ extension ModelBuilder {
     private mutating func edgeShape(
         of property: ParsedProperty, destination: ParsedType, written: String, key: String?, owner: String
     ) -> RelationshipEdgeDescription.Shape? {
-        let (type, isOptional): (String, Bool)
-        switch property.shape {
-        case .value(let value): (type, isOptional) = (value, false)
-        case .optional(let wrapped): (type, isOptional) = (wrapped, true)
-        case .unsupported, nil: return nil
-        }
-        func isKey(_ element: String) -> Bool {
-            let element = element.trimmingSpaces
+        Self.shape(of: property) { element in
             if element == written + ".ID" || element == destination.qualifiedName + ".ID" { return true }
             if element.hasSuffix(".ID"), qualify(String(element.dropLast(3)), in: owner) == destination.qualifiedName {
                 return true
             }
             return key != nil && qualify(element, in: owner) == key
         }
+    }
+
+    /// How `property` holds values of which `isElement` says yes (keys or paths): one, an optional
+    /// one, an array or set of them, or an optional array or set; `nil` for any other type.
+    /// `isElement` gets the type as written, without the spaces around it.
+    private static func shape(
+        of property: ParsedProperty, isElement: (String) -> Bool
+    ) -> RelationshipEdgeDescription.Shape? {
+        let (type, isOptional): (String, Bool)
+        switch property.shape {
+        case .value(let value): (type, isOptional) = (value, false)
+        case .optional(let wrapped): (type, isOptional) = (wrapped, true)
+        case .unsupported, nil: return nil
+        }
+        func isKey(_ element: String) -> Bool { isElement(element.trimmingSpaces) }
         if isKey(type) { return isOptional ? .optionalKey : .key }
         var element: Substring?
         var isSet = false

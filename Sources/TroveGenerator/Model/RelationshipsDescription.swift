@@ -1,10 +1,11 @@
 /// The relationships generated from the `@relationship` fields of a `@persistable` type: one
-/// edge per field, from each item to the items whose keys the field holds.
+/// edge per field, from each item to the items whose keys the field holds (`to:`), or to the
+/// files whose paths it holds (`toFiles:`).
 package struct RelationshipsDescription: Sendable, Equatable, Codable {
     /// The name of the extension: the type's name, sanitized, with `_relationships`.
     package var name: String
-    /// The version: a hash of the edges' names, destinations, rules and properties, so that a
-    /// change of them rebuilds the edges.
+    /// The version: a hash of the edges' names, destinations (the folder of an edge to files),
+    /// rules and properties, so that a change of them rebuilds the edges.
     package var version: Int
     /// The edges, in declaration order.
     package var edges: [RelationshipEdgeDescription]
@@ -18,15 +19,18 @@ package struct RelationshipsDescription: Sendable, Equatable, Codable {
         self.name = name
         self.edges = edges
         let text = edges.map { edge in
-            ([edge.name, edge.property, edge.destination, edge.shape.rawValue] + edge.rules).joined(separator: ":")
+            // "files in <folder>" cannot be the name of a type: no edge to items hashes like it.
+            let destination = edge.folder.map { "files in " + $0 } ?? edge.destination
+            return ([edge.name, edge.property, destination, edge.shape.rawValue] + edge.rules).joined(separator: ":")
         }.joined(separator: ";")
         self.version = Int(IndexableTypes.hash(text) >> 1)
     }
 }
 
-/// One edge of a generated ``RelationshipsDescription``: a `@relationship` stored property.
+/// One edge of a generated ``RelationshipsDescription``: a `@relationship` stored property, whose
+/// destinations are items (`to:`) or files in ``folder`` (`toFiles:`).
 package struct RelationshipEdgeDescription: Sendable, Equatable, Codable {
-    /// How the property holds the destination keys.
+    /// How the property holds the destination keys (or paths, for an edge to files).
     package enum Shape: String, Sendable, Equatable, Codable {
         /// One key.
         case key
@@ -42,17 +46,21 @@ package struct RelationshipEdgeDescription: Sendable, Equatable, Codable {
         case optionalSet
     }
 
-    /// The name of the edge, which is also the name of the query on the source (`author`).
+    /// The name of the edge, which is also the name of the query on the source (`author`); an
+    /// edge to files has no query.
     package var name: String
     /// The property name, without backticks.
     package var property: String
-    /// The dotted name of the destination type.
+    /// The dotted name of the destination type; empty for an edge to files.
     package var destination: String
+    /// The folder of the files of an edge to files, as `toFiles:` gives it; `nil` for an edge to items.
+    package var folder: String?
     /// How the property holds the keys.
     package var shape: Shape
     /// The names of the runtime's `DeleteRules` the edge has, in the runtime's order.
     package var rules: [String]
-    /// The name of the query on the destination that returns the sources (`posts`).
+    /// The name of the query on the destination that returns the sources (`posts`); empty for an
+    /// edge to files.
     package var inverse: String
     /// The access modifier of the query on the destination: the lower of the two types'.
     package var inverseAccessModifier: String
@@ -80,7 +88,25 @@ package struct RelationshipEdgeDescription: Sendable, Equatable, Codable {
         self.inverseAccessModifier = inverseAccessModifier
     }
 
-    /// Whether the property holds a collection of keys.
+    /// Creates the description of an edge to files.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the edge.
+    ///   - property: The property name.
+    ///   - folder: The folder of the files, as `toFiles:` gives it.
+    ///   - shape: How the property holds the paths.
+    ///   - rules: The runtime names of the delete rules.
+    package init(name: String, property: String, folder: String, shape: Shape, rules: [String]) {
+        self.init(
+            name: name, property: property, destination: "", shape: shape, rules: rules, inverse: "",
+            inverseAccessModifier: "")
+        self.folder = folder
+    }
+
+    /// Whether the destinations are files (``folder`` is set).
+    package var isFile: Bool { folder != nil }
+
+    /// Whether the property holds a collection of keys (or paths).
     package var isCollection: Bool {
         switch shape {
         case .key, .optionalKey: false
@@ -105,6 +131,9 @@ package enum RelationshipRule: String, Sendable, CaseIterable {
     case notifySource
     /// The destination hears that its source went.
     case notifyDestination
+
+    /// The rules an edge to files takes: those that remove destinations.
+    package static let fileRules: [RelationshipRule] = [.deleteDestination, .deleteDestinationWithLastSource]
 
     /// The name of the runtime's `DeleteRules` member.
     package var runtimeName: String {

@@ -103,7 +103,11 @@ enum AnnotationName: String, CaseIterable, Sendable {
         case .indexed: [("unique", false, .bool)]
         case .searchable: [("weight", false, .number)]
         case .relationship:
-            [("to", true, .type), ("onDelete", false, .members), ("name", false, .string), ("inverse", false, .string)]
+            // Exactly one of `to:` (an edge to items) and `toFiles:` (an edge to files): checked with the edge.
+            [
+                ("to", false, .type), ("toFiles", false, .string), ("onDelete", false, .members),
+                ("name", false, .string), ("inverse", false, .string),
+            ]
         case .renamed: [("from", true, .string)]
         case .coded, .key, .metadata, .transient: []
         }

@@ -5,6 +5,9 @@ extension Renderer {
     {
         let edges = relationships.edges.map { edge -> TemplateValue in
             let property = SwiftNames.identifier(edge.property)
+            if let folder = edge.folder {
+                return fileEdgeContext(edge, property: property, folder: folder)
+            }
             let extract: String
             let forwardSummary: String
             switch edge.shape {
@@ -28,6 +31,7 @@ extension Renderer {
             }
             let rules = edge.rules.isEmpty ? nil : "[" + edge.rules.map { "." + $0 }.joined(separator: ", ") + "]"
             return [
+                "toItems": .flag(true), "toFiles": .flag(false),
                 "edgeName": .text(edge.name),
                 "edgeLiteral": .text(SwiftNames.stringLiteral(edge.name)),
                 "property": .text(edge.property),
@@ -44,12 +48,37 @@ extension Renderer {
         }
         let summary = relationships.edges.map { edge in
             let rules = edge.rules.isEmpty ? "" : " (" + edge.rules.map { "." + $0 }.joined(separator: ", ") + ")"
-            return "`\(edge.property)` to `\(edge.destination)`\(rules)"
+            let destination = edge.folder.map { "files in `\($0)`" } ?? "`\(edge.destination)`"
+            return "`\(edge.property)` to \(destination)\(rules)"
         }.joined(separator: ", ")
+        // The edges to items, which get a query on the source and one on the destination.
+        let itemEdges = zip(relationships.edges, edges).filter { !$0.0.isFile }.map(\.1)
         return [
             "name": .text(type.name), "access": .text(access), "summary": .text(summary),
             "nameLiteral": .text(SwiftNames.stringLiteral(relationships.name)),
-            "version": .number(relationships.version), "edges": .list(edges),
+            "version": .number(relationships.version), "edges": .list(edges), "itemEdges": .list(itemEdges),
+        ]
+    }
+
+    /// The context of one edge to files: `.toFile(...)` for one path, `.toFiles(...)` for a
+    /// collection of them (a set as an array).
+    private func fileEdgeContext(_ edge: RelationshipEdgeDescription, property: String, folder: String)
+        -> TemplateValue
+    {
+        let extract =
+            switch edge.shape {
+            case .key, .optionalKey, .array: "$0.\(property)"
+            case .set: "Array($0.\(property))"
+            case .optionalArray, .optionalSet: "Array($0.\(property) ?? [])"
+            }
+        return [
+            "toItems": .flag(false), "toFiles": .flag(true),
+            "edgeLiteral": .text(SwiftNames.stringLiteral(edge.name)),
+            "folderLiteral": .text(SwiftNames.stringLiteral(folder)),
+            "factory": .text(edge.isCollection ? "toFiles" : "toFile"),
+            "rules": .text("[" + edge.rules.map { "." + $0 }.joined(separator: ", ") + "]"),
+            "extractLabel": .text(edge.isCollection ? "paths" : "path"),
+            "extract": .text(extract),
         ]
     }
 }

@@ -244,6 +244,98 @@ extension Folder {
     nonisolated static var troveSchemaReferences: [Any.Type] { [] }
 }
 
+// MARK: - Letter
+
+#if compiler(>=6.2)
+extension Letter: nonisolated Persistable, nonisolated DatabaseExtensionProviding, nonisolated BinaryMessage, nonisolated SchemaDescribing {}
+#else
+extension Letter: Persistable, DatabaseExtensionProviding, BinaryMessage, SchemaDescribing {}
+#endif
+
+extension Letter {
+    /// The collection that holds every `Letter`: `"letters"`.
+    nonisolated static var collection: String { "letters" }
+
+    /// Items are stored with their generated binary coder.
+    typealias Coder = MessageCoder<Letter>
+}
+
+extension Letter {
+    /// The relationships of the `@relationship` fields of `Letter`: `attachmentPaths` to files in `attachments` (.deleteDestinationWhenAllSourcesDeleted), `signaturePath` to files in `signatures` (.deleteDestinationWhenSourceDeleted), `scanPaths` to files in `scans`.
+    ///
+    /// Register them with `Database(path:models:)` or `Database.register(_:)`; their version
+    /// changes with the edges, which rebuilds them. Every write of a `Letter` recomputes its edges.
+    nonisolated static let relationships = Relationships<Letter>("Letter_relationships", version: 659786140, edges: [
+        .toFiles("attachmentPaths", in: "attachments", rules: [.deleteDestinationWhenAllSourcesDeleted], paths: { $0.attachmentPaths }),
+        .toFile("signature", in: "signatures", rules: [.deleteDestinationWhenSourceDeleted], path: { $0.signaturePath }),
+        .toFiles("scanPaths", in: "scans", rules: [], paths: { Array($0.scanPaths ?? []) }),
+    ])
+}
+
+extension Letter {
+    /// The extensions of `Letter`, which `Database(path:models:)` registers: its relationships.
+    nonisolated static var databaseExtensions: [DatabaseExtension] {
+        [relationships.databaseExtension]
+    }
+}
+
+extension Letter {
+    /// Writes the stored fields of `value`; its metadata is stored in its own column.
+    nonisolated static func encodeMessage(_ value: Letter, to writer: inout BinaryWriter) throws {
+        try writer.encode(value.id, field: 0x06E7_0D5C) // id
+        try writer.encode(value.attachmentPaths, field: 0x1AF9_E034) // attachmentPaths
+        try writer.encodeIfPresent(value.signaturePath, field: 0x1D06_2AE1) // signaturePath
+        try writer.encodeIfPresent(value.scanPaths, field: 0x1E4F_42E4) // scanPaths
+    }
+
+    /// Creates a value from its stored fields: unknown fields are skipped, missing ones take
+    /// their default, and a missing field without one throws.
+    nonisolated static func decodeMessage(from reader: inout BinaryReader) throws -> Letter {
+        var id: String?
+        var attachmentPaths: [String]?
+        var signaturePath: String?
+        var scanPaths: Set<String>?
+        while let header = try reader.nextField() {
+            switch header.number {
+            case 0x06E7_0D5C: // id
+                id = try reader.decode(String.self, from: header, field: "id")
+            case 0x1AF9_E034: // attachmentPaths
+                attachmentPaths = try reader.decode([String].self, from: header, field: "attachmentPaths")
+            case 0x1D06_2AE1: // signaturePath
+                signaturePath = try reader.decode(String.self, from: header, field: "signaturePath")
+            case 0x1E4F_42E4: // scanPaths
+                scanPaths = try reader.decode(Set<String>.self, from: header, field: "scanPaths")
+            default:
+                try reader.skip(header)
+            }
+        }
+        return Letter(
+            id: try reader.required(id, field: "id"),
+            attachmentPaths: attachmentPaths ?? [],
+            signaturePath: signaturePath,
+            scanPaths: scanPaths
+        )
+    }
+}
+
+extension Letter {
+    /// How `Letter` is stored, recorded in the database file when the model is registered, so
+    /// that tools read its items without this code.
+    nonisolated static var troveSchema: ModelSchema {
+        ModelSchema(
+            typeName: "Letter", collection: "letters",
+            fields: [
+                .init(number: 0x06E7_0D5C, name: "id", type: "String", swiftType: String.self),
+                .init(number: 0x1AF9_E034, name: "attachmentPaths", type: "[String]", swiftType: [String].self),
+                .init(number: 0x1D06_2AE1, name: "signaturePath", type: "String", swiftType: String.self, isOptional: true),
+                .init(number: 0x1E4F_42E4, name: "scanPaths", type: "Set<String>", swiftType: Set<String>.self, isOptional: true),
+            ])
+    }
+
+    /// The types that the stored fields of `Letter` refer to.
+    nonisolated static var troveSchemaReferences: [Any.Type] { [] }
+}
+
 // MARK: - Photo
 
 #if compiler(>=6.2)

@@ -54,3 +54,17 @@ struct Photo: Sendable, Equatable {
     var id: String
     var caption: String = ""
 }
+
+/// A letter with files beside the database (edges to files, which generate no query): an
+/// attachment goes with the last letter that names it, a signature with its letter, and the
+/// scans are only followed (no rule).
+// @persistable(collection: "letters")
+struct Letter: Sendable, Equatable {
+    var id: String
+    // @relationship(toFiles: "attachments", onDelete: .deleteDestinationWithLastSource)
+    var attachmentPaths: [String] = []
+    // @relationship(toFiles: "signatures", name: "signature", onDelete: .deleteDestination)
+    var signaturePath: String?
+    // @relationship(toFiles: "scans")
+    var scanPaths: Set<String>? = nil
+}
