@@ -186,7 +186,7 @@ struct ConcurrencySuite {
         lines.append("## Server concurrency (issue 13)")
         lines.append("")
         lines.append(
-            "Elapsed time, median of \(options.runs) run\(options.runs == 1 ? "" : "s"), and operations per second; "
+            "Elapsed time, median of \(options.runsPhrase), and operations per second; "
                 + "Trove through `database.read`/`database.write` (\(Trove.Configuration().maximumReaderCount) readers), "
                 + "GRDB 7.10 through `DatabasePool` async `read`/`write`. Ratio = Trove's time / GRDB's time (lower is faster).")
         lines.append("")

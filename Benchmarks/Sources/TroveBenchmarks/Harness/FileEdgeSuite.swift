@@ -144,7 +144,7 @@ struct FileEdgeSuite {
     func table() -> [String] {
         let clock = options.clock
         let median = clock.median
-        let runs = "\(options.runs) run\(options.runs == 1 ? "" : "s")"
+        let runs = options.runsPhrase
         let engines = Engine.allCases
         let transactions = (authors.count + Self.perTransaction - 1) / Self.perTransaction
         var lines: [String] = []
@@ -156,8 +156,7 @@ struct FileEdgeSuite {
                 + "authors, \(Self.perTransaction) per transaction (\(transactions) transactions), each with a portrait file of "
                 + "512 bytes removed after the commit. Checked: no author and no file is left.")
         lines.append("")
-        lines.append("| | " + engines.map(\.rawValue).joined(separator: " | ") + " |")
-        lines.append("|---|" + engines.map { _ in "---:" }.joined(separator: "|") + "|")
+        lines += tableHeader(engines.map(\.rawValue))
         lines.append(
             "| remove \(Workload.format(authors.count)) authors and their files | "
                 + engines.map { clock.cell(removal[$0]) }.joined(separator: " | ") + " |")

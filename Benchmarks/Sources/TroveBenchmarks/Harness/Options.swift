@@ -23,6 +23,9 @@ struct Options {
     var includeSpatial = true
     /// Whether the edges-to-files benchmark runs (issue 32).
     var includeFileEdges = true
+
+    /// The number of runs, in words for a table's caption: "1 run", "3 runs".
+    var runsPhrase: String { "\(runs) run\(runs == 1 ? "" : "s")" }
     var warmUp = true
     var isSmoke = false
     var directory = NSTemporaryDirectory()

@@ -151,7 +151,7 @@
         func table() -> [String] {
             var lines = ["", "## PostgreSQL (issue 18)", ""]
             lines.append(
-                "Elapsed time, median of \(options.runs) run\(options.runs == 1 ? "" : "s"), server on loopback. Trove = `PostgresStore` "
+                "Elapsed time, median of \(options.runsPhrase), server on loopback. Trove = `PostgresStore` "
                     + "(generated coder, cache, change log + NOTIFY); raw = postgres-nio on the same table with the hand-written coder; "
                     + "Fluent = a FluentKit model with the same fields as columns (fluent-postgres-driver). "
                     + "Trove / raw aim: 1.3× or less; Trove / Fluent aim: below 1×.")

@@ -233,7 +233,7 @@ struct RelationshipSuite {
         let clock = options.clock
         let median = clock.median
         let cell = clock.cell
-        let runs = "\(options.runs) run\(options.runs == 1 ? "" : "s")"
+        let runs = options.runsPhrase
         let engines = Engine.allCases
         var lines: [String] = []
         lines.append("")
@@ -247,8 +247,7 @@ struct RelationshipSuite {
                 + "authors whose \(Self.childrenPerParent) posts each go with them (\(Workload.format(children.count)) posts), "
                 + "in one transaction. Checked: none of the removed authors' posts is left, all the others are.")
         lines.append("")
-        lines.append("| | " + engines.map(\.rawValue).joined(separator: " | ") + " |")
-        lines.append("|---|" + engines.map { _ in "---:" }.joined(separator: "|") + "|")
+        lines += tableHeader(engines.map(\.rawValue))
         lines.append("| write \(Workload.format(posts.count)) posts | " + engines.map { cell(write[$0]) }.joined(separator: " | ") + " |")
         let bare = median(write[.troveBare])
         lines.append(

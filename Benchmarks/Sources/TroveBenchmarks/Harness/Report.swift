@@ -15,7 +15,7 @@ struct Report {
         lines.append("# Trove benchmarks")
         lines.append("")
         lines.append(
-            "N = \(Workload.format(options.count)), median of \(options.runs) run\(options.runs == 1 ? "" : "s"); "
+            "N = \(Workload.format(options.count)), median of \(options.runsPhrase); "
                 + "ratio = median time / median time of the baseline in the same run (lower is faster). "
                 + "SQLite \(String(cString: sqlite3_libversion())), \(Self.machine).")
         if let database {

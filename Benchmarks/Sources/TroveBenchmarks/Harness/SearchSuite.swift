@@ -154,7 +154,7 @@ struct SearchSuite {
 
     func table() -> [String] {
         var lines: [String] = []
-        let runs = "\(options.runs) run\(options.runs == 1 ? "" : "s")"
+        let runs = options.runsPhrase
         lines.append("")
         lines.append("## Full-text search (issue 14)")
         lines.append("")

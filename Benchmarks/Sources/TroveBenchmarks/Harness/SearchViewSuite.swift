@@ -168,7 +168,7 @@ struct SearchViewSuite {
     }
 
     func table() -> [String] {
-        let runs = "\(options.runs) run\(options.runs == 1 ? "" : "s")"
+        let runs = options.runsPhrase
         var lines = ["", "## Search results view (issue 31)", ""]
         let counts = listCounts[.trove] ?? listCounts.values.first ?? (0, 0, 0, 0)
         lines.append(

@@ -132,7 +132,7 @@ struct SpatialSuite {
         let clock = options.clock
         let median = clock.median
         let cell = clock.cell
-        let runs = "\(options.runs) run\(options.runs == 1 ? "" : "s")"
+        let runs = options.runsPhrase
         let engines = Engine.allCases
         var lines: [String] = []
         lines.append("")
@@ -145,8 +145,7 @@ struct SpatialSuite {
                 + "places within a radius that holds about 40, nearest first. The scan runs the first 100 of each. "
                 + "Checked: every engine finds the same places, in the same order, for every query.")
         lines.append("")
-        lines.append("| | " + engines.map(\.rawValue).joined(separator: " | ") + " |")
-        lines.append("|---|" + engines.map { _ in "---:" }.joined(separator: "|") + "|")
+        lines += tableHeader(engines.map(\.rawValue))
         lines.append("| box query | " + engines.map { cell(boxTimes[$0]) }.joined(separator: " | ") + " |")
         let rawBox = median(boxTimes[.rawTree])
         lines.append(

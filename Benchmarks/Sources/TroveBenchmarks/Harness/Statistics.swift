@@ -58,3 +58,10 @@ extension String {
         self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }
+
+/// The two header lines of a Markdown table whose first column is `corner` (row titles, left
+/// aligned) and whose other columns, `columns`, hold figures (right aligned).
+func tableHeader(_ columns: [String], corner: String = "") -> [String] {
+    let first = corner.isEmpty ? "| |" : "| \(corner) |"
+    return [first + " " + columns.joined(separator: " | ") + " |", "|---|" + columns.map { _ in "---:|" }.joined()]
+}

@@ -353,7 +353,7 @@ struct ViewSuite {
         let clock = options.clock
         let median = clock.median
         func wallMedian(_ timing: Timing?) -> Double { timing?.wall.median ?? .nan }
-        let runs = "\(options.runs) run\(options.runs == 1 ? "" : "s")"
+        let runs = options.runsPhrase
         let updates = fixtures.updates.count
         let across = fixtures.updates.indices.filter { fixtures.previousGroups[$0] != fixtures.updates[$0].conversation }.count
         var lines: [String] = []
@@ -368,8 +368,7 @@ struct ViewSuite {
                 + "affected conversation(s) again after the commit and diffs it with the list held "
                 + "(`CollectionDifference`, moves inferred).")
         lines.append("")
-        lines.append("| Per commit | " + Engine.allCases.map(\.rawValue).joined(separator: " | ") + " |")
-        lines.append("|---|" + Engine.allCases.map { _ in "---:|" }.joined())
+        lines += tableHeader(Engine.allCases.map(\.rawValue), corner: "Per commit")
         func cell(_ value: Double, _ wall: Double) -> String {
             value.isFinite ? "\(formatDuration(value)) (\(formatDuration(wall)))" : "–"
         }
