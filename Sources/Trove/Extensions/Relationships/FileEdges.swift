@@ -101,9 +101,6 @@ final class FileEdgeRemovals: ExtensionTransactionState {
 }
 
 extension RelationshipsImplementation {
-    /// The edges to files.
-    var fileEdges: [RelationshipEdge<Source>] { edges.filter(\.isFile) }
-
     /// The folder of `edge`'s files, as a full path: the definition's folder, under the folder
     /// of the database file when it is relative.
     func folder(of edge: RelationshipEdge<Source>, in context: ExtensionContext) -> String {
@@ -181,7 +178,7 @@ extension RelationshipsImplementation {
     /// process that stopped before performing them) and forgets them: a file that an edge names
     /// again, or that is another file than the one decided on, stays.
     func settleRecordedFileRemovals(in context: ExtensionContext) throws {
-        guard !fileEdges.isEmpty else { return }
+        guard hasFileEdges else { return }
         var recorded: [(target: FileEdgeTarget, identity: FileIdentity)] = []
         do {
             let statement = try context.sqlite.cachedStatement(selectFileRemovalsSQL)
@@ -242,7 +239,7 @@ extension RelationshipsImplementation {
 
     /// Every rule that removes files queues the files of every edge to files: everything went.
     func queueEveryFile(in context: ExtensionContext) throws {
-        for edge in fileEdges where edge.rules.removesDestination(sourcesLeft: 0) {
+        for edge in edges where edge.isFile && edge.rules.removesDestination(sourcesLeft: 0) {
             let statement = try context.sqlite.makeStatement(
                 "SELECT DISTINCT dst_key FROM \"\(table)\" WHERE edge = ?1")
             try statement.bind(edge.name, at: 1)

@@ -51,6 +51,8 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
 
     /// The table of the manual edges, by the key of their source.
     let manualTable: String
+    /// Whether an edge points at files: only then is there a ``filesTable``.
+    let hasFileEdges: Bool
     /// The table of the removals of files decided by committed transactions.
     let filesTable: String
     let insertFileRemovalSQL: String
@@ -92,6 +94,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         destinationCollections = Set(edges.filter { !$0.isFile }.map(\.destinationCollection))
         readsEdgesOfRemovedSources = edges.contains { $0.rules.actOnSourceRemoval || $0.isManual }
         manualTable = "trove_ext_\(name)_manual"
+        hasFileEdges = edges.contains(where: \.isFile)
         filesTable = "trove_ext_\(name)_files"
         let quoted = "\"\(table)\""
         let manualQuoted = "\"\(manualTable)\""
@@ -106,7 +109,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
                 src_key TEXT NOT NULL, edge TEXT NOT NULL, dst_key TEXT NOT NULL,
                 PRIMARY KEY (src_key, edge, dst_key)) WITHOUT ROWID;
             """
-            + (edges.contains(where: \.isFile)
+            + (hasFileEdges
                 ? """
 
                 CREATE TABLE IF NOT EXISTS \(filesQuoted) (
@@ -162,7 +165,7 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     static var format: String { "relationships v2" }
 
     func tableNames(name: String) -> [String] {
-        edges.contains(where: \.isFile) ? [table, manualTable, filesTable] : [table, manualTable]
+        hasFileEdges ? [table, manualTable, filesTable] : [table, manualTable]
     }
 
     /// The manual edges, from the stored format: `v2` keeps its `_manual` table; `v1` kept them
