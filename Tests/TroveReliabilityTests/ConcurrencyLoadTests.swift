@@ -47,7 +47,7 @@ struct ConcurrencyLoadTests {
         let state = LoadState(duration: .seconds(seconds))
         let seed = UInt64.random(in: 0...UInt64(UInt32.max))
 
-        let finished = finishes(within: .seconds(seconds + 60)) {
+        let finished = finishes(within: .seconds(seconds + 60) + LoadState.longestExtension) {
             let group = DispatchGroup()
             for index in 0..<(writers + readers) {
                 group.enter()
@@ -93,7 +93,7 @@ struct ConcurrencyLoadTests {
         let state = LoadState(duration: .seconds(seconds))
         let seed = UInt64.random(in: 0...UInt64(UInt32.max))
 
-        let finished = finishes(within: .seconds(seconds + 60)) {
+        let finished = finishes(within: .seconds(seconds + 60) + LoadState.longestExtension) {
             let group = DispatchGroup()
             for (index, connection) in connections.enumerated() {
                 group.enter()
@@ -134,7 +134,7 @@ struct ConcurrencyLoadTests {
         let tasks = 64
         let seed = UInt64.random(in: 0...UInt64(UInt32.max))
 
-        let finished = await finishes(within: .seconds(seconds + 60)) {
+        let finished = await finishes(within: .seconds(seconds + 60) + LoadState.longestExtension) {
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<tasks {
                     let connection = connections[index % connections.count]

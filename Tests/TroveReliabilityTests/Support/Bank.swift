@@ -166,11 +166,25 @@ final class LoadState: Sendable {
     private let state = Mutex(State())
     let deadline: ContinuousClock.Instant
 
+    /// How long past its duration a load goes on while it has not yet committed a transfer and
+    /// checked a snapshot (a sanitizer run on a loaded machine can starve it for its first
+    /// seconds): the tests' deadlock deadlines allow for it.
+    static let longestExtension: Duration = .seconds(30)
+
     init(duration: Duration) {
         deadline = .now + duration
     }
 
-    var isOver: Bool { ContinuousClock.now >= deadline || state.withLock { $0.problems.count >= 20 } }
+    /// Whether the load ends: its duration is over and it committed and checked something (or it
+    /// ran ``longestExtension`` more without), or it found enough problems.
+    var isOver: Bool {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            if state.problems.count >= 20 { return true }
+            guard now >= deadline else { return false }
+            return (state.commits > 0 && state.snapshots > 0) || now >= deadline + Self.longestExtension
+        }
+    }
 
     var lastCommitted: Int { state.withLock { $0.lastCommitted } }
 
