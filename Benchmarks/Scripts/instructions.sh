@@ -34,6 +34,12 @@
 #   concurrency   pool-read-1 pool-read-2 pool-read-8 pool-read-64 pool-mixed-64
 #                 (Trove's pool, async; N = 5000 operations)
 #   enumeration   enumeration-cursor enumeration-enumerate enumeration-all   (Trove; N = 20000 users)
+#   spatial       spatial-box spatial-near spatial-box-raw spatial-near-raw
+#                 (Trove's SpatialIndex and raw SQLite's R*Tree by hand; N = 20000 places, 1,000
+#                 queries of each kind)
+#   files         file-edge-remove file-edge-remove-hand file-edge-remove-raw file-edge-remove-grdb
+#                 (every author removed, 100 per transaction, with its file: Trove's file edge, by
+#                 hand after Trove's commits, raw SQLite, GRDB; N = 20000, N/10 authors)
 # --count GROUP=N sets one group's N. The PostgreSQL suite is not counted (it needs a server).
 #
 # With --keep, the profiles stay in DIR (cg.<group-or-implementation>.<n>, each named in its
@@ -49,9 +55,9 @@ chosen_workloads="all"
 keep=""
 tsv=""
 declare -A counts=([database]=20000 [coders]="" [search]=2000 [views]=10000 [relationships]=20000
-    [observation]="" [concurrency]=5000 [enumeration]=20000)
+    [observation]="" [concurrency]=5000 [enumeration]=20000 [spatial]=20000 [files]=20000)
 
-groups=(database coders search views relationships observation concurrency enumeration)
+groups=(database coders search views relationships observation concurrency enumeration spatial files)
 declare -A members=(
     [database]="insert read-all read-each read-batch cached-each cached-batch metadata update delete write-each index-insert index-equal index-range index-page-equal index-page-range index-page-sorted index-update index-populate index-reopen"
     [coders]="coder-encode-hand-written coder-encode-generated coder-encode-json coder-decode-hand-written coder-decode-generated coder-decode-json"
@@ -61,6 +67,8 @@ declare -A members=(
     [observation]="observe-commit observe-commit-idle observe-latency"
     [concurrency]="pool-read-1 pool-read-2 pool-read-8 pool-read-64 pool-mixed-64"
     [enumeration]="enumeration-cursor enumeration-enumerate enumeration-all"
+    [spatial]="spatial-box spatial-near spatial-box-raw spatial-near-raw"
+    [files]="file-edge-remove file-edge-remove-hand file-edge-remove-raw file-edge-remove-grdb"
 )
 
 compare() { # compare BEFORE AFTER IMPLEMENTATION: Markdown table of per-operation counts
@@ -109,7 +117,7 @@ while [ $# -gt 0 ]; do
             if [ "${4:-}" = --implementation ]; then implementation="$5"; fi
             compare "$2" "$3" "$implementation"
             exit 0 ;;
-        -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,48p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 64 ;;
     esac
 done
@@ -175,7 +183,7 @@ if [ -n "${selected[database]:-}" ]; then
     done
 fi
 if [ -n "${selected[coders]:-}" ]; then profile coders "${counts[coders]}" --no-database --profile coders; fi
-for group in search views relationships observation concurrency enumeration; do
+for group in search views relationships observation concurrency enumeration spatial files; do
     [ -n "${selected[$group]:-}" ] || continue
     extra=()
     if [ "$group" = enumeration ]; then extra=(--enumeration "${counts[enumeration]}"); fi
@@ -195,7 +203,7 @@ rows=$(
         totals coders | awk '{ impl = $1; sub(/^coder-(en|de)code-/, "", impl)
             print (impl == "hand-written" ? "baseline" : impl == "generated" ? "trove" : impl), $0 }'
     fi
-    for group in search views relationships observation concurrency enumeration; do
+    for group in search views relationships observation concurrency enumeration spatial files; do
         if [ -n "${selected[$group]:-}" ]; then totals "$group" | sed 's/^/trove /'; fi
     done
 )
@@ -252,7 +260,7 @@ if [ -n "${selected[coders]:-}" ]; then
     echo
 fi
 suites=""
-for group in search views relationships observation concurrency enumeration; do
+for group in search views relationships observation concurrency enumeration spatial files; do
     if [ -n "${selected[$group]:-}" ]; then suites+=" ${selected[$group]}"; fi
 done
 if [ -n "$suites" ]; then

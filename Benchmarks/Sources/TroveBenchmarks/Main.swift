@@ -91,13 +91,13 @@ enum TroveBenchmarks {
             relationships = suite
         }
         var fileEdges: FileEdgeSuite?
-        if options.includeFileEdges && !options.isProfiling {
+        if options.includeFileEdges && options.runs(.fileEdges) {
             var suite = FileEdgeSuite(options: options)
             try suite.run()
             fileEdges = suite
         }
         var spatial: SpatialSuite?
-        if options.includeSpatial && !options.isProfiling {
+        if options.includeSpatial && options.runs(.spatial) {
             var suite = SpatialSuite(options: options)
             try suite.run()
             spatial = suite

@@ -25,6 +25,16 @@ struct FileEdgeSuite {
         case troveByHand = "Trove, files removed by hand"
         case raw = "raw SQLite, by hand"
         case grdb = "GRDB, by hand"
+
+        /// The engine's profiled workload (Scripts/instructions.sh).
+        var workload: SuiteWorkload {
+            switch self {
+            case .trove: .fileEdgeRemove
+            case .troveByHand: .fileEdgeRemoveHand
+            case .raw: .fileEdgeRemoveRaw
+            case .grdb: .fileEdgeRemoveGRDB
+            }
+        }
     }
 
     static let perTransaction = 100
@@ -44,7 +54,7 @@ struct FileEdgeSuite {
 
     mutating func run() throws {
         for run in 0..<options.runs {
-            for engine in Engine.allCases.rotated(by: run) {
+            for engine in Engine.allCases.rotated(by: run) where !options.isProfiling || options.profiles(engine.workload) {
                 log("run \(run + 1)/\(options.runs): file edges, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "files")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -76,9 +86,11 @@ struct FileEdgeSuite {
             let connection = try database.newConnection()
             try connection.write { tx in try tx.write(authors) }
             let start = Stopwatch()
-            for keys in batches {
-                try connection.write { tx in _ = try tx.remove(Author.self, keys: keys) }
-                if engine == .troveByHand { try removeFiles(keys) }
+            try options.profiled(engine.workload, operations: authors.count) {
+                for keys in batches {
+                    try connection.write { tx in _ = try tx.remove(Author.self, keys: keys) }
+                    if engine == .troveByHand { try removeFiles(keys) }
+                }
             }
             removal[engine, default: .init()].append(start.elapsed(), count: 1)
             left = try connection.read { tx in try tx.count(of: Author.self) }
@@ -101,16 +113,18 @@ struct FileEdgeSuite {
             }
             try commit.run()
             let start = Stopwatch()
-            for keys in batches {
-                try begin.run()
-                for key in keys {
-                    try key.withUTF8Buffer { key in
-                        delete.bindText(key, at: 1)
-                        try delete.run()
+            try options.profiled(engine.workload, operations: authors.count) {
+                for keys in batches {
+                    try begin.run()
+                    for key in keys {
+                        try key.withUTF8Buffer { key in
+                            delete.bindText(key, at: 1)
+                            try delete.run()
+                        }
                     }
+                    try commit.run()
+                    try removeFiles(keys)
                 }
-                try commit.run()
-                try removeFiles(keys)
             }
             removal[engine, default: .init()].append(start.elapsed(), count: 1)
             let count = try sqlite.prepare("SELECT count(*) FROM authors")
@@ -128,9 +142,11 @@ struct FileEdgeSuite {
                 for author in authors { try author.insert(db) }
             }
             let start = Stopwatch()
-            for keys in batches {
-                _ = try pool.write { db in try Author.deleteAll(db, keys: keys) }
-                try removeFiles(keys)
+            try options.profiled(engine.workload, operations: authors.count) {
+                for keys in batches {
+                    _ = try pool.write { db in try Author.deleteAll(db, keys: keys) }
+                    try removeFiles(keys)
+                }
             }
             removal[engine, default: .init()].append(start.elapsed(), count: 1)
             left = try pool.read { db in try Author.fetchCount(db) }

@@ -56,9 +56,21 @@ enum SuiteWorkload: String, CaseIterable {
     case enumerationCursor = "enumeration-cursor"
     case enumerationEnumerate = "enumeration-enumerate"
     case enumerationAll = "enumeration-all"
+    /// Spatial index: box queries and nearest-20 queries by Trove's `SpatialIndex` and by raw
+    /// SQLite's R*Tree by hand (per query).
+    case spatialBox = "spatial-box"
+    case spatialNear = "spatial-near"
+    case spatialBoxRaw = "spatial-box-raw"
+    case spatialNearRaw = "spatial-near-raw"
+    /// Edges to files: removing every author, 100 per transaction, and their files, by Trove's file
+    /// edge, by hand after Trove's commits, by raw SQLite and by GRDB (per author).
+    case fileEdgeRemove = "file-edge-remove"
+    case fileEdgeRemoveHand = "file-edge-remove-hand"
+    case fileEdgeRemoveRaw = "file-edge-remove-raw"
+    case fileEdgeRemoveGRDB = "file-edge-remove-grdb"
 
     enum Suite {
-        case search, views, relationships, observation, concurrency, enumeration
+        case search, views, relationships, observation, concurrency, enumeration, spatial, fileEdges
     }
 
     var suite: Suite {
@@ -73,6 +85,8 @@ enum SuiteWorkload: String, CaseIterable {
         case .observeCommit, .observeCommitIdle, .observeLatency: .observation
         case .poolRead1, .poolRead2, .poolRead8, .poolRead64, .poolMixed64: .concurrency
         case .enumerationCursor, .enumerationEnumerate, .enumerationAll: .enumeration
+        case .spatialBox, .spatialNear, .spatialBoxRaw, .spatialNearRaw: .spatial
+        case .fileEdgeRemove, .fileEdgeRemoveHand, .fileEdgeRemoveRaw, .fileEdgeRemoveGRDB: .fileEdges
         }
     }
 }

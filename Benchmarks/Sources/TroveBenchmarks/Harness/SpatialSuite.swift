@@ -29,6 +29,15 @@ struct SpatialSuite {
         func queryCount(of total: Int) -> Int {
             self == .rawScan ? min(total, 100) : total
         }
+
+        /// The profiled workloads of the engine's box and nearest queries (Scripts/instructions.sh).
+        var workloads: (box: SuiteWorkload, near: SuiteWorkload)? {
+            switch self {
+            case .trove: (.spatialBox, .spatialNear)
+            case .rawTree: (.spatialBoxRaw, .spatialNearRaw)
+            case .rawScan: nil
+            }
+        }
     }
 
     /// A box query or a nearest query.
@@ -73,13 +82,19 @@ struct SpatialSuite {
     mutating func run() throws {
         for run in 0..<options.runs {
             // Trove first in every run: its results are the reference of the others.
-            for engine in Engine.allCases {
+            for engine in Engine.allCases where !options.isProfiling || profiles(engine) {
                 log("run \(run + 1)/\(options.runs): spatial, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "spatial")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
                 try measure(engine, directory: directory)
             }
         }
+    }
+
+    /// Whether a workload of `engine` is profiled. Trove always runs: its results are the
+    /// reference.
+    private func profiles(_ engine: Engine) -> Bool {
+        engine == .trove || (engine.workloads.map { options.profiles($0.box) || options.profiles($0.near) } ?? false)
     }
 
     private mutating func measure(_ engine: Engine, directory: String) throws {
@@ -95,16 +110,20 @@ struct SpatialSuite {
         var boxResults: [[String]] = []
         boxResults.reserveCapacity(boxes.count)
         let boxStart = Stopwatch()
-        for box in boxes {
-            boxResults.append(try store.places(intersecting: box).map(\.id))
+        try profiled(engine.workloads?.box, operations: boxes.count) {
+            for box in boxes {
+                boxResults.append(try store.places(intersecting: box).map(\.id))
+            }
         }
         boxTimes[engine, default: .init()].append(boxStart.elapsed(), count: boxes.count)
         var nearResults: [[String]] = []
         nearResults.reserveCapacity(near.count)
         let nearStart = Stopwatch()
-        for query in near {
-            nearResults.append(
-                try store.places(near: query.point, within: query.radius, limit: Self.nearLimit).map(\.id))
+        try profiled(engine.workloads?.near, operations: near.count) {
+            for query in near {
+                nearResults.append(
+                    try store.places(near: query.point, within: query.radius, limit: Self.nearLimit).map(\.id))
+            }
         }
         nearTimes[engine, default: .init()].append(nearStart.elapsed(), count: near.count)
         if engine == .trove {
@@ -126,6 +145,12 @@ struct SpatialSuite {
                     "spatial: \(engine.rawValue) found other nearest places for query \(index) than Trove")
             }
         }
+    }
+
+    /// Runs `body`, as the profiled region of `workload` when it is profiled.
+    private func profiled(_ workload: SuiteWorkload?, operations: Int, _ body: () throws -> Void) throws {
+        guard let workload else { return try body() }
+        try options.profiled(workload, operations: operations, body)
     }
 
     func table() -> [String] {

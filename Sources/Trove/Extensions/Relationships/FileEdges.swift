@@ -101,10 +101,19 @@ final class FileEdgeRemovals: ExtensionTransactionState {
 }
 
 extension RelationshipsImplementation {
-    /// The folder of `edge`'s files, as a full path: the definition's folder, under the folder
-    /// of the database file when it is relative.
-    func folder(of edge: RelationshipEdge<Source>, in context: ExtensionContext) -> String {
-        Self.folder(of: edge, databasePath: context.core.database.path)
+    /// The folders of the edges' files, by the edges' offsets (`nil` for an edge to items), as
+    /// full paths: each definition's folder, under the folder of the database file when it is
+    /// relative. Made once for each settling or decision, not per file: Foundation's path
+    /// functions cost some 100,000 instructions a call.
+    func fileFolders(in context: ExtensionContext) -> [String?] {
+        let databasePath = context.core.database.path
+        return edges.map { $0.isFile ? Self.folder(of: $0, databasePath: databasePath) : nil }
+    }
+
+    /// The full path of the file `path` (checked by ``checkFilePath(_:edge:key:)``: relative,
+    /// with no empty component) in `folder`.
+    static func fullPath(_ path: String, inFolder folder: String) -> String {
+        folder.hasSuffix("/") ? folder + path : folder + "/" + path
     }
 
     /// The folder of `edge`'s files for the database file at `databasePath`.
@@ -153,13 +162,13 @@ extension RelationshipsImplementation {
     private func decideFileRemovals(_ queued: [FileEdgeTarget], in context: ExtensionContext) throws
         -> [FileRemoval]
     {
-        try settleRecordedFileRemovals(in: context)
+        let folders = fileFolders(in: context)
+        try settleRecordedFileRemovals(folders: folders, in: context)
         var decided: [FileRemoval] = []
         for target in queued {
-            guard let offset = edgesByName[target.edge], edges[offset].isFile else { continue }
-            let folder = folder(of: edges[offset], in: context)
-            guard try !isNamed(target.path, inFolder: folder, in: context) else { continue }
-            let path = (folder as NSString).appendingPathComponent(target.path)
+            guard let offset = edgesByName[target.edge], let folder = folders[offset] else { continue }
+            guard try !isNamed(target.path, inFolder: folder, folders: folders, in: context) else { continue }
+            let path = Self.fullPath(target.path, inFolder: folder)
             guard let identity = FileIdentity(path: path) else { continue }
             let statement = try context.sqlite.cachedStatement(insertFileRemovalSQL)
             defer { statement.reset() }
@@ -179,6 +188,12 @@ extension RelationshipsImplementation {
     /// again, or that is another file than the one decided on, stays.
     func settleRecordedFileRemovals(in context: ExtensionContext) throws {
         guard hasFileEdges else { return }
+        try settleRecordedFileRemovals(folders: fileFolders(in: context), in: context)
+    }
+
+    /// Settles the recorded removals (see ``settleRecordedFileRemovals(in:)``), with the edges'
+    /// folders made by ``fileFolders(in:)``.
+    private func settleRecordedFileRemovals(folders: [String?], in context: ExtensionContext) throws {
         var recorded: [(target: FileEdgeTarget, identity: FileIdentity)] = []
         do {
             let statement = try context.sqlite.cachedStatement(selectFileRemovalsSQL)
@@ -197,13 +212,13 @@ extension RelationshipsImplementation {
         var settled: [FileEdgeTarget] = []
         for (target, identity) in recorded {
             // A removal of an edge that is no longer an edge to files has no folder: it is dropped.
-            if let offset = edgesByName[target.edge], edges[offset].isFile {
-                let folder = folder(of: edges[offset], in: context)
-                let removal = FileRemoval(
-                    path: (folder as NSString).appendingPathComponent(target.path), identity: identity)
+            if let offset = edgesByName[target.edge], let folder = folders[offset] {
+                let removal = FileRemoval(path: Self.fullPath(target.path, inFolder: folder), identity: identity)
                 // Usually the commit's own did-commit step removed it: only a file still there
                 // (and still the one decided on) is looked up among the edges.
-                if removal.isPending, try !isNamed(target.path, inFolder: folder, in: context), !removal.perform() {
+                if removal.isPending, try !isNamed(target.path, inFolder: folder, folders: folders, in: context),
+                    !removal.perform()
+                {
                     continue
                 }
             }
@@ -225,14 +240,18 @@ extension RelationshipsImplementation {
         try statement.stepToEnd()
     }
 
-    /// Whether an edge to files in `folder` (of any name) names `path`.
-    private func isNamed(_ path: String, inFolder folder: String, in context: ExtensionContext) throws -> Bool {
-        for edge in edges where edge.isFile && self.folder(of: edge, in: context) == folder {
-            let statement = try context.sqlite.cachedStatement(countSourcesSQL)
+    /// Whether an edge to files in `folder` (of any name) names `path`; `folders` are the edges'
+    /// folders (``fileFolders(in:)``).
+    private func isNamed(_ path: String, inFolder folder: String, folders: [String?], in context: ExtensionContext)
+        throws -> Bool
+    {
+        for offset in edges.indices where folders[offset] == folder {
+            let edge = edges[offset]
+            let statement = try context.sqlite.cachedStatement(selectAnySourceSQL)
             defer { statement.reset() }
             try statement.bind(edge.name, at: 1)
             try statement.bind(path, at: 2)
-            if try statement.step(), statement.int64(at: 0) > 0 { return true }
+            if try statement.step() { return true }
         }
         return false
     }
@@ -282,7 +301,7 @@ extension Relationships {
         let offset = try checkFileEdge(edge)
         try implementation.checkFilePath(path, edge: edges[offset], key: "")
         let folder = RelationshipsImplementation.folder(of: edges[offset], databasePath: database.path)
-        return (folder as NSString).appendingPathComponent(path)
+        return RelationshipsImplementation<Source>.fullPath(path, inFolder: folder)
     }
 
     /// The offset of the edge to files `edge`, or the error that says it is not one.

@@ -73,6 +73,8 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
     private let selectEdgesOfSourcesSQL: String
     private let selectSourcesSQL: String
     let countSourcesSQL: String
+    /// Whether any edge of a name (`?1`) points at a destination (`?2`).
+    let selectAnySourceSQL: String
     private let selectLiveDestinationSQL: String
     let selectDestinationKeysSQL: String
     let selectSourceKeysSQL: String
@@ -143,6 +145,9 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         selectSourcesSQL =
             "SELECT e.src, t.key FROM \(quoted) AS e JOIN trove_items AS t ON t.rowid = e.src WHERE e.edge = ?1 AND e.dst_key = ?2 ORDER BY e.src"
         countSourcesSQL = "SELECT count(DISTINCT src) FROM \(quoted) WHERE edge = ?1 AND dst_key = ?2"
+        // Whether any edge of a name points at a destination: the first entry of the index, where
+        // a count of distinct sources fills a temporary B-tree.
+        selectAnySourceSQL = "SELECT 1 FROM \(quoted) WHERE edge = ?1 AND dst_key = ?2 LIMIT 1"
         selectLiveDestinationSQL =
             "SELECT 1 FROM \(quoted) AS e JOIN trove_items AS t ON t.collection = ?3 AND t.key = e.dst_key WHERE e.src = ?1 AND e.edge = ?2 LIMIT 1"
         selectDestinationKeysSQL =
@@ -512,12 +517,16 @@ struct RelationshipsImplementation<Source: Persistable>: ExtensionImplementation
         try context.core.runCascade()
     }
 
+    /// The number of sources whose edges named `edge` still point at `destination`, counted up
+    /// to 1: the rules ask only whether any is left (``DeleteRules/removesDestination(sourcesLeft:)``),
+    /// and the first entry of the index answers that, where a count of distinct sources fills a
+    /// temporary B-tree.
     private func countSources(edge: String, destination: String, in context: ExtensionContext) throws -> Int {
-        let statement = try context.sqlite.cachedStatement(countSourcesSQL)
+        let statement = try context.sqlite.cachedStatement(selectAnySourceSQL)
         defer { statement.reset() }
         try statement.bind(edge, at: 1)
         try statement.bind(destination, at: 2)
-        return try statement.step() ? Int(statement.int64(at: 0)) : 0
+        return try statement.step() ? 1 : 0
     }
 
     /// Whether one destination of `source`'s edges named like `edge` still exists.
