@@ -80,6 +80,14 @@ import TroveTestSupport
                 "\(context) query \(query) intersecting \(box)")
             let within = try index.query(within: box).keys(in: database)
             #expect(within == model.within(box, version: version), "\(context) query \(query) within \(box)")
+            // A box query with a limit runs its own statement (with a LIMIT).
+            let boxLimit = Int(random.next() % 6)
+            let limitedKeys = try index.query(intersecting: box).limit(boxLimit).keys(in: database)
+            #expect(
+                limitedKeys == Array(model.intersecting(box, version: version).prefix(boxLimit)),
+                "\(context) query \(query) intersecting \(box), limit \(boxLimit)")
+            let firstWithin = try index.query(within: box).first(in: database)?.id
+            #expect(firstWithin == model.within(box, version: version).first, "\(context) query \(query) first within")
             let point = SpatialPoint(x: gridX(Int(random.next() % 50) - 5), y: gridY(Int(random.next() % 40) - 2))
             let radius = [0, 0.3, 0.9, 1.25, 3, 8, .infinity][Int(random.next() % 7)]
             let limit: Int? = random.next() % 3 == 0 ? nil : Int(random.next() % 15)
