@@ -23,7 +23,7 @@
 ///
 /// The index is written on the public extension protocol alone (``ExtensionImplementation``,
 /// ``ExtensionContext``, ``ReadTransaction/extensionTables(named:)``, and
-/// ``QueryPlan/init(extension:keys:)`` for its queries), as an extension of your own would be. A
+/// ``QueryPlan/init(extension:matches:)`` for its queries), as an extension of your own would be. A
 /// PostgreSQL store does not keep it: it refuses it at open, naming it.
 public struct SpatialIndex<Item: Persistable>: Sendable {
     /// The name of the index, unique among the extensions of a file.
