@@ -17,10 +17,15 @@ package struct CacheKey: Hashable, Sendable {
 
     @usableFromInline
     package init(collection: String, key: String) {
-        self.collection = collection
+        self.init(keyOf: CollectionKeys(collection), key: key)
+    }
+
+    /// The key `key` of the collection of `keys`, hashed from the collection's part of the
+    /// hash that `keys` holds: the same hash as ``init(collection:key:)`` gives.
+    init(keyOf keys: CollectionKeys, key: String) {
+        collection = keys.collection
         self.key = key
-        var hasher = Hasher()
-        hasher.combine(collection)
+        var hasher = keys.hasher
         hasher.combine(key)
         hash = hasher.finalize()
     }
@@ -48,5 +53,26 @@ package struct CacheKey: Hashable, Sendable {
     @usableFromInline
     package func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
+    }
+}
+
+/// Makes the cache keys of one collection: the collection's part of their hash is computed once,
+/// where a read of many rows (a view's page, an index query) would hash the collection's name
+/// again for each.
+struct CollectionKeys {
+    let collection: String
+    /// A hasher that has combined the collection.
+    let hasher: Hasher
+
+    init(_ collection: String) {
+        self.collection = collection
+        var hasher = Hasher()
+        hasher.combine(collection)
+        self.hasher = hasher
+    }
+
+    /// The cache key of `key` in the collection.
+    func callAsFunction(_ key: String) -> CacheKey {
+        CacheKey(keyOf: self, key: key)
     }
 }

@@ -141,6 +141,7 @@ extension ReadTransaction {
     ) throws {
         guard !rowIDs.isEmpty else { return }
         let statement = try checkedCore.sqlite.cachedStatement(FileLayout.selectRowsByIDs)
+        let keys = CollectionKeys(collection)
         var chunkStart = 0
         while chunkStart < rowIDs.count {
             let chunk = rowIDs[chunkStart..<Swift.min(chunkStart + Self.rowIDChunk, rowIDs.count)]
@@ -155,7 +156,7 @@ extension ReadTransaction {
                     guard offset == expected else { throw missing(expected) }
                     expected += 1
                     try handOverItemRow(
-                        of: statement, columns: 1, collection: collection, withMetadata: withMetadata, cached: cached,
+                        of: statement, columns: 1, keys: keys, withMetadata: withMetadata, cached: cached,
                         decodeData: decodeData, decodeMetadata: decodeMetadata, decoded: decoded)
                 }
                 guard expected == chunkStart + chunk.count else { throw missing(expected) }
@@ -172,16 +173,17 @@ extension ReadTransaction {
     /// its key, data and metadata, as index queries and view reads read their rows: `cached` is
     /// asked first with the row's key, and when it answers `false` the data (and metadata when
     /// `withMetadata` and the column is not `NULL`) go to the decoding closures, then `decoded`
-    /// is called.
+    /// is called. `keys` makes the cache keys of the rows' collection.
     ///
     /// - Throws: ``TroveError`` naming the item and the field when a closure throws.
     func handOverItemRow(
-        of statement: Statement, columns first: Int32 = 0, collection: String, withMetadata: Bool,
+        of statement: Statement, columns first: Int32 = 0, keys: CollectionKeys, withMetadata: Bool,
         cached: (CacheKey) -> Bool, decodeData: (UnsafeRawBufferPointer) throws -> Void,
         decodeMetadata: (UnsafeRawBufferPointer) throws -> Void, decoded: (CacheKey) -> Void
     ) throws {
         let key = statement.string(at: first)
-        let cacheKey = CacheKey(collection: collection, key: key)
+        let collection = keys.collection
+        let cacheKey = keys(key)
         if cached(cacheKey) { return }
         try decodeRow(
             of: statement, dataColumn: first + 1, metadataColumn: withMetadata ? first + 2 : nil,

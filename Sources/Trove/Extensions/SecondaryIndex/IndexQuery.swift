@@ -257,9 +257,10 @@ final class IndexQueryPlanner: Sendable {
         cached: (CacheKey) -> Bool, decodeData: (UnsafeRawBufferPointer) throws -> Void,
         decodeMetadata: (UnsafeRawBufferPointer) throws -> Void, decoded: (CacheKey) -> Void
     ) throws {
+        let keys = CollectionKeys(collection)
         try run(clauses, selecting: .items, in: transaction) { statement in
             try transaction.handOverItemRow(
-                of: statement, collection: collection, withMetadata: withMetadata, cached: cached,
+                of: statement, keys: keys, withMetadata: withMetadata, cached: cached,
                 decodeData: decodeData, decodeMetadata: decodeMetadata, decoded: decoded)
         }
     }
