@@ -114,4 +114,24 @@ struct LRUCacheTests {
         #expect(cache.count == 10)
         for (offset, key) in keys.enumerated() { #expect(cache.value(for: key) as? Int == offset) }
     }
+
+    /// The keys that a read of many rows makes from its collection's prepared hash are the keys
+    /// that a read by key makes: the same hash, equal, found in the cache.
+    @Test func keysOfACollectionAreTheKeysMadeOneByOne() {
+        let keys = CollectionKeys("users")
+        var cache = LRUCache(limit: 8)
+        for key in ["a", "b", "caf\u{E9}", String(repeating: "k", count: 40)] {
+            let made = keys(key)
+            let byKey = CacheKey(collection: "users", key: key)
+            // The hash of the two strings, computed here the plain way.
+            var hasher = Hasher()
+            hasher.combine("users")
+            hasher.combine(key)
+            #expect(made.hash == hasher.finalize(), "\(key)")
+            #expect(made == byKey && made.hashValue == byKey.hashValue, "\(key)")
+            cache.set(key, for: made)
+            #expect(cache.value(for: byKey) as? String == key, "\(key)")
+        }
+        #expect(keys("a") != CacheKey(collection: "posts", key: "a"))
+    }
 }
