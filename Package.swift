@@ -53,6 +53,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Sync (issue 33)
+        // The merge of replicas' changes, field by field on hybrid logical clocks, which the sync
+        // client and the sync server share. Not a product yet: the client and the server, each a
+        // product of its own, are still to come.
+        .target(
+            name: "TroveSync",
+            dependencies: ["Trove"],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Generator
         .target(
             name: "TroveTemplates",
@@ -179,6 +189,13 @@ let package = Package(
             name: "trove-postgres-writer",
             dependencies: ["Trove", "TrovePostgres"],
             path: "Tests/trove-postgres-writer",
+            swiftSettings: strictSettings
+        ),
+
+        // The merge of sync: convergence of replicas against a brute-force model.
+        .testTarget(
+            name: "TroveSyncTests",
+            dependencies: ["Trove", "TroveSync", "TroveTestSupport"],
             swiftSettings: strictSettings
         ),
 

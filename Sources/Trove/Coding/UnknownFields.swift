@@ -37,16 +37,7 @@ package enum UnknownFields {
     package static func append(
         from stored: UnsafeRawBufferPointer, probe: (inout BinaryReader) throws -> Void, to writer: inout BinaryWriter
     ) throws {
-        var scanner = BinaryReader(stored)
-        while !scanner.isAtEnd {
-            let start = scanner.position
-            do {
-                guard let header = try scanner.nextField() else { return }
-                try scanner.skip(header)
-            } catch {
-                return
-            }
-            let field = UnsafeRawBufferPointer(rebasing: stored[start..<scanner.position])
+        try TopLevelFields.forEach(in: stored) { _, field in
             var reader = BinaryReader(field, depth: 0, flags: .probing)
             do {
                 try probe(&reader)
