@@ -119,6 +119,12 @@ import TroveTestSupport
             }
         }
         for key in Self.keys {
+            // What a replica stores and sends reads back as the same versions.
+            if let versions = replicas[0].items[key] {
+                let bytes = try versions.serialized()
+                #expect(try ItemVersions(serialized: bytes) == versions, "seed \(seed): item \(key) read back")
+                try Self.checkDamaged(bytes, &random)
+            }
             let expected = model.expected(key)
             for (index, replica) in replicas.enumerated() {
                 let versions = replica.items[key] ?? ItemVersions()
@@ -126,6 +132,43 @@ import TroveTestSupport
                 #expect(versions.encoded == replicas[0].items[key]?.encoded, "seed \(seed): replica \(index), item \(key)")
             }
         }
+    }
+
+    /// Damaged copies of serialized versions (cut short, a byte changed) read back as versions or
+    /// fail with ``TroveError/Code/corruptData``; they never trap.
+    static func checkDamaged(_ bytes: [UInt8], _ random: inout SeededGenerator) throws {
+        guard !bytes.isEmpty else { return }
+        for _ in 0..<8 {
+            var damaged = bytes
+            if random.next() % 2 == 0 {
+                damaged.removeLast(1 + Int(random.next() % UInt64(bytes.count)))
+            } else {
+                damaged[Int(random.next() % UInt64(bytes.count))] ^= UInt8(1 + random.next() % 255)
+            }
+            do {
+                _ = try ItemVersions(serialized: damaged)
+            } catch let error as TroveError {
+                #expect(error.code == .corruptData, "\(error)")
+            }
+        }
+    }
+
+    /// Bytes of a field that are not one field of its number are refused when versions are read.
+    @Test func versionsWithForeignFieldBytesAreRefused() throws {
+        let stamp = HybridTimestamp(wallMilliseconds: 1, counter: 0, replica: ReplicaID(rawValue: 1))
+        let wrongNumber = ItemVersions(fields: [1: .init(bytes: try Self.field(2, "x"), stamp: stamp)], removal: nil)
+        let twoFields = ItemVersions(fields: [1: .init(bytes: try Self.field(1, "x") + Self.field(1, "y"), stamp: stamp)], removal: nil)
+        for versions in [wrongNumber, twoFields] {
+            var caught: TroveError?
+            do {
+                _ = try ItemVersions(serialized: versions.serialized())
+            } catch let error as TroveError {
+                caught = error
+            }
+            #expect(caught?.code == .corruptData, "\(String(describing: caught))")
+        }
+        let absent = ItemVersions(fields: [3: .init(bytes: nil, stamp: stamp)], removal: stamp)
+        #expect(try ItemVersions(serialized: absent.serialized()) == absent)
     }
 
     /// Merges `changes` of the item `key` into `replica`, whose clock takes in their time.
