@@ -166,7 +166,7 @@ public struct SyncLedger: Sendable {
                 message: "The sync ledger '\(name)' does not sync the collection '\(collection)': changes to it cannot be merged.",
                 collection: collection, key: key, extensionName: name)
         }
-        let (state, before, after) = try transaction.withExtensionContext(named: name) { context in
+        let (before, after) = try transaction.withExtensionContext(named: name) { context in
             let state = context.transactionState { SyncLedgerTransaction() }
             var clock = try state.clock(of: self, in: context)
             if let latest = remote.latestStamp {
@@ -178,12 +178,11 @@ public struct SyncLedger: Sendable {
             let before = versions.encoded
             versions.merge(remote)
             try saveVersions(versions, collection: collection, key: key, in: context)
-            return (state, before, versions.encoded)
+            return (before, versions.encoded)
         }
         guard before != after else { return false }
-        // The write below is the merge's, not a local change: the ledger's `apply` skips it.
-        state.merging.insert([collection, key])
-        defer { state.merging.remove([collection, key]) }
+        // The write below reaches the ledger's own `apply` too, which finds the versions already
+        // merged: the bytes it writes are theirs, so no field changed and nothing is queued.
         if let after {
             if try !transaction.replaceData(Data(after), forKey: key, in: collection) {
                 try transaction.setData(Data(after), forKey: key, in: collection)
@@ -259,11 +258,9 @@ public struct PendingChange: Sendable, Hashable {
     public var changes: ItemVersions
 }
 
-/// The ledger's state in one write transaction: the clock as last stamped, and the items being
-/// merged from another replica (their write is not a local change).
+/// The ledger's state in one write transaction: the clock as last stamped.
 final class SyncLedgerTransaction: ExtensionTransactionState {
     var clock: HybridClock?
-    var merging: Set<[String]> = []
 
     /// The clock: the transaction's, or the file's on first use.
     func clock(of ledger: SyncLedger, in context: ExtensionContext) throws -> HybridClock {
@@ -347,11 +344,10 @@ struct SyncLedgerImplementation: ExtensionImplementation {
         case removal
     }
 
-    /// Records a local change: stamps it, updates the item's versions, and queues what changed.
-    /// A write of an item being merged from another replica is not a local change.
+    /// Records a local change: stamps it, updates the item's versions, and queues what changed
+    /// (nothing when no field changed, as for the write of a merge).
     private func record(_ change: Change, collection: String, key: String, in context: ExtensionContext) throws {
         let state = context.transactionState { SyncLedgerTransaction() }
-        if state.merging.contains([collection, key]) { return }
         var clock = try state.clock(of: ledger, in: context)
         let stamp = try clock.tick(wallMilliseconds: SyncLedger.wallMilliseconds())
         state.clock = clock
