@@ -142,6 +142,44 @@ import TroveTestSupport
         #expect(stamp > before && stamp.replica == replica)
     }
 
+    /// A change received from a replica whose clock runs ahead moves this replica's clock: the
+    /// next local change is stamped after it, and wins. One too far ahead is refused, and nothing
+    /// of it is written.
+    @Test func receivedTimesMoveTheClock() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let database = try Self.open(folder, "a")
+        try database.write { tx in try tx.write(Self.item("k", group: 1, payload: "p")) }
+        let now = UInt64(Date().timeIntervalSince1970 * 1_000)
+        let group = try #require(
+            try database.read { tx in try Self.ledger.versions(ofKey: "k", in: CrashItem.collection, transaction: tx) }?
+                .fields[FieldNumber.of("group")])
+        func remote(group value: Int, aheadBy milliseconds: UInt64) throws -> ItemVersions {
+            var other = try #require(try database.read { tx in try Self.ledger.versions(ofKey: "k", in: CrashItem.collection, transaction: tx) })
+            var writer = BinaryWriter()
+            try writer.encode(value, field: FieldNumber.of("group"))
+            let ahead = HybridTimestamp(wallMilliseconds: now + milliseconds, counter: 0, replica: ReplicaID(rawValue: 42))
+            other.merge(ItemVersions(fields: [FieldNumber.of("group"): .init(bytes: writer.bytes, stamp: ahead)], removal: nil))
+            return other.changes(after: group.stamp)
+        }
+        let soon = try remote(group: 2, aheadBy: 60_000)
+        _ = try database.write { tx in try Self.ledger.merge(soon, collection: CrashItem.collection, key: "k", in: tx) }
+        #expect(try database.read { tx in try tx.read(CrashItem.self, key: "k")?.group } == 2)
+        try database.write { tx in try tx.write(Self.item("k", group: 3, payload: "p")) }
+        let stamp = try #require(try database.read { tx in try Self.ledger.pending(in: tx) }.last?.changes.latestStamp)
+        #expect(stamp.wallMilliseconds >= now + 60_000)
+
+        var refused: TroveError?
+        do {
+            let late = try remote(group: 9, aheadBy: 3_600_000)
+            _ = try database.write { tx in try Self.ledger.merge(late, collection: CrashItem.collection, key: "k", in: tx) }
+        } catch let error as TroveError {
+            refused = error
+        }
+        #expect(refused?.code == .corruptData)
+        #expect(try database.read { tx in try tx.read(CrashItem.self, key: "k")?.group } == 3)
+    }
+
     /// A collection the ledger does not sync cannot be merged into.
     @Test func aMergeIntoAnotherCollectionIsRefused() throws {
         let folder = try makeTemporaryFolder()
