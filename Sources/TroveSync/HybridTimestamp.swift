@@ -22,6 +22,7 @@ public struct ReplicaID: Sendable, Hashable, Comparable, CustomStringConvertible
         return ReplicaID(rawValue: generator.next())
     }
 
+    /// Orders identities by their numbers: what breaks ties between timestamps.
     public static func < (lhs: ReplicaID, rhs: ReplicaID) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
@@ -64,6 +65,7 @@ public struct HybridTimestamp: Sendable, Hashable, Comparable, CustomStringConve
         self.replica = replica
     }
 
+    /// Orders timestamps by wall time, then counter, then replica.
     public static func < (lhs: HybridTimestamp, rhs: HybridTimestamp) -> Bool {
         (lhs.wallMilliseconds, lhs.counter, lhs.replica) < (rhs.wallMilliseconds, rhs.counter, rhs.replica)
     }
