@@ -160,7 +160,7 @@ let package = Package(
         // MARK: Tests of the runtime
         .target(
             name: "TroveTestSupport",
-            dependencies: ["Trove"],
+            dependencies: ["Trove", "TroveSync"],
             path: "Tests/TroveTestSupport",
             swiftSettings: strictSettings
         ),
@@ -254,7 +254,7 @@ let package = Package(
         // builds it too.
         .executableTarget(
             name: "trove-crash-writer",
-            dependencies: ["Trove", "TroveTestSupport", "TroveUserExtension"],
+            dependencies: ["Trove", "TroveSync", "TroveTestSupport", "TroveUserExtension"],
             path: "Tests/trove-crash-writer",
             swiftSettings: strictSettings
         ),
@@ -268,7 +268,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TroveReliabilityTests",
-            dependencies: ["Trove", "TroveTestSupport", "TroveCSQLite", "trove-crash-writer"],
+            dependencies: ["Trove", "TroveSync", "TroveTestSupport", "TroveCSQLite", "trove-crash-writer"],
             exclude: ["CompileChecks"],
             swiftSettings: strictSettings
         ),
@@ -303,7 +303,7 @@ let package = Package(
 if Context.environment["TROVE_RUNTIME_ONLY"] == "1" {
     let runtimeTargets: Set<String> = [
         "TroveCSQLite", "Trove", "TroveTestSupport", "TroveTests", "trove-crash-writer", "TroveReliabilityTests",
-        "TroveUserExtension", "TroveUserExtensionTests",
+        "TroveUserExtension", "TroveUserExtensionTests", "TroveSync", "TroveSyncTests",
     ]
     package.targets.removeAll { !runtimeTargets.contains($0.name) }
     package.products.removeAll { $0.name != "Trove" }

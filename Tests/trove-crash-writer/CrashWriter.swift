@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Trove
+import TroveSync
 import TroveTestSupport
 import TroveUserExtension
 
@@ -40,6 +41,9 @@ import TroveUserExtension
 ///                                             it there, before its completion is recorded);
 ///                                             "recorded <key>" once a completion is committed,
 ///                                             "done" when nothing is due, and exits
+/// trove-crash-writer sync <database path>   with `SyncWorkload.ledger` registered: transactions
+///                                             of random writes (some changing one field) and
+///                                             removals of items `s-<n>`, "committed <n>" after each
 /// trove-crash-writer cascade <database path>  removes `s0`, which cascades through the whole
 ///                                             graph in one transaction: "cascade <n>" as it goes,
 ///                                             "committed" after the commit
@@ -56,7 +60,7 @@ struct CrashWriter {
         let takesTwoMore = arguments.count == 5 && arguments[1] == "cascade-build"
         guard arguments.count == 3 || takesAThirdArgument || takesTwoMore else {
             fail(
-                "usage: trove-crash-writer small|bulk|long|index|sequence|cascade|tally|files <database path> | shared <database path> <name>"
+                "usage: trove-crash-writer small|bulk|long|index|sequence|cascade|tally|files|sync <database path> | shared <database path> <name>"
                     + " | insert <database path> <n> | view <database path> <version>"
                     + " | actions <database path> <log path>"
                     + " | cascade-build <database path> <spines> <fanout>"
@@ -87,6 +91,9 @@ struct CrashWriter {
             if arguments[1] == "files" {
                 try files(path: arguments[2])
                 return
+            }
+            if arguments[1] == "sync" {
+                try sync(path: arguments[2])
             }
             if arguments[1] == "tally" {
                 try tally(path: arguments[2])
@@ -163,6 +170,34 @@ struct CrashWriter {
         } catch {
             fail("error: \(error)")
         }
+    }
+
+    /// Writes and removes items with the sync ledger registered, until killed.
+    static func sync(path: String) throws -> Never {
+        let database = try Database(path: path, extensions: [SyncWorkload.ledger.databaseExtension])
+        let connection = try database.newConnection()
+        var random = SystemRandomNumberGenerator()
+        for n in 1... {
+            try connection.write { tx in
+                for _ in 0..<Int.random(in: 1...6, using: &random) {
+                    let key = "s-\(Int.random(in: 0..<40, using: &random))"
+                    switch Int.random(in: 0..<5, using: &random) {
+                    case 0:
+                        _ = try tx.remove(CrashItem.self, key: key)
+                    case 1:
+                        // One field changes: the group.
+                        if var item = try tx.read(CrashItem.self, key: key) {
+                            item.group += 1
+                            try tx.write(item)
+                        }
+                    default:
+                        try tx.write(CrashWorkload.item(id: key, group: Int.random(in: 0..<20, using: &random), salt: 13))
+                    }
+                }
+            }
+            say("committed \(n)")
+        }
+        fatalError("unreachable")
     }
 
     /// Builds the graph of `CascadeNode`, or removes it in one cascade.
