@@ -131,7 +131,29 @@ public struct SyncLedger: Sendable {
         return changes
     }
 
+    /// The last change of the server's log merged here (0 before the first pull): where the next
+    /// pull starts.
+    ///
+    /// - Throws: ``TroveError`` when the ledger is not registered or SQLite fails.
+    public func pullCursor(in transaction: ReadTransaction) throws -> Int64 {
+        var cursor: Int64 = 0
+        try transaction.extensionTables(named: name).select("SELECT pull_cursor FROM \"\(replicaTable)\"") {
+            cursor = $0.int64(at: 0)
+        }
+        return cursor
+    }
+
     // MARK: Writing
+
+    /// Records that the server's changes up to `cursor` are merged: call it in the transaction
+    /// that merged them, so that a pull that stops halfway resumes after what it committed.
+    ///
+    /// - Throws: ``TroveError`` when the ledger is not registered or SQLite fails.
+    public func recordPull(through cursor: Int64, in transaction: ReadWriteTransaction) throws {
+        try transaction.withExtensionContext(named: name) { context in
+            _ = try context.execute("UPDATE \"\(replicaTable)\" SET pull_cursor = max(pull_cursor, ?1)", [.integer(cursor)])
+        }
+    }
 
     /// Forgets the local changes up to `sequence`, included: the server has them.
     ///
@@ -296,7 +318,7 @@ struct SyncLedgerImplementation: ExtensionImplementation {
 
     func create(name: String, in context: ExtensionContext) throws {
         _ = try context.execute(
-            "CREATE TABLE \"\(ledger.replicaTable)\" (replica INTEGER NOT NULL, wall INTEGER, counter INTEGER, latest_replica INTEGER, last_sequence INTEGER NOT NULL DEFAULT 0)"
+            "CREATE TABLE \"\(ledger.replicaTable)\" (replica INTEGER NOT NULL, wall INTEGER, counter INTEGER, latest_replica INTEGER, last_sequence INTEGER NOT NULL DEFAULT 0, pull_cursor INTEGER NOT NULL DEFAULT 0)"
         )
         _ = try context.execute(
             "INSERT INTO \"\(ledger.replicaTable)\" (replica) VALUES (?1)",
