@@ -9,15 +9,6 @@ import TroveTestSupport
 /// stored bytes; the outbox's changes, merged in order, give the versions.
 @Suite(.serialized)
 struct SyncLedgerCrashTests {
-    /// The top-level fields of an encoding, by number.
-    static func fields(of bytes: [UInt8]) -> [UInt32: [UInt8]] {
-        var fields: [UInt32: [UInt8]] = [:]
-        _ = bytes.withUnsafeBytes { buffer in
-            TopLevelFields.forEach(in: buffer) { number, field in fields[number] = Array(field) }
-        }
-        return fields
-    }
-
     @Test(arguments: 0..<4)
     func theLedgerStaysInStepWithTheItemsAcrossAKill(round: Int) throws {
         let folder = try makeTemporaryFolder()
@@ -50,7 +41,7 @@ struct SyncLedgerCrashTests {
                 #expect(versions == replayed[key], "round \(round), item \(key)")
                 // The stored item's fields are the versions' present fields (in the coder's
                 // order, where the versions' encoding is in the order of the numbers).
-                let stored = try tx.data(forKey: key, in: CrashItem.collection).map { Self.fields(of: Array($0)) }
+                let stored = try tx.data(forKey: key, in: CrashItem.collection).map { SyncWorkload.fields(of: Array($0)) }
                 let present = versions.flatMap { $0.isRemoved ? nil : $0.fields.compactMapValues(\.bytes) }
                 #expect(present == stored, "round \(round), item \(key): stored and versions differ")
             }

@@ -50,15 +50,6 @@ import TroveTestSupport
         }
     }
 
-    /// The top-level fields of an encoding, by number.
-    static func fields(of bytes: [UInt8]) -> [UInt32: [UInt8]] {
-        var fields: [UInt32: [UInt8]] = [:]
-        _ = bytes.withUnsafeBytes { buffer in
-            TopLevelFields.forEach(in: buffer) { number, field in fields[number] = Array(field) }
-        }
-        return fields
-    }
-
     @Test(arguments: 0..<12)
     func replicasSyncingThroughTheServerConverge(seed: UInt64) throws {
         let folder = try makeTemporaryFolder()
@@ -134,7 +125,7 @@ import TroveTestSupport
             #expect((onServer?.isRemoved == false ? onServer?.fields.compactMapValues(\.bytes) : nil) == expected, "seed \(seed) server \(key)")
             for (index, replica) in replicas.enumerated() {
                 let stored = try replica.database.read { tx in try tx.data(forKey: key, in: CrashItem.collection) }
-                #expect(stored.map { Self.fields(of: Array($0)) } == expected, "seed \(seed) replica \(index) item \(key)")
+                #expect(stored.map { SyncWorkload.fields(of: Array($0)) } == expected, "seed \(seed) replica \(index) item \(key)")
             }
         }
         #expect(pushes > 0)
