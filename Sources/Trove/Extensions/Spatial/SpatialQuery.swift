@@ -87,7 +87,7 @@ public struct SpatialQuery<Item: Persistable>: ItemQuery {
 ///
 /// The box queries come in two forms, with a `LIMIT` and without: with one, SQLite keeps the
 /// first rows of the order in a temporary b-tree it creates for each run of the statement (about
-/// a quarter of a box query's instructions), where without one it sorts once.
+/// 40,000 instructions, an eighth of a box query), where without one it sorts once.
 struct SpatialSQL: Sendable {
     /// The two box queries, with the same `LIMIT` or with none.
     struct BoxQueries: Sendable {
