@@ -13,8 +13,8 @@ import Trove
 /// - For one field, the later timestamp wins (``HybridTimestamp`` orders them all; the replica
 ///   breaks ties).
 /// - A removal hides the item while it is later than every field's time: it wins over older
-///   edits and loses to newer ones. An item written after its removal comes back with the fields
-///   of that write and the latest of the others.
+///   edits and loses to newer ones. An item written after its removal on this replica comes back
+///   with the fields of that write alone (the write records the others as absent).
 /// - A field that a write leaves out (an optional set to `nil`) is recorded as absent at that time,
 ///   so that an older value received later does not bring it back.
 /// - Fields a replica's coder does not know (a newer app version's) are merged like the others:
