@@ -40,7 +40,20 @@ public struct HybridClock: Sendable, Hashable {
     /// - Throws: ``TroveError`` with code ``TroveError/Code/overflow`` when the wall time passes
     ///   ``HybridTimestamp/maximumWallTime``.
     public mutating func tick(wallMilliseconds: UInt64) throws -> HybridTimestamp {
-        try advance(to: latest, wallMilliseconds: wallMilliseconds)
+        let next: HybridTimestamp
+        if let seen = latest, seen.wallMilliseconds >= wallMilliseconds {
+            // The wall clock has not passed the latest time: count within it.
+            if seen.counter == UInt32.max {
+                next = try HybridTimestamp(
+                    wallMilliseconds: Self.checked(seen.wallMilliseconds + 1), counter: 0, replica: replica)
+            } else {
+                next = HybridTimestamp(wallMilliseconds: seen.wallMilliseconds, counter: seen.counter + 1, replica: replica)
+            }
+        } else {
+            next = try HybridTimestamp(wallMilliseconds: Self.checked(wallMilliseconds), counter: 0, replica: replica)
+        }
+        latest = next
+        return next
     }
 
     /// Takes in the timestamp of a change received from another replica, so that the changes this
@@ -62,24 +75,6 @@ public struct HybridClock: Sendable, Hashable {
         if latest.map({ $0 < remote }) ?? true {
             latest = remote
         }
-    }
-
-    /// The next timestamp after `seen` at `wallMilliseconds`, which becomes ``latest``.
-    private mutating func advance(to seen: HybridTimestamp?, wallMilliseconds: UInt64) throws -> HybridTimestamp {
-        let next: HybridTimestamp
-        if let seen, seen.wallMilliseconds >= wallMilliseconds {
-            // The wall clock has not passed the latest time: count within it.
-            if seen.counter == UInt32.max {
-                next = try HybridTimestamp(
-                    wallMilliseconds: Self.checked(seen.wallMilliseconds + 1), counter: 0, replica: replica)
-            } else {
-                next = HybridTimestamp(wallMilliseconds: seen.wallMilliseconds, counter: seen.counter + 1, replica: replica)
-            }
-        } else {
-            next = try HybridTimestamp(wallMilliseconds: Self.checked(wallMilliseconds), counter: 0, replica: replica)
-        }
-        latest = next
-        return next
     }
 
     private static func checked(_ wallMilliseconds: UInt64) throws -> UInt64 {

@@ -83,14 +83,7 @@ public struct SyncLedger: Sendable {
     /// The replica's clock as the file holds it: its identity and the latest time it gave or
     /// received.
     func clock(in transaction: ReadTransaction) throws -> HybridClock {
-        var clock: HybridClock?
-        try transaction.extensionTables(named: name).select(
-            "SELECT replica, wall, counter, latest_replica FROM \"\(replicaTable)\""
-        ) { row in
-            clock = Self.clock(from: row)
-        }
-        guard let clock else { throw Self.missingReplica(name) }
-        return clock
+        try readClock(with: transaction.extensionTables(named: name).select)
     }
 
     /// The versions of the item at `key` in `collection`, or `nil` when the ledger never saw it.
@@ -98,13 +91,7 @@ public struct SyncLedger: Sendable {
     /// - Throws: ``TroveError`` when the ledger is not registered, SQLite fails, or the stored
     ///   versions do not read.
     public func versions(ofKey key: String, in collection: String, transaction: ReadTransaction) throws -> ItemVersions? {
-        var bytes: [UInt8]?
-        try transaction.extensionTables(named: name).select(
-            "SELECT versions FROM \"\(versionsTable)\" WHERE collection = ?1 AND key = ?2", [.text(collection), .text(key)]
-        ) { row in
-            if case .blob(let stored) = row[0] { bytes = stored }
-        }
-        return try bytes.map { try ItemVersions(serialized: $0) }
+        try readVersions(collection: collection, key: key, with: transaction.extensionTables(named: name).select)
     }
 
     /// The local changes not yet acknowledged, oldest first, at most `limit`.
@@ -113,21 +100,15 @@ public struct SyncLedger: Sendable {
     ///   change does not read.
     public func pending(in transaction: ReadTransaction, limit: Int = 1_000) throws -> [PendingChange] {
         var changes: [PendingChange] = []
-        var failure: (any Error)?
         try transaction.extensionTables(named: name).select(
             "SELECT seq, collection, key, changes FROM \"\(outboxTable)\" ORDER BY seq LIMIT ?1", [.integer(Int64(max(0, limit)))]
         ) { row in
-            guard failure == nil, case .blob(let bytes) = row[3] else { return }
-            do {
-                changes.append(
-                    PendingChange(
-                        sequence: row.int64(at: 0), collection: row.string(at: 1), key: row.string(at: 2),
-                        changes: try ItemVersions(serialized: bytes)))
-            } catch {
-                failure = error
-            }
+            guard case .blob(let bytes) = row[3] else { return }
+            changes.append(
+                PendingChange(
+                    sequence: row.int64(at: 0), collection: row.string(at: 1), key: row.string(at: 2),
+                    changes: try ItemVersions(serialized: bytes)))
         }
-        if let failure { throw failure }
         return changes
     }
 
@@ -196,7 +177,7 @@ public struct SyncLedger: Sendable {
             }
             state.clock = clock
             try saveClock(clock, in: context)
-            var versions = try loadVersions(collection: collection, key: key, in: context) ?? ItemVersions()
+            var versions = try readVersions(collection: collection, key: key, with: context.select) ?? ItemVersions()
             let before = versions.encoded
             versions.merge(remote)
             try saveVersions(versions, collection: collection, key: key, in: context)
@@ -217,14 +198,29 @@ public struct SyncLedger: Sendable {
 
     // MARK: Tables
 
-    func loadVersions(collection: String, key: String, in context: ExtensionContext) throws -> ItemVersions? {
+    /// Runs a query of the ledger's tables: the `select` of a transaction's
+    /// ``ReadTransaction/extensionTables(named:)``, or of the ``ExtensionContext`` of a write.
+    typealias Select = (_ sql: String, _ arguments: [IndexValue], _ row: (ExtensionRow) throws -> Void) throws -> Void
+
+    /// The versions of the item at `key` in `collection`, read with `select`, or `nil`.
+    func readVersions(collection: String, key: String, with select: Select) throws -> ItemVersions? {
         var bytes: [UInt8]?
-        try context.select(
+        try select(
             "SELECT versions FROM \"\(versionsTable)\" WHERE collection = ?1 AND key = ?2", [.text(collection), .text(key)]
         ) { row in
             if case .blob(let stored) = row[0] { bytes = stored }
         }
         return try bytes.map { try ItemVersions(serialized: $0) }
+    }
+
+    /// The replica's clock as the file holds it, read with `select`.
+    func readClock(with select: Select) throws -> HybridClock {
+        var clock: HybridClock?
+        try select("SELECT replica, wall, counter, latest_replica FROM \"\(replicaTable)\"", []) { row in
+            clock = Self.clock(from: row)
+        }
+        guard let clock else { throw Self.missingReplica(name) }
+        return clock
     }
 
     func saveVersions(_ versions: ItemVersions, collection: String, key: String, in context: ExtensionContext) throws {
@@ -287,13 +283,7 @@ final class SyncLedgerTransaction: ExtensionTransactionState {
     /// The clock: the transaction's, or the file's on first use.
     func clock(of ledger: SyncLedger, in context: ExtensionContext) throws -> HybridClock {
         if let clock { return clock }
-        var stored: HybridClock?
-        try context.select(
-            "SELECT replica, wall, counter, latest_replica FROM \"\(ledger.replicaTable)\""
-        ) { row in
-            stored = SyncLedger.clock(from: row)
-        }
-        guard let stored else { throw SyncLedger.missingReplica(ledger.name) }
+        let stored = try ledger.readClock(with: context.select)
         clock = stored
         return stored
     }
@@ -373,7 +363,7 @@ struct SyncLedgerImplementation: ExtensionImplementation {
         var clock = try state.clock(of: ledger, in: context)
         let stamp = try clock.tick(wallMilliseconds: SyncLedger.wallMilliseconds())
         state.clock = clock
-        var versions = try ledger.loadVersions(collection: collection, key: key, in: context) ?? ItemVersions()
+        var versions = try ledger.readVersions(collection: collection, key: key, with: context.select) ?? ItemVersions()
         let changes: ItemVersions
         switch change {
         case .write(let encoded):
