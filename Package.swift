@@ -21,6 +21,10 @@ let package = Package(
         // Trove on PostgreSQL (issue 18). A product of its own: an app that depends on `Trove` alone
         // never builds postgres-nio (SwiftPM builds a dependency only for the products that use it).
         .library(name: "TrovePostgres", targets: ["TrovePostgres"]),
+        // Sync (issue 33): the replica's side, on Trove and Foundation's URLSession alone, and the
+        // server's, a library of routes to mount in a Hummingbird app, on TrovePostgres.
+        .library(name: "TroveSync", targets: ["TroveSync"]),
+        .library(name: "TroveSyncServer", targets: ["TroveSyncServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
@@ -30,6 +34,7 @@ let package = Package(
         // products it uses).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // MARK: Runtime
@@ -54,12 +59,22 @@ let package = Package(
         ),
 
         // MARK: Sync (issue 33)
-        // The merge of replicas' changes, field by field on hybrid logical clocks, which the sync
-        // client and the sync server share. Not a product yet: the client and the server, each a
-        // product of its own, are still to come.
+        // The replica's side: the ledger (outbox, versions, clock), the merge of replicas' changes
+        // field by field on hybrid logical clocks, the wire format and the HTTP client.
         .target(
             name: "TroveSync",
             dependencies: ["Trove"],
+            swiftSettings: strictSettings
+        ),
+        // The server's side: the merged versions, the change log and the replicas' progress in
+        // PostgreSQL tables, and the routes that authorize and serve pushes and pulls.
+        .target(
+            name: "TroveSyncServer",
+            dependencies: [
+                "Trove", "TroveSync", "TrovePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -196,6 +211,17 @@ let package = Package(
         .testTarget(
             name: "TroveSyncTests",
             dependencies: ["Trove", "TroveSync", "TroveTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // Sync through a real server: PostgreSQL (TROVE_POSTGRES_URL, as TrovePostgresTests) and
+        // Hummingbird on loopback, replicas on SQLite files talking HTTP.
+        .testTarget(
+            name: "TroveSyncServerTests",
+            dependencies: [
+                "Trove", "TroveSync", "TroveSyncServer", "TrovePostgres", "TroveTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strictSettings
         ),
 

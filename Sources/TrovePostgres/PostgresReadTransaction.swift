@@ -107,7 +107,7 @@ public class PostgresReadTransaction {
 
     /// Runs `sql` with `values` bound to `$1`, `$2`…; failures become ``/Trove/TroveError``s
     /// naming the SQL and the item.
-    func query(
+    package func query(
         _ sql: String, _ values: (any PostgresThrowingDynamicTypeEncodable)?..., collection: String? = nil,
         key: String? = nil
     ) async throws -> PostgresRowSequence {
@@ -123,7 +123,7 @@ public class PostgresReadTransaction {
     /// Rows a read-write transaction holds back are sent first (``sendPendingRows()``), so that
     /// every statement sees every write before it; the transaction is opened before its first
     /// statement (``pendingBegin``).
-    func run(_ query: PostgresQuery, collection: String? = nil, key: String? = nil) async throws
+    package func run(_ query: PostgresQuery, collection: String? = nil, key: String? = nil) async throws
         -> PostgresRowSequence
     {
         try await sendPendingRows()

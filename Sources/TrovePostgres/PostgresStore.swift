@@ -151,6 +151,10 @@ public final class PostgresStore: AsyncDatabaseWriter {
     public let configuration: Configuration
     let client: PostgresClient
     let names: PostgresNames
+
+    /// The schema of the store's tables, quoted for SQL: where other parts of the package (the sync
+    /// server) keep tables of their own beside Trove's.
+    package var quotedSchema: String { PostgresNames.quote(names.schema) }
     /// The extensions that follow the writes of each collection: its secondary indexes and
     /// full-text searches, and the relationships whose sources it holds.
     let writeFollowers: [String: [any PostgresKeptExtension]]

@@ -112,6 +112,30 @@ public struct SyncLedger: Sendable {
         return changes
     }
 
+    /// How many local changes are not yet acknowledged.
+    ///
+    /// - Throws: ``TroveError`` when the ledger is not registered or SQLite fails.
+    public func pendingCount(in transaction: ReadTransaction) throws -> Int {
+        var count = 0
+        try transaction.extensionTables(named: name).select("SELECT count(*) FROM \"\(outboxTable)\"", []) {
+            count = Int($0.int64(at: 0))
+        }
+        return count
+    }
+
+    /// Whether `changeset` is the commit of changes pulled from the server (a transaction that
+    /// merged other replicas' versions), rather than of a local write.
+    ///
+    /// ```swift
+    /// for try await changeset in database.changes where !ledger.isPulled(changeset) { … }
+    /// ```
+    public func isPulled(_ changeset: Changeset) -> Bool {
+        changeset.extensionNotes[name]?.contains(Self.pulledNote) ?? false
+    }
+
+    /// The note a merging transaction's changeset carries (``isPulled(_:)``).
+    static let pulledNote = "pulled"
+
     /// The last change of the server's log merged here (0 before the first pull): where the next
     /// pull starts.
     ///
@@ -171,6 +195,10 @@ public struct SyncLedger: Sendable {
         }
         let (before, after) = try transaction.withExtensionContext(named: name) { context in
             let state = context.transactionState { SyncLedgerTransaction() }
+            if !state.notedPull {
+                context.recordChange(Self.pulledNote)
+                state.notedPull = true
+            }
             var clock = try state.clock(of: self, in: context)
             if let latest = remote.latestStamp {
                 try clock.receive(latest, wallMilliseconds: Self.wallMilliseconds())
@@ -279,6 +307,8 @@ public struct PendingChange: Sendable, Hashable {
 /// The ledger's state in one write transaction: the clock as last stamped.
 final class SyncLedgerTransaction: ExtensionTransactionState {
     var clock: HybridClock?
+    /// Whether the changeset carries the note of a pull already.
+    var notedPull = false
 
     /// The clock: the transaction's, or the file's on first use.
     func clock(of ledger: SyncLedger, in context: ExtensionContext) throws -> HybridClock {

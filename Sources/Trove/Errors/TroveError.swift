@@ -136,6 +136,7 @@ extension TroveError {
             case server
             case writeConflict
             case overflow
+            case unauthorized
         }
 
         private let kind: Kind
@@ -189,8 +190,9 @@ extension TroveError {
         /// and SQLite's explanation. Queries built with ``SearchQuery/prefixes(of:)`` never are.
         public static let invalidSearchQuery = Code(.invalidSearchQuery)
         /// A database server (TrovePostgres) refused a statement, could not be reached, refused
-        /// the credentials, or lost the connection; the message says which, with the server's
-        /// SQLSTATE where it sent one.
+        /// the credentials, or lost the connection; or a sync server (TroveSync) could not be
+        /// reached or failed to answer. The message says which, with the server's SQLSTATE or HTTP
+        /// status where it sent one.
         public static let server = Code(.server)
         /// A read-write transaction on a database server (TrovePostgres) kept conflicting with
         /// concurrent transactions (serialization failures or deadlocks) and gave up after its
@@ -200,6 +202,9 @@ extension TroveError {
         /// (``IndexQuery/sum(of:)``) beyond `Int`'s 64 bits. The message names the index and the
         /// column.
         public static let overflow = Code(.overflow)
+        /// A sync server (TroveSync) refused the request: the credentials are missing, expired or
+        /// wrong (HTTP 401), or they do not grant the partition (HTTP 403). The message says which.
+        public static let unauthorized = Code(.unauthorized)
 
         /// The name of the code, such as `corruptData`.
         public var description: String { kind.rawValue }

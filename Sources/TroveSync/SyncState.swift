@@ -1,0 +1,39 @@
+import Foundation
+import Trove
+
+/// What a sync client is doing, what is left to send, and how its last exchange went: what an app
+/// shows ("3 changes waiting", "synced 2 minutes ago", "offline"). ``TroveSync/states`` sends one
+/// whenever it changes.
+public struct SyncState: Sendable {
+    /// What the client is doing.
+    public enum Activity: Sendable, Hashable {
+        /// Not running: before ``TroveSync/run()`` and after it returns.
+        case stopped
+        /// Sending local changes.
+        case pushing
+        /// Fetching and merging the server's changes.
+        case pulling
+        /// Up to date, waiting for a local commit or for the server's next change.
+        case idle
+        /// The last exchange failed (``TroveSync/SyncState/lastError``): waiting to try again.
+        case waitingToRetry
+    }
+
+    /// What the client is doing.
+    public var activity: Activity = .stopped
+    /// The local changes not yet acknowledged by the server.
+    public var pendingChanges = 0
+    /// When the replica was last up to date both ways: nothing left to send, nothing left to pull.
+    public var lastSynced: Date?
+    /// The error of the last exchange, until one succeeds.
+    public var lastError: TroveError?
+    /// The changes the server acknowledged since the client was made.
+    public var pushedChanges = 0
+    /// The changes pulled and merged since the client was made.
+    public var pulledChanges = 0
+    /// The last change of the server's log merged here.
+    public var cursor: Int64 = 0
+
+    /// A state before anything ran.
+    public init() {}
+}

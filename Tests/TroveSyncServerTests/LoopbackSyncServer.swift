@@ -1,0 +1,153 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+import Trove
+import TrovePostgres
+import TroveSync
+import TroveSyncServer
+import TroveTestSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A sync server on loopback, as an app runs it: the sync routes of a PostgreSQL store (a fresh
+/// schema of the tests' server) in a Hummingbird app listening on a port the system chose.
+final class LoopbackSyncServer: Sendable {
+    let store: PostgresStore
+    let server: TroveSyncServer
+    /// The address of the sync routes, such as `http://127.0.0.1:41234/sync`.
+    let url: URL
+    private let running: Task<Void, any Error>
+
+    private init(store: PostgresStore, server: TroveSyncServer, url: URL, running: Task<Void, any Error>) {
+        self.store = store
+        self.server = server
+        self.url = url
+        self.running = running
+    }
+
+    /// Starts a server on a fresh schema (or `schema`, to start again on a stopped one's), which
+    /// grants everything to principal `test` unless `authorize` says otherwise.
+    static func start(
+        schema: String? = nil,
+        authorize: @escaping TroveSyncServer.Authorize = { _ in .granted(principal: "test") }
+    ) async throws -> LoopbackSyncServer {
+        let store = try await TestServer.openStore(schema: schema)
+        let server = TroveSyncServer(store: store, authorize: authorize)
+        let router = Router()
+        router.addRoutes(server.routes(), atPath: "/sync")
+        let port = PortPromise()
+        var logger = Logger(label: "trove.sync.tests")
+        // Hummingbird logs the cancellation of its child channels as errors when a test stops it.
+        logger.logLevel = .critical
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in port.fulfil(channel.localAddress?.port ?? 0) }, logger: logger)
+        let running = Task { try await app.run() }
+        let bound = await port.value
+        return LoopbackSyncServer(
+            store: store, server: server, url: URL(string: "http://127.0.0.1:\(bound)/sync")!, running: running)
+    }
+
+    /// Stops the HTTP server and closes the store, keeping the schema (``start(schema:authorize:)``
+    /// starts again on it).
+    func stop() async {
+        running.cancel()
+        _ = await running.result
+        store.close()
+    }
+
+    /// Stops the server and drops its schema.
+    func dispose() async {
+        running.cancel()
+        _ = await running.result
+        await TestServer.dispose(store)
+    }
+
+    /// Sends `body` to `path` (under the sync routes) with `headers`; returns the status and body.
+    func send(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String: String] = [:]) async throws
+        -> (status: Int, body: [UInt8])
+    {
+        var request = URLRequest(url: URL(string: url.absoluteString + "/" + path)!)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0) }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data))
+    }
+}
+
+/// The port the server bound, once it is running.
+private final class PortPromise: Sendable {
+    private let state = Mutex<(port: Int?, waiter: CheckedContinuation<Int, Never>?)>((nil, nil))
+
+    func fulfil(_ port: Int) {
+        let waiter = state.withLock { state in
+            state.port = port
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: port)
+    }
+
+    var value: Int {
+        get async {
+            await withCheckedContinuation { continuation in
+                let port = state.withLock { state -> Int? in
+                    if let port = state.port { return port }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let port { continuation.resume(returning: port) }
+            }
+        }
+    }
+}
+
+/// A replica for the tests: a database file with a sync client.
+struct TestReplica {
+    let path: String
+    let database: Database
+    let sync: TroveSync
+
+    /// A replica on a new file in `folder`, syncing `CrashItem`s with `partition` of `server`.
+    init(
+        _ name: String, in folder: String, server: LoopbackSyncServer, partition: String = "default",
+        credentials: SyncCredentials = .none, configuration: TroveSync.Configuration = TroveSync.Configuration()
+    ) throws {
+        path = "\(folder)/\(name).trove"
+        database = try Database(path: path)
+        sync = try TroveSync(
+            database: database, server: server.url, credentials: credentials, partition: partition,
+            collections: [CrashItem.self], configuration: configuration)
+    }
+
+    /// The replica's items, by key, as their top-level fields (a merged item's fields come in the
+    /// order of their numbers, a written one's in the coder's: the fields are what must agree).
+    func items() throws -> [String: [UInt32: [UInt8]]] {
+        try database.read { tx in
+            var items: [String: [UInt32: [UInt8]]] = [:]
+            for key in try tx.keys(in: CrashItem.collection) {
+                if let data = try tx.data(forKey: key, in: CrashItem.collection) {
+                    items[key] = SyncWorkload.fields(of: Array(data))
+                }
+            }
+            return items
+        }
+    }
+}
+
+extension [ItemAddress: ItemVersions] {
+    /// The present items of `collection`, by key, as their top-level fields.
+    func presentItems(of collection: String) -> [String: [UInt32: [UInt8]]] {
+        var items: [String: [UInt32: [UInt8]]] = [:]
+        for (address, versions) in self where address.collection == collection {
+            if let bytes = versions.encoded { items[address.key] = SyncWorkload.fields(of: bytes) }
+        }
+        return items
+    }
+}

@@ -1,0 +1,1 @@
+../TrovePostgresTests/PostgresTestServer.swift

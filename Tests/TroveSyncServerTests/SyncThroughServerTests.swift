@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import Trove
+import TrovePostgres
+import TroveSync
+import TroveSyncServer
+import TroveTestSupport
+
+/// Replicas on SQLite files sync through a real server: PostgreSQL, Hummingbird on loopback, and
+/// the client's HTTP.
+@Suite(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
+struct SyncThroughServerTests {
+    /// Two replicas edit different fields of one item offline; after syncing, both hold both
+    /// edits, and so does the server.
+    @Test func offlineEditsOfDifferentFieldsBothSurvive() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await LoopbackSyncServer.start()
+        defer { Task { await server.dispose() } }
+        let first = try TestReplica("first", in: folder, server: server)
+        let second = try TestReplica("second", in: folder, server: server)
+
+        try await first.database.write { tx in try tx.write(CrashItem(id: "a", group: 1, payload: Data("one".utf8), metadata: nil)) }
+        try await first.sync.sync()
+        try await second.sync.sync()
+        let arrived = try await second.database.read { tx in try tx.read(CrashItem.self, key: "a") }
+        #expect(arrived?.group == 1)
+
+        // Offline: each changes a different field.
+        try await first.database.write { tx in
+            var item = try #require(try tx.read(CrashItem.self, key: "a"))
+            item.group = 7
+            try tx.write(item)
+        }
+        try await second.database.write { tx in
+            var item = try #require(try tx.read(CrashItem.self, key: "a"))
+            item.payload = Data("two".utf8)
+            try tx.write(item)
+        }
+        try await first.sync.sync()
+        try await second.sync.sync()
+        try await first.sync.sync()
+
+        let expected = CrashItem(id: "a", group: 7, payload: Data("two".utf8), metadata: nil)
+        let onFirst = try await first.database.read { tx in try tx.read(CrashItem.self, key: "a") }
+        let onSecond = try await second.database.read { tx in try tx.read(CrashItem.self, key: "a") }
+        #expect(onFirst == expected)
+        #expect(onSecond == expected)
+        let onServer = try await server.server.storage.items(of: "default")
+        #expect(onServer.presentItems(of: CrashItem.collection) == (try first.items()))
+        #expect(first.sync.state.pendingChanges == 0)
+        #expect(second.sync.state.pendingChanges == 0)
+    }
+
+    /// A removal on one replica reaches the other; a write after it, on the other, brings the
+    /// item back everywhere.
+    @Test func removalsTravelAndLaterWritesWin() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await LoopbackSyncServer.start()
+        defer { Task { await server.dispose() } }
+        let first = try TestReplica("first", in: folder, server: server)
+        let second = try TestReplica("second", in: folder, server: server)
+        try await first.database.write { tx in try tx.write(CrashItem(id: "a", group: 1, payload: Data(), metadata: nil)) }
+        try await first.sync.sync()
+        try await second.sync.sync()
+        try await first.database.write { tx in _ = try tx.remove(CrashItem.self, key: "a") }
+        try await first.sync.sync()
+        try await second.sync.sync()
+        let removed = try await second.database.read { tx in try tx.read(CrashItem.self, key: "a") }
+        #expect(removed == nil)
+
+        try await second.database.write { tx in try tx.write(CrashItem(id: "a", group: 3, payload: Data("back".utf8), metadata: nil)) }
+        try await second.sync.sync()
+        try await first.sync.sync()
+        let back = try await first.database.read { tx in try tx.read(CrashItem.self, key: "a") }
+        #expect(back == CrashItem(id: "a", group: 3, payload: Data("back".utf8), metadata: nil))
+    }
+
+    /// With `run()` on both replicas, a commit on one is observed on the other without a call:
+    /// the pull held open on the server returns when the push lands. The observed changeset is
+    /// marked as pulled.
+    @Test func runningReplicasSeeEachOthersCommits() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await LoopbackSyncServer.start()
+        defer { Task { await server.dispose() } }
+        let first = try TestReplica("first", in: folder, server: server)
+        let second = try TestReplica("second", in: folder, server: server)
+        let running = [Task { await first.sync.run() }, Task { await second.sync.run() }]
+        defer { for task in running { task.cancel() } }
+
+        let ledger = second.sync.ledger
+        let observed = Task {
+            for await changeset in second.database.changes where changeset.containsChange(forKey: "live", in: CrashItem.collection) {
+                return ledger.isPulled(changeset)
+            }
+            return false
+        }
+        // The second replica's pull is waiting on the server before the first commits.
+        for await state in second.sync.states where state.activity == .idle { break }
+        try await first.database.write { tx in try tx.write(CrashItem(id: "live", group: 5, payload: Data(), metadata: nil)) }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(15))
+            observed.cancel()
+        }
+        let wasPulled = await observed.value
+        watchdog.cancel()
+        #expect(wasPulled, "the other replica's commit was not observed as pulled within 15 s")
+        let item = try await second.database.read { tx in try tx.read(CrashItem.self, key: "live") }
+        #expect(item?.group == 5)
+    }
+
+    /// A push sent twice (its answer lost) is applied once: the log does not grow, and another
+    /// replica pulls each change once.
+    @Test func aPushSentAgainIsAppliedOnce() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await LoopbackSyncServer.start()
+        defer { Task { await server.dispose() } }
+        let replica = try TestReplica("replica", in: folder, server: server)
+        try await replica.database.write { tx in
+            try tx.write(CrashItem(id: "a", group: 1, payload: Data(), metadata: nil))
+            try tx.write(CrashItem(id: "b", group: 2, payload: Data(), metadata: nil))
+        }
+        let ledger = replica.sync.ledger
+        let (pending, id) = try await replica.database.read { tx in (try ledger.pending(in: tx), try ledger.replica(in: tx)) }
+        let body = try SyncWire.encode(
+            SyncWire.Push(
+                replica: id,
+                changes: pending.map { SyncWire.Change(sequence: $0.sequence, collection: $0.collection, key: $0.key, changes: $0.changes) }))
+        for _ in 0..<3 {
+            let (status, answer) = try await server.send("POST", "default/push", body: body)
+            #expect(status == 200)
+            #expect(try SyncWire.decodeAcknowledged(answer) == pending.last?.sequence)
+        }
+        let (status, answer) = try await server.send("GET", "default/pull?after=0&limit=100")
+        #expect(status == 200)
+        let pulled = try SyncWire.decodePulled(answer)
+        #expect(pulled.changes.map(\.key) == ["a", "b"])
+        #expect(pulled.changes.map(\.sequence) == [1, 2])
+        #expect(pulled.cursor == 2)
+        #expect(!pulled.more)
+    }
+}
