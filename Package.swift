@@ -207,6 +207,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // A replica process of the sync convergence test: edits and syncs at random until killed.
+        .executableTarget(
+            name: "trove-sync-replica",
+            dependencies: ["Trove", "TroveSync", "TroveTestSupport"],
+            path: "Tests/trove-sync-replica",
+            swiftSettings: strictSettings
+        ),
         // The merge of sync: convergence of replicas against a brute-force model.
         .testTarget(
             name: "TroveSyncTests",
@@ -214,11 +221,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Sync through a real server: PostgreSQL (TROVE_POSTGRES_URL, as TrovePostgresTests) and
-        // Hummingbird on loopback, replicas on SQLite files talking HTTP.
+        // Hummingbird on loopback, replicas on SQLite files talking HTTP, some in processes of
+        // their own (`trove-sync-replica`, killed at random).
         .testTarget(
             name: "TroveSyncServerTests",
             dependencies: [
-                "Trove", "TroveSync", "TroveSyncServer", "TrovePostgres", "TroveTestSupport",
+                "Trove", "TroveSync", "TroveSyncServer", "TrovePostgres", "TroveTestSupport", "trove-sync-replica",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],

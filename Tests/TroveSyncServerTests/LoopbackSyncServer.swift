@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 import Testing
 import Trove
@@ -21,49 +22,58 @@ final class LoopbackSyncServer: Sendable {
     let server: TroveSyncServer
     /// The address of the sync routes, such as `http://127.0.0.1:41234/sync`.
     let url: URL
+    private let services: ServiceGroup
     private let running: Task<Void, any Error>
 
-    private init(store: PostgresStore, server: TroveSyncServer, url: URL, running: Task<Void, any Error>) {
+    private init(store: PostgresStore, server: TroveSyncServer, url: URL, services: ServiceGroup, running: Task<Void, any Error>) {
         self.store = store
         self.server = server
         self.url = url
+        self.services = services
         self.running = running
     }
 
-    /// Starts a server on a fresh schema (or `schema`, to start again on a stopped one's), which
-    /// grants everything to principal `test` unless `authorize` says otherwise.
+    /// Starts a server on a fresh schema (or `schema`, to start again on a stopped one's), on a port
+    /// the system chooses (or `port`, a stopped one's), which grants everything to principal
+    /// `test` unless `authorize` says otherwise.
     static func start(
-        schema: String? = nil,
+        schema: String? = nil, port: Int = 0,
         authorize: @escaping TroveSyncServer.Authorize = { _ in .granted(principal: "test") }
     ) async throws -> LoopbackSyncServer {
         let store = try await TestServer.openStore(schema: schema)
         let server = TroveSyncServer(store: store, authorize: authorize)
         let router = Router()
         router.addRoutes(server.routes(), atPath: "/sync")
-        let port = PortPromise()
+        let bound = PortPromise()
         var logger = Logger(label: "trove.sync.tests")
         // Hummingbird logs the cancellation of its child channels as errors when a test stops it.
         logger.logLevel = .critical
         let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in port.fulfil(channel.localAddress?.port ?? 0) }, logger: logger)
-        let running = Task { try await app.run() }
-        let bound = await port.value
+            router: router, server: .http1(configuration: .init(idleTimeout: .seconds(1))),
+            configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { channel in bound.fulfil(channel.localAddress?.port ?? 0) }, logger: logger)
+        // Stopped by a graceful shutdown, as a deployment stops a server: the requests under way
+        // are answered first. (Cancelling the app's task instead ends connections in the middle of
+        // a request, which SwiftNIO's debug builds stop on.)
+        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let running = Task { try await services.run() }
+        let boundPort = await bound.value
         return LoopbackSyncServer(
-            store: store, server: server, url: URL(string: "http://127.0.0.1:\(bound)/sync")!, running: running)
+            store: store, server: server, url: URL(string: "http://127.0.0.1:\(boundPort)/sync")!, services: services,
+            running: running)
     }
 
     /// Stops the HTTP server and closes the store, keeping the schema (``start(schema:authorize:)``
     /// starts again on it).
     func stop() async {
-        running.cancel()
+        await services.triggerGracefulShutdown()
         _ = await running.result
         store.close()
     }
 
     /// Stops the server and drops its schema.
     func dispose() async {
-        running.cancel()
+        await services.triggerGracefulShutdown()
         _ = await running.result
         await TestServer.dispose(store)
     }
@@ -126,18 +136,24 @@ struct TestReplica {
             collections: [CrashItem.self], configuration: configuration)
     }
 
-    /// The replica's items, by key, as their top-level fields (a merged item's fields come in the
-    /// order of their numbers, a written one's in the coder's: the fields are what must agree).
+    /// The replica's items (``storedFields(of:)``).
     func items() throws -> [String: [UInt32: [UInt8]]] {
-        try database.read { tx in
-            var items: [String: [UInt32: [UInt8]]] = [:]
-            for key in try tx.keys(in: CrashItem.collection) {
-                if let data = try tx.data(forKey: key, in: CrashItem.collection) {
-                    items[key] = SyncWorkload.fields(of: Array(data))
-                }
+        try storedFields(of: database)
+    }
+}
+
+/// The `CrashItem`s of a replica's file, by key, as their top-level fields (a merged item's fields
+/// come in the order of their numbers, a written one's in the coder's: the fields are what must
+/// agree).
+func storedFields(of database: Database) throws -> [String: [UInt32: [UInt8]]] {
+    try database.read { tx in
+        var items: [String: [UInt32: [UInt8]]] = [:]
+        for key in try tx.keys(in: CrashItem.collection) {
+            if let data = try tx.data(forKey: key, in: CrashItem.collection) {
+                items[key] = SyncWorkload.fields(of: Array(data))
             }
-            return items
         }
+        return items
     }
 }
 

@@ -26,29 +26,6 @@ import TroveTestSupport
         var items: [String: ItemVersions] = [:]
     }
 
-    /// The model: every field value set (with its time) and every removal, kept as lists; the
-    /// expected state of a field is the value set at the latest time, found by a scan.
-    struct Model {
-        var sets: [String: [UInt32: [(stamp: HybridTimestamp, bytes: [UInt8]?)]]] = [:]
-        var removals: [String: [HybridTimestamp]] = [:]
-
-        func expected(_ key: String) -> ItemVersions {
-            var fields: [UInt32: ItemVersions.Field] = [:]
-            for (number, values) in sets[key] ?? [:] {
-                let latest = values.max { $0.stamp < $1.stamp }!
-                fields[number] = ItemVersions.Field(bytes: latest.bytes, stamp: latest.stamp)
-            }
-            return ItemVersions(fields: fields, removal: removals[key]?.max())
-        }
-    }
-
-    /// Whether `versions` hide the item, computed here from the rule: never written, or removed
-    /// later than every field was set.
-    static func hidden(_ versions: ItemVersions) -> Bool {
-        guard let latest = versions.fields.values.map(\.stamp).max() else { return true }
-        return versions.removal.map { $0 > latest } ?? false
-    }
-
     @Test(arguments: 0..<40)
     func replicasConvergeToTheModel(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
@@ -58,7 +35,7 @@ import TroveTestSupport
                 clock: HybridClock(replica: ReplicaID(rawValue: UInt64(index) * 7_919 + seed)),
                 wall: 1_000_000 + random.next() % 50)
         }
-        var model = Model()
+        var model = SyncModel()
         for step in 0..<300 {
             let r = Int(random.next() % UInt64(count))
             // Wall clocks move on by 0 to 2 ms: many changes share a millisecond.
@@ -68,7 +45,7 @@ import TroveTestSupport
             case 0..<5:
                 // A write: some fields set or left out, the others as the replica sees them.
                 let before = replicas[r].items[key] ?? ItemVersions()
-                let wasHidden = Self.hidden(before)
+                let wasHidden = SyncModel.hidden(before)
                 var values: [UInt32: [UInt8]] = [:]
                 if !wasHidden {
                     for (number, field) in before.fields { values[number] = field.bytes }

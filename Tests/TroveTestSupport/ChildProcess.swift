@@ -56,6 +56,16 @@ public final class ChildProcess {
     /// The complete lines printed so far. A line cut by a kill is not included.
     public var lines: [String] { output.lines }
 
+    /// Waits (10 s at most) for the reading thread to reach the end of the output; once it has,
+    /// every later call returns at once (the semaphore is signalled again for the next caller).
+    private func waitForReader() {
+        if readerDone.wait(timeout: .now() + 10) == .success { readerDone.signal() }
+    }
+
+    /// Whether the child is still running: what an async test polls instead of blocking its
+    /// thread in ``waitForExit()``.
+    public var isRunning: Bool { process.isRunning }
+
     /// What the child printed on standard error (complete once it ended).
     public var errors: String { output.errors }
 
@@ -71,7 +81,7 @@ public final class ChildProcess {
             if output.lines.contains(where: predicate) { return true }
             if !process.isRunning {
                 // Ended: what it printed last may still be in the pipe.
-                _ = readerDone.wait(timeout: .now() + 10)
+                waitForReader()
                 return output.lines.contains(where: predicate)
             }
             usleep(1_000)
@@ -84,7 +94,7 @@ public final class ChildProcess {
     /// - Returns: Its exit status, or `nil` when it did not exit normally (a signal).
     public func waitForExit() -> Int32? {
         process.waitUntilExit()
-        _ = readerDone.wait(timeout: .now() + 10)
+        waitForReader()
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 
@@ -96,7 +106,7 @@ public final class ChildProcess {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         // The pipes close when the child dies, unless it left a process behind that holds them.
-        _ = readerDone.wait(timeout: .now() + 10)
+        waitForReader()
         if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
             return nil
         }
