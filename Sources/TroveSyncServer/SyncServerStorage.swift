@@ -21,6 +21,11 @@ package struct SyncServerStorage: Sendable {
     private let log: String
     private let replicas: String
 
+    /// The most bytes of UTF-8 a change's collection and key take together: PostgreSQL's index of
+    /// the items keeps rows of about 2,700 bytes at most, the partition's name (128 at most)
+    /// included.
+    package static let maximumAddressBytes = 2_048
+
     package init(store: PostgresStore) {
         self.store = store
         let schema = store.quotedSchema
@@ -57,6 +62,14 @@ package struct SyncServerStorage: Sendable {
                 throw SyncServerError.badRequest("The changes of a push are not in the order of the replica's outbox.")
             }
             previous = change.sequence
+            // What PostgreSQL's text and its index of items cannot keep: refused, not failed.
+            guard !change.collection.utf8.contains(0), !change.key.utf8.contains(0) else {
+                throw SyncServerError.badRequest("The change \(change.sequence) names a collection or key with a NUL character, which the server cannot keep.")
+            }
+            guard change.collection.utf8.count + change.key.utf8.count <= Self.maximumAddressBytes else {
+                throw SyncServerError.badRequest(
+                    "The change \(change.sequence) names a collection and key of \(change.collection.utf8.count + change.key.utf8.count) bytes together: the server keeps at most \(Self.maximumAddressBytes).")
+            }
         }
         let replica = Int64(bitPattern: push.replica.rawValue)
         let (partitions, items, log, replicas) = (partitions, items, log, replicas)
