@@ -293,6 +293,43 @@ struct SyncAuthorizationTests {
         }
     }
 
+    /// Pushes to `team-a` and `team-b` at once, from several replicas each: each partition's log
+    /// is still numbered 1...n, without a gap or a number twice, and holds its own keys only.
+    @Test func concurrentPushesToTwoPartitionsNumberEachLogOnItsOwn() async throws {
+        let server = try await Self.start()
+        defer { Task { await server.dispose() } }
+        var writers: [(partition: String, token: String, replica: ReplicaID)] = []
+        for index in UInt64(1)...3 {
+            writers.append(("team-a", index == 2 ? "token-c" : "token-a", ReplicaID(rawValue: 0xA00 + index)))
+            writers.append(("team-b", "token-b", ReplicaID(rawValue: 0xB00 + index)))
+        }
+        let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for (index, writer) in writers.enumerated() {
+                let writer = writer
+                group.addTask {
+                    var statuses: [Int] = []
+                    for sequence in Int64(1)...5 {
+                        let prefix = writer.partition == "team-a" ? "a" : "b"
+                        let body = try Self.push(
+                            writer.replica,
+                            [try Self.change(2 * sequence - 1, "\(prefix)-\(index)-\(sequence)", "v", at: UInt64(sequence), by: writer.replica),
+                             try Self.change(2 * sequence, "\(prefix)-shared", "\(index) \(sequence)", at: UInt64(sequence) * 10 + UInt64(index), by: writer.replica)])
+                        statuses.append(try await server.exchange("POST", "\(writer.partition)/push", body: body, headers: Self.bearer(writer.token)).status)
+                    }
+                    return statuses
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        for (partition, prefix) in [("team-a", "a-"), ("team-b", "b-")] {
+            let log = try await Self.snapshot(server, partition).log
+            #expect(log.map(\.sequence) == Array(1...Int64(max(1, log.count))), "\(partition)")
+            #expect(log.count >= 15, "\(partition): \(log.count) changes logged")
+            #expect(log.allSatisfy { $0.key.hasPrefix(prefix) }, "\(partition)")
+        }
+    }
+
     // MARK: Replay
 
     /// An old push of alice sent again after later pushes changes nothing, nor does a forged push
