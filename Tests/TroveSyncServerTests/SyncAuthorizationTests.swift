@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @_spi(TroveGenerated) import Trove
 import TrovePostgres
@@ -598,6 +599,31 @@ struct SyncAuthorizationTests {
         #expect(try await Self.snapshot(server, "team-b") == before.b)
         let fits = try await server.exchange("POST", "team-a/push", body: small, headers: Self.bearer("token-a"))
         #expect(fits.status == 200, "\(fits)")
+    }
+
+    // MARK: Revoked tokens
+
+    /// A token revoked while its pull waits on the server (long polling): the change pushed after
+    /// the revocation is not sent to it; the pull is answered 401, and so is the next request.
+    @Test func aTokenRevokedDuringALongPullGetsNothingMore() async throws {
+        let revoked = Mutex<Set<String>>([])
+        let server = try await LoopbackSyncServer.start(authorize: { request in
+            if let token = request.bearerToken, revoked.withLock({ $0.contains(token) }) { return .unauthenticated }
+            return try await Self.authorize(request)
+        })
+        defer { Task { await server.dispose() } }
+        try await Self.seed(server)
+        let cursor = try Self.pulled(try await server.exchange("GET", "team-a/pull?after=0", headers: Self.bearer("token-c"))).cursor
+
+        let waiting = Task { try await server.exchange("GET", "team-a/pull?after=\(cursor)&wait=20", headers: Self.bearer("token-c")) }
+        try await Task.sleep(for: .milliseconds(500))
+        revoked.withLock { _ = $0.insert("token-c") }
+        let after = try Self.push(Self.alice, [Self.change(3, "a-after", "after carol left", at: 100, by: Self.alice)])
+        #expect(try await server.exchange("POST", "team-a/push", body: after, headers: Self.bearer("token-a")).status == 200)
+        let answer = try await waiting.value
+        #expect(answer.status == 401, "the waiting pull of a revoked token: \(answer)")
+        #expect(!String(decoding: answer.body, as: UTF8.self).contains("a-after"))
+        #expect(try await server.exchange("GET", "team-a/pull?after=\(cursor)", headers: Self.bearer("token-c")).status == 401)
     }
 
     // MARK: The client
