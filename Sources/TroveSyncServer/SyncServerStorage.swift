@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import PostgresNIO
 import Trove
@@ -57,6 +58,7 @@ package struct SyncServerStorage: Sendable {
     ///   the changes are not in outbox order; ``/Trove/TroveError`` when the server fails.
     package func push(_ push: SyncWire.Push, partition: String, principal: String) async throws -> (acknowledged: Int64, logged: Int) {
         var previous: Int64 = 0
+        let now = UInt64(max(0, Date().timeIntervalSince1970 * 1_000))
         for change in push.changes {
             guard change.sequence > previous else {
                 throw SyncServerError.badRequest("The changes of a push are not in the order of the replica's outbox.")
@@ -69,6 +71,11 @@ package struct SyncServerStorage: Sendable {
             guard change.collection.utf8.count + change.key.utf8.count <= Self.maximumAddressBytes else {
                 throw SyncServerError.badRequest(
                     "The change \(change.sequence) names a collection and key of \(change.collection.utf8.count + change.key.utf8.count) bytes together: the server keeps at most \(Self.maximumAddressBytes).")
+            }
+            // What every other replica's clock would refuse to take in, stalling its pulls.
+            if let latest = change.changes.latestStamp, latest.wallMilliseconds > now &+ HybridClock.maximumDrift {
+                throw SyncServerError.badRequest(
+                    "The change \(change.sequence) is stamped \(latest), more than \(HybridClock.maximumDrift / 1_000) seconds ahead of the server's clock: the replica's clock is wrong.")
             }
         }
         let replica = Int64(bitPattern: push.replica.rawValue)

@@ -601,6 +601,36 @@ struct SyncAuthorizationTests {
         #expect(fits.status == 200, "\(fits)")
     }
 
+    // MARK: Stamps from the future
+
+    /// A change stamped further ahead of the server's clock than a replica takes in
+    /// (``HybridClock/maximumDrift``): refused with 400, so that one member of a partition (or a
+    /// device whose clock is wrong) cannot push what every other replica's pull then refuses,
+    /// stalling them. A change a minute ahead is taken, and pulled.
+    @Test func aChangeStampedFarAheadIsRefusedAndCannotStallAPartition() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await Self.start()
+        defer { Task { await server.dispose() } }
+        let now = UInt64(Date().timeIntervalSince1970 * 1_000) - 1_700_000_000_000
+        #expect(try await server.exchange("GET", "team-a/pull?after=0", headers: Self.bearer("token-a")).status == 200)
+        let before = try await Self.snapshot(server, "team-a")
+        for (sequence, ahead) in [(Int64(1), UInt64(3_600_000)), (1, HybridClock.maximumDrift + 60_000), (1, HybridTimestamp.maximumWallTime)] {
+            let far = try Self.push(
+                Self.alice, [try Self.change(sequence, "future", "from the future", at: min(now + ahead, HybridTimestamp.maximumWallTime - 1_700_000_000_000), by: Self.alice, collection: CrashItem.collection)])
+            let answer = try await server.exchange("POST", "team-a/push", body: far, headers: Self.bearer("token-a"))
+            #expect(answer.status == 400, "a change \(ahead) ms ahead: \(answer)")
+        }
+        #expect(try await Self.snapshot(server, "team-a") == before)
+        let near = try Self.push(
+            Self.alice, [try Self.change(1, "near", "a minute ahead", at: now + 60_000, by: Self.alice, collection: CrashItem.collection)])
+        #expect(try await server.exchange("POST", "team-a/push", body: near, headers: Self.bearer("token-a")).status == 200)
+
+        let carol = try TestReplica("carol", in: folder, server: server, partition: "team-a", credentials: .bearer("token-c"))
+        try await carol.sync.sync()
+        #expect(try carol.items().keys.sorted() == ["near"])
+    }
+
     // MARK: Revoked tokens
 
     /// A token revoked while its pull waits on the server (long polling): the change pushed after
