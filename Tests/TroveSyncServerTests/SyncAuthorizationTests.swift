@@ -9,11 +9,13 @@ import TroveTestSupport
 
 /// A replica with a token for partition A cannot read, write, or learn the existence of anything
 /// in partition B, through any endpoint, with a forged cursor, a replayed push or a borrowed
-/// replica identity; and what is not a sync request is refused with 4xx, never a 500.
+/// replica identity; a token revoked while its pull waits gets nothing more; and what is not a
+/// sync request (damaged, oversized, unkeepable, stamped far ahead) is refused with 4xx, never 500.
 ///
 /// Every test runs a real server (PostgreSQL, Hummingbird on loopback) whose `authorize` grants
 /// bearer tokens: `token-a` is alice in `team-a`, `token-c` carol also in `team-a`, `token-b` bob
-/// in `team-b`. What a partition holds is read behind the server's back, in its tables.
+/// in `team-b` (and `token-l` lee in the partition of the longest name). What a partition holds is
+/// read behind the server's back, in its tables.
 @Suite(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
 struct SyncAuthorizationTests {
     /// Who each token is, and the one partition it grants.
@@ -77,7 +79,8 @@ struct SyncAuthorizationTests {
             log: try await storage.pull(partition: partition, after: 0, limit: 1_000_000).changes)
     }
 
-    /// The value of field 1 of each item of `partition`'s collection, by key.
+    /// The value of field 1 of each item of `partition`, by key (the tests' keys are not reused
+    /// across collections).
     static func values(_ server: LoopbackSyncServer, _ partition: String) async throws -> [String: String] {
         var values: [String: String] = [:]
         for (address, versions) in try await server.server.storage.items(of: partition) {
