@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import PostgresNIO
 import Trove
@@ -20,6 +21,11 @@ package struct SyncServerStorage: Sendable {
     private let items: String
     private let log: String
     private let replicas: String
+
+    /// The most bytes of UTF-8 a change's collection and key take together: PostgreSQL's index of
+    /// the items keeps rows of about 2,700 bytes at most, the partition's name (128 at most)
+    /// included.
+    package static let maximumAddressBytes = 2_048
 
     package init(store: PostgresStore) {
         self.store = store
@@ -52,11 +58,25 @@ package struct SyncServerStorage: Sendable {
     ///   the changes are not in outbox order; ``/Trove/TroveError`` when the server fails.
     package func push(_ push: SyncWire.Push, partition: String, principal: String) async throws -> (acknowledged: Int64, logged: Int) {
         var previous: Int64 = 0
+        let now = UInt64(max(0, Date().timeIntervalSince1970 * 1_000))
         for change in push.changes {
             guard change.sequence > previous else {
                 throw SyncServerError.badRequest("The changes of a push are not in the order of the replica's outbox.")
             }
             previous = change.sequence
+            // What PostgreSQL's text and its index of items cannot keep: refused, not failed.
+            guard !change.collection.utf8.contains(0), !change.key.utf8.contains(0) else {
+                throw SyncServerError.badRequest("The change \(change.sequence) names a collection or key with a NUL character, which the server cannot keep.")
+            }
+            guard change.collection.utf8.count + change.key.utf8.count <= Self.maximumAddressBytes else {
+                throw SyncServerError.badRequest(
+                    "The change \(change.sequence) names a collection and key of \(change.collection.utf8.count + change.key.utf8.count) bytes together: the server keeps at most \(Self.maximumAddressBytes).")
+            }
+            // What every other replica's clock would refuse to take in, stalling its pulls.
+            if let latest = change.changes.latestStamp, latest.wallMilliseconds > now &+ HybridClock.maximumDrift {
+                throw SyncServerError.badRequest(
+                    "The change \(change.sequence) is stamped \(latest), more than \(HybridClock.maximumDrift / 1_000) seconds ahead of the server's clock: the replica's clock is wrong.")
+            }
         }
         let replica = Int64(bitPattern: push.replica.rawValue)
         let (partitions, items, log, replicas) = (partitions, items, log, replicas)

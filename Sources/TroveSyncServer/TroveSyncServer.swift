@@ -25,11 +25,13 @@ import TroveSync
 /// - `POST {partition}/push`: a replica's pending changes. Each is applied once: the server keeps
 ///   the last outbox number it applied per replica, so a push sent again after a lost answer, or
 ///   replayed later, changes nothing. A replica's identity belongs to the principal that first
-///   pushed with it.
+///   pushed with it. A change stamped more than ``/TroveSync/HybridClock/maximumDrift`` ahead of
+///   the server's clock is refused (400): the other replicas would refuse to pull it.
 /// - `GET {partition}/pull?after=N&limit=M&wait=S`: the changes logged after `N`, oldest first; when
 ///   there are none, the answer waits up to `S` seconds for one (long polling).
 ///
-/// Every request is authorized before anything is read: a partition the credentials do not grant
+/// Every request is authorized before anything is read, and a pull that waits is authorized again
+/// each time it wakes, before it reads what came meanwhile: a partition the credentials do not grant
 /// is answered 403, the same whether it exists or not, and nothing of it (keys, counts, numbers)
 /// reaches another partition's replicas: each partition's log is numbered on its own.
 public struct TroveSyncServer: Sendable {
@@ -38,7 +40,9 @@ public struct TroveSyncServer: Sendable {
 
     /// The store that keeps the partitions.
     public let store: PostgresStore
-    /// Decides, for every request, who makes it and whether it may reach its partition.
+    /// Decides, for every request, who makes it and whether it may reach its partition. A pull
+    /// that waits for changes asks again each time it wakes (at a push, and at least once a
+    /// second), so that credentials revoked meanwhile stop it.
     public let authorize: Authorize
     /// The largest push body accepted, in bytes (default 32 MiB): a larger one is answered 413.
     public var maximumPushBytes = 32 << 20
@@ -130,6 +134,9 @@ public struct TroveSyncServer: Sendable {
             // a second.
             await signals.wait(for: partition, after: generation, upTo: min(deadline - now, .seconds(1)))
             try Task.checkCancellation()
+            // Asked again before reading what came meanwhile: a token revoked while the pull
+            // waited gets nothing pushed after its revocation.
+            _ = try await admit(request, partition: partition, operation: .pull)
         }
     }
 

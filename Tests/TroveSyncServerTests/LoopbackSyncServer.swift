@@ -35,13 +35,16 @@ final class LoopbackSyncServer: Sendable {
 
     /// Starts a server on a fresh schema (or `schema`, to start again on a stopped one's), on a port
     /// the system chooses (or `port`, a stopped one's), which grants everything to principal
-    /// `test` unless `authorize` says otherwise.
+    /// `test` unless `authorize` says otherwise; `configure` sets the server's limits before it
+    /// serves.
     static func start(
         schema: String? = nil, port: Int = 0,
-        authorize: @escaping TroveSyncServer.Authorize = { _ in .granted(principal: "test") }
+        authorize: @escaping TroveSyncServer.Authorize = { _ in .granted(principal: "test") },
+        configure: (inout TroveSyncServer) -> Void = { _ in }
     ) async throws -> LoopbackSyncServer {
         let store = try await TestServer.openStore(schema: schema)
-        let server = TroveSyncServer(store: store, authorize: authorize)
+        var server = TroveSyncServer(store: store, authorize: authorize)
+        configure(&server)
         let router = Router()
         router.addRoutes(server.routes(), atPath: "/sync")
         let bound = PortPromise()
@@ -63,7 +66,7 @@ final class LoopbackSyncServer: Sendable {
             running: running)
     }
 
-    /// Stops the HTTP server and closes the store, keeping the schema (``start(schema:authorize:)``
+    /// Stops the HTTP server and closes the store, keeping the schema (``start(schema:port:authorize:configure:)``
     /// starts again on it).
     func stop() async {
         await services.triggerGracefulShutdown()
@@ -82,12 +85,38 @@ final class LoopbackSyncServer: Sendable {
     func send(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String: String] = [:]) async throws
         -> (status: Int, body: [UInt8])
     {
+        let answer = try await exchange(method, path, body: body, headers: headers)
+        return (answer.status, answer.body)
+    }
+
+    /// What the server answered: the status, the headers (names in lower case, without `date`,
+    /// which changes from one answer to the next) and the body.
+    struct Answer: Equatable, CustomStringConvertible {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+
+        var description: String {
+            "\(status) \(headers.sorted { $0.key < $1.key }) \(String(decoding: body, as: UTF8.self).debugDescription)"
+        }
+    }
+
+    /// Sends `body` to `path` (under the sync routes) with `headers`; returns the whole answer.
+    func exchange(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String: String] = [:]) async throws
+        -> Answer
+    {
         var request = URLRequest(url: URL(string: url.absoluteString + "/" + path)!)
         request.httpMethod = method
         request.httpBody = body.map { Data($0) }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data))
+        let http = response as? HTTPURLResponse
+        var answerHeaders: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            guard let name = name as? String, name.lowercased() != "date" else { continue }
+            answerHeaders[name.lowercased()] = "\(value)"
+        }
+        return Answer(status: http?.statusCode ?? 0, headers: answerHeaders, body: Array(data))
     }
 }
 
