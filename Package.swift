@@ -313,7 +313,10 @@ let package = Package(
         // the compiler itself, so it is not part of the target.
         .testTarget(
             name: "TroveDocTests",
-            dependencies: ["Trove", "TrovePostgres", "TroveTestSupport", "trove-gen"],
+            dependencies: [
+                "Trove", "TrovePostgres", "TroveSync", "TroveSyncServer", "TroveTestSupport", "trove-gen",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             exclude: ["Context"],
             swiftSettings: strictSettings
         ),

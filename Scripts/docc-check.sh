@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of Trove and TrovePostgres and fails on any warning (issue 27).
+# Builds the DocC documentation of Trove, TrovePostgres, TroveSync and TroveSyncServer and fails on
+# any warning (issues 27 and 33).
 #
 #   Scripts/docc-check.sh [--output DIR]
 #
 # 1. `swift package dump-symbol-graph` writes the public symbol graphs of the package's modules
 #    (it builds what is not built yet: after `swift build` or `swift test` it only extracts).
 # 2. `docc convert --analyze` builds Trove's catalog with Trove's symbol graphs, with link
-#    metadata, then TrovePostgres's catalog with TrovePostgres's graphs and Trove's archive as a
-#    dependency, so that TrovePostgres's links to Trove (written ``/Trove/TroveError``) resolve.
-#    Every warning of either is printed and counted; notes are printed, not counted.
-# 3. Every public declaration of the two modules has an abstract: a first line of documentation
+#    metadata, then each other module's catalog with its graphs and the archives of the modules it
+#    links to as dependencies (TrovePostgres and TroveSync: Trove's; TroveSyncServer: Trove's,
+#    TroveSync's and TrovePostgres's), so that links such as ``/Trove/TroveError`` resolve.
+#    Every warning of any is printed and counted; notes are printed, not counted.
+# 3. Every public declaration of the four modules has an abstract: a first line of documentation
 #    that is not a parameter or other callout. Members that a type only inherits (a protocol's
 #    default implementation, `!=` of `Equatable`, the methods of `OptionSet` or `AsyncSequence`)
 #    are the protocol's, and are documented there: DocC lists them under "Default
 #    Implementations", and the standard library's have no documentation in a Linux toolchain.
 #
-# With `--output DIR`, the two documentation archives are kept in DIR (to look at them with
+# With `--output DIR`, the documentation archives are kept in DIR (to look at them with
 # `docc preview` or a web server); otherwise they are built in a temporary folder and removed.
 # Exits 1 when there is any warning or a declaration without an abstract, naming each.
 set -euo pipefail
@@ -44,7 +46,7 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 archives="${output:-$work/archives}"
-mkdir -p "$archives" "$work/Trove" "$work/TrovePostgres"
+mkdir -p "$archives" "$work/Trove" "$work/TrovePostgres" "$work/TroveSync" "$work/TroveSyncServer"
 
 # 1. Symbol graphs of the public API (SPI symbols are left out, as they are of the docs).
 dump="$(swift package dump-symbol-graph --minimum-access-level public 2>&1)" || {
@@ -60,8 +62,10 @@ if [ -z "$graphs" ] || [ ! -f "$graphs/Trove.symbols.json" ]; then
 fi
 # A module's graph, and those of its extensions to other modules' types (Trove@Swift…).
 cp "$graphs"/Trove.symbols.json "$graphs"/Trove@*.symbols.json "$work/Trove/"
-cp "$graphs"/TrovePostgres.symbols.json "$work/TrovePostgres/"
-cp "$graphs"/TrovePostgres@*.symbols.json "$work/TrovePostgres/" 2>/dev/null || true
+for module in TrovePostgres TroveSync TroveSyncServer; do
+    cp "$graphs/$module.symbols.json" "$work/$module/"
+    cp "$graphs/$module"@*.symbols.json "$work/$module/" 2>/dev/null || true
+done
 
 # 2. The catalogs.
 status=0
@@ -92,9 +96,12 @@ convert() {
 }
 convert Trove
 convert TrovePostgres --dependency "$archives/Trove.doccarchive"
+convert TroveSync --dependency "$archives/Trove.doccarchive"
+convert TroveSyncServer --dependency "$archives/Trove.doccarchive" --dependency "$archives/TroveSync.doccarchive" \
+    --dependency "$archives/TrovePostgres.doccarchive"
 
 # 3. Abstracts.
-python3 - "$work/Trove" "$work/TrovePostgres" <<'PYTHON' || status=1
+python3 - "$work/Trove" "$work/TrovePostgres" "$work/TroveSync" "$work/TroveSyncServer" <<'PYTHON' || status=1
 import glob, json, re, sys
 
 missing = []

@@ -37,7 +37,7 @@ public struct HybridClock: Sendable, Hashable {
     ///
     /// - Parameter wallMilliseconds: The wall clock, in milliseconds since 1970.
     /// - Returns: A timestamp above every one given or received before.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/overflow`` when the wall time passes
+    /// - Throws: ``/Trove/TroveError`` with code ``/Trove/TroveError/Code/overflow`` when the wall time passes
     ///   ``HybridTimestamp/maximumWallTime``.
     public mutating func tick(wallMilliseconds: UInt64) throws -> HybridTimestamp {
         let next: HybridTimestamp
@@ -62,9 +62,9 @@ public struct HybridClock: Sendable, Hashable {
     /// - Parameters:
     ///   - remote: The timestamp received.
     ///   - wallMilliseconds: The wall clock, in milliseconds since 1970.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when `remote` is more
+    /// - Throws: ``/Trove/TroveError`` with code ``/Trove/TroveError/Code/corruptData`` when `remote` is more
     ///   than ``maximumDrift`` ahead of the wall clock (the other replica's clock is wrong), and
-    ///   ``TroveError/Code/overflow`` when the wall time passes the largest a timestamp holds.
+    ///   ``/Trove/TroveError/Code/overflow`` when the wall time passes the largest a timestamp holds.
     public mutating func receive(_ remote: HybridTimestamp, wallMilliseconds: UInt64) throws {
         guard remote.wallMilliseconds <= wallMilliseconds &+ Self.maximumDrift else {
             throw TroveError(

@@ -15,7 +15,7 @@ extension ItemVersions {
     /// The versions as bytes; the same versions give the same bytes.
     ///
     /// - Returns: The bytes, which ``init(serialized:)`` reads back.
-    /// - Throws: ``TroveError`` when the writer refuses a value (it refuses none of these: the
+    /// - Throws: ``/Trove/TroveError`` when the writer refuses a value (it refuses none of these: the
     ///   errors of Trove's writer are those of values a model chose, such as a non-finite number
     ///   where a finite one is required).
     public func serialized() throws -> [UInt8] {
@@ -36,7 +36,7 @@ extension ItemVersions {
     /// Versions read from the bytes that ``serialized()`` wrote.
     ///
     /// - Parameter bytes: The bytes.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` naming what is wrong when
+    /// - Throws: ``/Trove/TroveError`` with code ``/Trove/TroveError/Code/corruptData`` naming what is wrong when
     ///   the bytes are not versions: truncated, a part missing, or a field's bytes that are not
     ///   one field of its number.
     public init(serialized bytes: [UInt8]) throws {

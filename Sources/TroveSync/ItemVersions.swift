@@ -100,7 +100,7 @@ public struct ItemVersions: Sendable, Hashable {
     ///   - stamp: When the write was made: later than every time the versions hold (from the
     ///     replica's ``HybridClock``).
     /// - Returns: The numbers of the fields the write changed, in order.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/corruptData`` when `encoded` is not a
+    /// - Throws: ``/Trove/TroveError`` with code ``/Trove/TroveError/Code/corruptData`` when `encoded` is not a
     ///   sequence of fields.
     @discardableResult
     public mutating func recordWrite(of encoded: [UInt8], at stamp: HybridTimestamp) throws -> [UInt32] {

@@ -59,7 +59,7 @@ public struct SyncLedger: Sendable {
         }
     }
 
-    /// The ledger as an extension to register (``Database/register(_:)-(DatabaseExtension)``).
+    /// The ledger as an extension to register (``/Trove/Database/register(_:)-(DatabaseExtension)``).
     public var databaseExtension: DatabaseExtension {
         DatabaseExtension(name: name, version: 1, implementation: SyncLedgerImplementation(ledger: self))
     }
@@ -75,7 +75,7 @@ public struct SyncLedger: Sendable {
     ///
     /// - Parameter transaction: The transaction to read in.
     /// - Returns: The identity.
-    /// - Throws: ``TroveError`` when the ledger is not registered or SQLite fails.
+    /// - Throws: ``/Trove/TroveError`` when the ledger is not registered or SQLite fails.
     public func replica(in transaction: ReadTransaction) throws -> ReplicaID {
         try clock(in: transaction).replica
     }
@@ -88,7 +88,7 @@ public struct SyncLedger: Sendable {
 
     /// The versions of the item at `key` in `collection`, or `nil` when the ledger never saw it.
     ///
-    /// - Throws: ``TroveError`` when the ledger is not registered, SQLite fails, or the stored
+    /// - Throws: ``/Trove/TroveError`` when the ledger is not registered, SQLite fails, or the stored
     ///   versions do not read.
     public func versions(ofKey key: String, in collection: String, transaction: ReadTransaction) throws -> ItemVersions? {
         try readVersions(collection: collection, key: key, with: transaction.extensionTables(named: name).select)
@@ -96,7 +96,7 @@ public struct SyncLedger: Sendable {
 
     /// The local changes not yet acknowledged, oldest first, at most `limit`.
     ///
-    /// - Throws: ``TroveError`` when the ledger is not registered, SQLite fails, or a stored
+    /// - Throws: ``/Trove/TroveError`` when the ledger is not registered, SQLite fails, or a stored
     ///   change does not read.
     public func pending(in transaction: ReadTransaction, limit: Int = 1_000) throws -> [PendingChange] {
         var changes: [PendingChange] = []
@@ -114,7 +114,7 @@ public struct SyncLedger: Sendable {
 
     /// How many local changes are not yet acknowledged.
     ///
-    /// - Throws: ``TroveError`` when the ledger is not registered or SQLite fails.
+    /// - Throws: ``/Trove/TroveError`` when the ledger is not registered or SQLite fails.
     public func pendingCount(in transaction: ReadTransaction) throws -> Int {
         var count = 0
         try transaction.extensionTables(named: name).select("SELECT count(*) FROM \"\(outboxTable)\"", []) {
@@ -139,7 +139,7 @@ public struct SyncLedger: Sendable {
     /// The last change of the server's log merged here (0 before the first pull): where the next
     /// pull starts.
     ///
-    /// - Throws: ``TroveError`` when the ledger is not registered or SQLite fails.
+    /// - Throws: ``/Trove/TroveError`` when the ledger is not registered or SQLite fails.
     public func pullCursor(in transaction: ReadTransaction) throws -> Int64 {
         var cursor: Int64 = 0
         try transaction.extensionTables(named: name).select("SELECT pull_cursor FROM \"\(replicaTable)\"") {
@@ -153,7 +153,7 @@ public struct SyncLedger: Sendable {
     /// Records that the server's changes up to `cursor` are merged: call it in the transaction
     /// that merged them, so that a pull that stops halfway resumes after what it committed.
     ///
-    /// - Throws: ``TroveError`` when the ledger is not registered or SQLite fails.
+    /// - Throws: ``/Trove/TroveError`` when the ledger is not registered or SQLite fails.
     public func recordPull(through cursor: Int64, in transaction: ReadWriteTransaction) throws {
         try transaction.withExtensionContext(named: name) { context in
             _ = try context.execute("UPDATE \"\(replicaTable)\" SET pull_cursor = max(pull_cursor, ?1)", [.integer(cursor)])
@@ -162,7 +162,7 @@ public struct SyncLedger: Sendable {
 
     /// Forgets the local changes up to `sequence`, included: the server has them.
     ///
-    /// - Throws: ``TroveError`` when the ledger is not registered or SQLite fails.
+    /// - Throws: ``/Trove/TroveError`` when the ledger is not registered or SQLite fails.
     public func acknowledge(through sequence: Int64, in transaction: ReadWriteTransaction) throws {
         try transaction.withExtensionContext(named: name) { context in
             _ = try context.execute("DELETE FROM \"\(outboxTable)\" WHERE seq <= ?1", [.integer(sequence)])
@@ -180,8 +180,8 @@ public struct SyncLedger: Sendable {
     ///   - key: The key of the item.
     ///   - transaction: The write transaction to merge in.
     /// - Returns: `true` when the item's bytes changed.
-    /// - Throws: ``TroveError``: ``TroveError/Code/misuse`` for a collection the ledger does not
-    ///   sync; ``TroveError/Code/corruptData`` when a received time is too far ahead of this
+    /// - Throws: ``/Trove/TroveError``: ``/Trove/TroveError/Code/misuse`` for a collection the ledger does not
+    ///   sync; ``/Trove/TroveError/Code/corruptData`` when a received time is too far ahead of this
     ///   replica's clock (see ``HybridClock/receive(_:wallMilliseconds:)``); what the write throws.
     @discardableResult
     public func merge(_ remote: ItemVersions, collection: String, key: String, in transaction: ReadWriteTransaction)

@@ -93,7 +93,7 @@ package enum SyncWire {
 
     // MARK: Reading
 
-    /// Reads a push; damaged bytes fail with ``TroveError/Code/corruptData``, never trap.
+    /// Reads a push; damaged bytes fail with ``/Trove/TroveError/Code/corruptData``, never trap.
     package static func decodePush(_ bytes: [UInt8]) throws -> Push {
         var replica: UInt64?
         var changes: [Change] = []

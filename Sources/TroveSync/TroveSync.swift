@@ -75,7 +75,7 @@ public final class TroveSync: Sendable {
     ///   - collections: The models whose collections are synced.
     ///   - ledgerName: The name of the ledger's extension in the file (default `sync`).
     ///   - configuration: How the client batches and retries.
-    /// - Throws: ``TroveError`` with code ``TroveError/Code/misuse`` for a partition name that is
+    /// - Throws: ``/Trove/TroveError`` with code ``/Trove/TroveError/Code/misuse`` for a partition name that is
     ///   not valid or no collection; what registering the ledger throws.
     public init(
         database: Database, server: URL, credentials: SyncCredentials, partition: String = "default",
@@ -173,8 +173,8 @@ public final class TroveSync: Sendable {
     /// Sends every local change, then pulls until nothing is left, once: for a replica that syncs
     /// on demand, and for tests.
     ///
-    /// - Throws: ``TroveError``: ``TroveError/Code/server`` when the server cannot be reached or
-    ///   fails; ``TroveError/Code/unauthorized`` when it refuses the credentials or the
+    /// - Throws: ``/Trove/TroveError``: ``/Trove/TroveError/Code/server`` when the server cannot be reached or
+    ///   fails; ``/Trove/TroveError/Code/unauthorized`` when it refuses the credentials or the
     ///   partition; what merging throws.
     public func sync() async throws {
         do {

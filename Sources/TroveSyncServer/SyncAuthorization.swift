@@ -59,7 +59,7 @@ public struct SyncAccess: Sendable, Hashable {
     let kind: Kind
 
     /// The request may reach its partition; `principal` names who makes it (a user's identity).
-    /// A replica's identity belongs to the first principal that pushes with it.
+    /// Within a partition, a replica's identity belongs to the first principal that pushes with it.
     ///
     /// - Parameter principal: Who makes the request.
     /// - Returns: The access.

@@ -24,8 +24,8 @@ import TroveSync
 /// Two routes, under the path the app mounts them at:
 /// - `POST {partition}/push`: a replica's pending changes. Each is applied once: the server keeps
 ///   the last outbox number it applied per replica, so a push sent again after a lost answer, or
-///   replayed later, changes nothing. A replica's identity belongs to the principal that first
-///   pushed with it. A change stamped more than ``/TroveSync/HybridClock/maximumDrift`` ahead of
+///   replayed later, changes nothing. Within a partition, a replica's identity belongs to the
+///   principal that first pushed with it. A change stamped more than ``/TroveSync/HybridClock/maximumDrift`` ahead of
 ///   the server's clock is refused (400): the other replicas would refuse to pull it.
 /// - `GET {partition}/pull?after=N&limit=M&wait=S`: the changes logged after `N`, oldest first; when
 ///   there are none, the answer waits up to `S` seconds for one (long polling).

@@ -88,3 +88,10 @@ nonisolated final class TableView {
     enum RowAnimation { case automatic, fade }
 }
 nonisolated var tableView: TableView { given() }
+
+// MARK: Sync
+
+/// The app's current access token for the sync server.
+nonisolated func currentAccessToken() async throws -> String { given() }
+/// The user a sync server's token belongs to, if any.
+nonisolated func lookUpUser(token: String) async throws -> String? { given() }
