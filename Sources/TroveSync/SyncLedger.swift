@@ -187,13 +187,48 @@ public struct SyncLedger: Sendable {
     public func merge(_ remote: ItemVersions, collection: String, key: String, in transaction: ReadWriteTransaction)
         throws -> Bool
     {
+        let (before, after) = try mergeVersions(remote, collection: collection, key: key, in: transaction)
+        guard before != after else { return false }
+        // The write below reaches the ledger's own `apply` too, which finds the versions already
+        // merged: the bytes it writes are theirs, so no field changed and nothing is queued.
+        if let after {
+            if try !transaction.replaceData(Data(after), forKey: key, in: collection) {
+                try transaction.setData(Data(after), forKey: key, in: collection)
+            }
+        } else {
+            _ = try transaction.removeItem(forKey: key, in: collection)
+        }
+        return true
+    }
+
+    /// Merges versions received from another replica, then removes the item here as a local
+    /// change, queued to send: how a replica settles two items that a unique index forbids
+    /// together (``TroveSync/TroveSync`` removes the one the rule gives up, on every replica).
+    func mergeRemoving(_ remote: ItemVersions, collection: String, key: String, in transaction: ReadWriteTransaction)
+        throws
+    {
+        _ = try mergeVersions(remote, collection: collection, key: key, in: transaction)
+        // Stored here: its removal goes through the funnel, whose event the ledger records. Not
+        // stored (it only arrived): the removal is recorded without one.
+        if try !transaction.removeItem(forKey: key, in: collection) {
+            try transaction.withExtensionContext(named: name) { context in
+                try SyncLedgerImplementation(ledger: self).record(.removal, collection: collection, key: key, in: context)
+            }
+        }
+    }
+
+    /// Merges `remote` into the versions the ledger holds for the item, taking in the received
+    /// times; returns the item's encoding before and after (`nil`: removed).
+    private func mergeVersions(_ remote: ItemVersions, collection: String, key: String, in transaction: ReadWriteTransaction)
+        throws -> (before: [UInt8]?, after: [UInt8]?)
+    {
         guard storedItems[collection] != nil else {
             throw TroveError(
                 code: .misuse,
                 message: "The sync ledger '\(name)' does not sync the collection '\(collection)': changes to it cannot be merged.",
                 collection: collection, key: key, extensionName: name)
         }
-        let (before, after) = try transaction.withExtensionContext(named: name) { context in
+        return try transaction.withExtensionContext(named: name) { context in
             let state = context.transactionState { SyncLedgerTransaction() }
             if !state.notedPull {
                 context.recordChange(Self.pulledNote)
@@ -211,17 +246,6 @@ public struct SyncLedger: Sendable {
             try saveVersions(versions, collection: collection, key: key, in: context)
             return (before, versions.encoded)
         }
-        guard before != after else { return false }
-        // The write below reaches the ledger's own `apply` too, which finds the versions already
-        // merged: the bytes it writes are theirs, so no field changed and nothing is queued.
-        if let after {
-            if try !transaction.replaceData(Data(after), forKey: key, in: collection) {
-                try transaction.setData(Data(after), forKey: key, in: collection)
-            }
-        } else {
-            _ = try transaction.removeItem(forKey: key, in: collection)
-        }
-        return true
     }
 
     // MARK: Tables
@@ -388,7 +412,7 @@ struct SyncLedgerImplementation: ExtensionImplementation {
 
     /// Records a local change: stamps it, updates the item's versions, and queues what changed
     /// (nothing when no field changed, as for the write of a merge).
-    private func record(_ change: Change, collection: String, key: String, in context: ExtensionContext) throws {
+    func record(_ change: Change, collection: String, key: String, in context: ExtensionContext) throws {
         let state = context.transactionState { SyncLedgerTransaction() }
         var clock = try state.clock(of: ledger, in: context)
         let stamp = try clock.tick(wallMilliseconds: SyncLedger.wallMilliseconds())

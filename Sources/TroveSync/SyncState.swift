@@ -33,7 +33,38 @@ public struct SyncState: Sendable {
     public var pulledChanges = 0
     /// The last change of the server's log merged here.
     public var cursor: Int64 = 0
+    /// The conflicts of unique values this client settled, oldest first (the last 100).
+    public var conflicts: [SyncConflict] = []
 
     /// A state before anything ran.
     public init() {}
+}
+
+/// Two items that a unique index forbids together, made on different replicas while offline, and
+/// how the client settled them: the item whose key sorts first keeps the value, and the other is
+/// removed, as a local removal that reaches every replica. Every replica that meets the two items
+/// removes the same one, so they converge, and no two items keep one unique value.
+public struct SyncConflict: Sendable, Hashable {
+    /// The collection of the two items.
+    public var collection: String
+    /// The unique index that forbids them together.
+    public var index: String
+    /// The item kept.
+    public var keptKey: String
+    /// The item removed.
+    public var removedKey: String
+
+    /// A conflict's description.
+    ///
+    /// - Parameters:
+    ///   - collection: The collection of the two items.
+    ///   - index: The unique index that forbids them together.
+    ///   - keptKey: The item kept.
+    ///   - removedKey: The item removed.
+    public init(collection: String, index: String, keptKey: String, removedKey: String) {
+        self.collection = collection
+        self.index = index
+        self.keptKey = keptKey
+        self.removedKey = removedKey
+    }
 }

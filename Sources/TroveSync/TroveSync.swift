@@ -234,6 +234,33 @@ public final class TroveSync: Sendable {
         }
     }
 
+    /// Settles the unique conflict of `error`, met while merging `pulled`: the item whose key
+    /// sorts first keeps the value; the other is removed here, as a local change that reaches every
+    /// replica. The rule depends on the two keys alone, so every replica that meets the pair removes
+    /// the same item. Returns `nil` when the error does not name the two items.
+    private func settle(_ error: TroveError, pulled: [SyncWire.Change]) async throws -> SyncConflict? {
+        guard let collection = error.collection, let incoming = error.key, let holder = error.otherKey,
+            incoming != holder, ledger.collections.contains(collection)
+        else { return nil }
+        let ledger = ledger
+        let removed = max(incoming, holder)
+        // The removed item's versions in this batch, all merged: the removal must be later than
+        // every one of them.
+        var arriving: ItemVersions?
+        for change in pulled where change.collection == collection && change.key == removed {
+            arriving = arriving.map { var merged = $0; merged.merge(change.changes); return merged } ?? change.changes
+        }
+        try await database.write(label: "trove.sync.settle") { tx in
+            if let arriving {
+                try ledger.mergeRemoving(arriving, collection: collection, key: removed, in: tx)
+            } else {
+                _ = try tx.removeItem(forKey: removed, in: collection)
+            }
+        }
+        return SyncConflict(
+            collection: collection, index: error.extensionName ?? "", keptKey: min(incoming, holder), removedKey: removed)
+    }
+
     private func retryDelay(after failures: Int) -> Duration {
         var delay = configuration.retryDelay
         for _ in 1..<max(1, min(failures, 20)) where delay < configuration.maximumRetryDelay { delay *= 2 }
@@ -283,11 +310,27 @@ public final class TroveSync: Sendable {
             update { $0.activity = .pulling }
             let synced = Set(ledger.collections)
             let changes = pulled.changes
-            try await database.write(label: "trove.sync.pull") { tx in
-                for change in changes where synced.contains(change.collection) {
-                    try ledger.merge(change.changes, collection: change.collection, key: change.key, in: tx)
+            // A batch that breaks a unique index is rolled back; the conflict is settled (one item
+            // removed, in a transaction of its own) and the batch merged again, at most once per
+            // change of the batch.
+            var settled = 0
+            while true {
+                do {
+                    try await database.write(label: "trove.sync.pull") { tx in
+                        for change in changes where synced.contains(change.collection) {
+                            try ledger.merge(change.changes, collection: change.collection, key: change.key, in: tx)
+                        }
+                        try ledger.recordPull(through: pulled.cursor, in: tx)
+                    }
+                    break
+                } catch let error as TroveError where error.code == .uniqueViolation && settled < changes.count {
+                    guard let conflict = try await settle(error, pulled: changes) else { throw error }
+                    settled += 1
+                    update {
+                        $0.conflicts.append(conflict)
+                        if $0.conflicts.count > 100 { $0.conflicts.removeFirst() }
+                    }
                 }
-                try ledger.recordPull(through: pulled.cursor, in: tx)
             }
         }
         status.withLock { $0.pulledAll = !pulled.more }

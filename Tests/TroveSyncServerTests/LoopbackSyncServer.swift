@@ -156,10 +156,11 @@ struct TestReplica {
     /// A replica on a new file in `folder`, syncing `CrashItem`s with `partition` of `server`.
     init(
         _ name: String, in folder: String, server: LoopbackSyncServer, partition: String = "default",
-        credentials: SyncCredentials = .none, configuration: TroveSync.Configuration = TroveSync.Configuration()
+        credentials: SyncCredentials = .none, configuration: TroveSync.Configuration = TroveSync.Configuration(),
+        extensions: [DatabaseExtension] = []
     ) throws {
         path = "\(folder)/\(name).trove"
-        database = try Database(path: path)
+        database = try Database(path: path, extensions: extensions)
         sync = try TroveSync(
             database: database, server: server.url, credentials: credentials, partition: partition,
             collections: [CrashItem.self], configuration: configuration)

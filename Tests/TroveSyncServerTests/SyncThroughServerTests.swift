@@ -142,4 +142,39 @@ struct SyncThroughServerTests {
         #expect(pulled.cursor == 2)
         #expect(!pulled.more)
     }
+
+    static let uniquePayload = SyncWorkload.uniquePayload
+
+    /// Two replicas give one unique value to two items while offline: every replica, whatever the
+    /// order in which it meets them, keeps the item whose key sorts first and removes the other,
+    /// and reports the conflict; no replica ever holds both.
+    @Test func uniqueValuesMadeOfflineAreSettledAlikeEverywhere() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await LoopbackSyncServer.start()
+        defer { Task { await server.dispose() } }
+        let index = [Self.uniquePayload.databaseExtension]
+        let first = try TestReplica("first", in: folder, server: server, extensions: index)
+        let second = try TestReplica("second", in: folder, server: server, extensions: index)
+        let third = try TestReplica("third", in: folder, server: server, extensions: index)
+
+        try await first.database.write { tx in try tx.write(CrashItem(id: "a", group: 1, payload: Data("x".utf8), metadata: nil)) }
+        try await second.database.write { tx in try tx.write(CrashItem(id: "b", group: 2, payload: Data("x".utf8), metadata: nil)) }
+        try await first.sync.sync()
+        try await second.sync.sync()   // meets "a" while holding "b": removes "b"
+        try await first.sync.sync()    // meets "b", then its removal
+        try await third.sync.sync()    // meets both for the first time
+        try await second.sync.sync()
+
+        for (name, replica) in [("first", first), ("second", second), ("third", third)] {
+            let keys = try await replica.database.read { tx in try tx.keys(in: CrashItem.collection).sorted() }
+            #expect(keys == ["a"], "\(name) holds \(keys)")
+            let holders = try await Self.uniquePayload.query.filter(.column("payload", equals: "x")).keys(in: replica.database)
+            #expect(holders == ["a"], "\(name): the index holds \(holders)")
+            #expect(replica.sync.state.pendingChanges == 0, "\(name) has changes left to send")
+        }
+        #expect(second.sync.state.conflicts == [SyncConflict(collection: CrashItem.collection, index: "crash_unique_payload", keptKey: "a", removedKey: "b")])
+        let onServer = try await server.server.storage.items(of: "default")
+        #expect(onServer.presentItems(of: CrashItem.collection).keys.sorted() == ["a"])
+    }
 }

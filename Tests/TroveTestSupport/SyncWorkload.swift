@@ -1,10 +1,16 @@
-import Trove
+@_spi(TroveGenerated) import Trove
 import TroveSync
 
 /// The sync ledger of the crash tests' items (`trove-crash-writer sync`).
 public enum SyncWorkload {
     /// The ledger of `CrashItem`'s collection.
     public static let ledger = SyncLedger(models: [CrashItem.self])
+
+    /// A unique index of the items' payloads (an empty payload is no value): what two replicas
+    /// break by giving one payload to two items offline.
+    public static let uniquePayload = SecondaryIndex<CrashItem>(
+        "crash_unique_payload",
+        columns: [.column("payload", unique: true) { $0.payload.isEmpty ? nil : String(decoding: $0.payload, as: UTF8.self) }])
 }
 
 extension SyncWorkload {
@@ -17,5 +23,16 @@ extension SyncWorkload {
             TopLevelFields.forEach(in: buffer) { number, field in fields[number] = Array(field) }
         }
         return fields
+    }
+}
+
+extension SyncWorkload {
+    /// The `CrashItem` whose top-level fields are `fields` (in the order of their numbers).
+    public static func decode(_ fields: [UInt32: [UInt8]]) throws -> CrashItem {
+        let bytes = fields.keys.sorted().flatMap { fields[$0]! }
+        return try bytes.withUnsafeBytes { buffer in
+            var reader = BinaryReader(buffer)
+            return try CrashItem.Coder.decode(from: &reader)
+        }
     }
 }

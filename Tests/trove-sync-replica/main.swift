@@ -1,6 +1,8 @@
 // A replica process of the sync convergence test (TroveSyncServerTests, ReplicaProcessConvergenceTests):
-// opens its file, makes random offline edits of `CrashItem`s and syncs with the server from time to
-// time, until its steps are done or the test kills it.
+// opens its file (with a unique index of the payloads, `SyncWorkload.uniquePayload`), makes random
+// offline edits of `CrashItem`s and syncs with the server from time to time, until its steps are
+// done or the test kills it. An edit that would give a payload to a second item is refused here as
+// anywhere; replicas that do it offline are settled by sync.
 //
 //     trove-sync-replica <file> <server URL> <seed> <steps>
 //
@@ -38,6 +40,14 @@ func edit(_ database: Database, random: inout SeededGenerator) throws {
     let choice = random.next() % 4
     let group = Int(random.next() % 5)
     let text = "p\(random.next() % 5)"
+    do {
+        try write(database, key: key, choice: choice, group: group, text: text)
+    } catch let error as TroveError where error.code == .uniqueViolation {
+        // Another item holds the payload here: the edit is refused, as it would be in an app.
+    }
+}
+
+func write(_ database: Database, key: String, choice: UInt64, group: Int, text: String) throws {
     try database.write { tx in
         var item = try tx.read(CrashItem.self, key: key) ?? CrashItem(id: key, group: 0, payload: Data(), metadata: nil)
         switch choice {
@@ -60,7 +70,7 @@ func main() async throws {
     var configuration = TroveSync.Configuration()
     configuration.pushBatchSize = 10
     configuration.pullBatchSize = 10
-    let database = try Database(path: arguments[1])
+    let database = try Database(path: arguments[1], extensions: [SyncWorkload.uniquePayload.databaseExtension])
     let sync = try TroveSync(
         database: database, server: server, credentials: .none, collections: [CrashItem.self], configuration: configuration)
     var printed = try printChanges(of: sync.ledger, in: database, after: 0)
@@ -77,6 +87,8 @@ func main() async throws {
             } catch let error as TroveError {
                 say("sync-failed \(error.code)")
             }
+            // A pull that settled a conflict of payloads queued a removal.
+            printed = try printChanges(of: sync.ledger, in: database, after: printed)
         }
     }
     say("done")

@@ -23,6 +23,9 @@ public struct TroveError: Error, Sendable, CustomStringConvertible {
     public var key: String?
     /// The field of the model involved, if any (for example the field that failed to decode).
     public var field: String?
+    /// The key of another item involved, if any: for ``Code/uniqueViolation``, the item of the same
+    /// collection that already holds the value.
+    public var otherKey: String?
     /// The name of the database extension involved, if any (for example the index whose unique
     /// column a write would break).
     public var extensionName: String?

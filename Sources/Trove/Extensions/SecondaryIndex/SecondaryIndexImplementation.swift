@@ -229,11 +229,13 @@ extension TroveError {
         index: String, value: IndexValue, column: String, heldBy other: String, key: String, collection: String,
         cause: (any Error)?
     ) -> TroveError {
-        TroveError(
+        var error = TroveError(
             code: .uniqueViolation,
             message:
                 "The unique index '\(index)' already has \(value.description) in '\(column)', for the item '\(other)'; the item '\(key)' cannot have it too. The transaction is rolled back.",
             collection: collection, key: key, field: column, extensionName: index,
             sqliteResultCode: (cause as? TroveError)?.sqliteResultCode, underlyingError: cause)
+        error.otherKey = other
+        return error
     }
 }
