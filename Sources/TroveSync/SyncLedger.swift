@@ -413,6 +413,12 @@ struct SyncLedgerImplementation: ExtensionImplementation {
     /// Records a local change: stamps it, updates the item's versions, and queues what changed
     /// (nothing when no field changed, as for the write of a merge).
     func record(_ change: Change, collection: String, key: String, in context: ExtensionContext) throws {
+        if let problem = SyncWire.addressProblem(collection: collection, key: key) {
+            throw TroveError(
+                code: .invalidKey,
+                message: "The item cannot be synced: the sync ledger '\(ledger.name)' refuses \(problem).",
+                collection: collection, key: key, extensionName: ledger.name)
+        }
         let state = context.transactionState { SyncLedgerTransaction() }
         var clock = try state.clock(of: ledger, in: context)
         let stamp = try clock.tick(wallMilliseconds: SyncLedger.wallMilliseconds())

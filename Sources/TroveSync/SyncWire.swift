@@ -15,6 +15,26 @@ package enum SyncWire {
     /// The media type of every body.
     package static let contentType = "application/x-trove-sync"
 
+    /// The most bytes of UTF-8 a change's collection and key take together: PostgreSQL's index of
+    /// the server's items keeps rows of about 2,700 bytes at most, the partition's name (128 at
+    /// most) included.
+    package static let maximumAddressBytes = 2_048
+
+    /// Why the server cannot keep an item at `key` in `collection`, or `nil` when it can: a NUL
+    /// character (PostgreSQL's text has none), or a collection and key longer than
+    /// ``maximumAddressBytes`` together. A replica refuses such a write to a synced collection; the
+    /// server refuses such a change.
+    package static func addressProblem(collection: String, key: String) -> String? {
+        if collection.utf8.contains(0) || key.utf8.contains(0) {
+            return "a collection or key with a NUL character, which the sync server cannot keep"
+        }
+        let bytes = collection.utf8.count + key.utf8.count
+        if bytes > maximumAddressBytes {
+            return "a collection and key of \(bytes) bytes together: the sync server keeps at most \(maximumAddressBytes)"
+        }
+        return nil
+    }
+
     /// One change in a push or a pull.
     package struct Change: Sendable, Hashable {
         /// Its number: in the replica's outbox (push), or in the server's log (pull).

@@ -22,11 +22,6 @@ package struct SyncServerStorage: Sendable {
     private let log: String
     private let replicas: String
 
-    /// The most bytes of UTF-8 a change's collection and key take together: PostgreSQL's index of
-    /// the items keeps rows of about 2,700 bytes at most, the partition's name (128 at most)
-    /// included.
-    package static let maximumAddressBytes = 2_048
-
     package init(store: PostgresStore) {
         self.store = store
         let schema = store.quotedSchema
@@ -65,12 +60,8 @@ package struct SyncServerStorage: Sendable {
             }
             previous = change.sequence
             // What PostgreSQL's text and its index of items cannot keep: refused, not failed.
-            guard !change.collection.utf8.contains(0), !change.key.utf8.contains(0) else {
-                throw SyncServerError.badRequest("The change \(change.sequence) names a collection or key with a NUL character, which the server cannot keep.")
-            }
-            guard change.collection.utf8.count + change.key.utf8.count <= Self.maximumAddressBytes else {
-                throw SyncServerError.badRequest(
-                    "The change \(change.sequence) names a collection and key of \(change.collection.utf8.count + change.key.utf8.count) bytes together: the server keeps at most \(Self.maximumAddressBytes).")
+            if let problem = SyncWire.addressProblem(collection: change.collection, key: change.key) {
+                throw SyncServerError.badRequest("The change \(change.sequence) names \(problem).")
             }
             // What every other replica's clock would refuse to take in, stalling its pulls.
             if let latest = change.changes.latestStamp, latest.wallMilliseconds > now &+ HybridClock.maximumDrift {

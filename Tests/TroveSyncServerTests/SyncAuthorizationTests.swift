@@ -557,7 +557,7 @@ struct SyncAuthorizationTests {
 
         // The longest collection and key the server takes, in the partition of the longest name,
         // are kept (random letters: PostgreSQL cannot compress them into its index).
-        let limit = SyncServerStorage.maximumAddressBytes
+        let limit = SyncWire.maximumAddressBytes
         let longest = try await server.exchange(
             "POST", "\(Self.longestPartition)/push",
             body: Self.push(

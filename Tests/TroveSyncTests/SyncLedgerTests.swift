@@ -74,6 +74,32 @@ import TroveTestSupport
     /// Two replicas change different fields of one item offline and exchange their changes: both
     /// keep both changes, with the same bytes; the merged writes reach the index, and are not
     /// queued again.
+    /// A write the sync server could not keep (a key with a NUL character, or too long) is refused
+    /// when it is made, naming the item: it would otherwise wait in the outbox for ever, holding
+    /// back every change after it.
+    @Test func aKeyTheServerCannotKeepIsRefusedAtTheWrite() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let database = try Self.open(folder, "a")
+        for key in ["a\0b", String(repeating: "k", count: 2_100)] {
+            var caught: TroveError?
+            do {
+                try database.write { tx in try tx.write(Self.item(key, group: 1, payload: "x")) }
+            } catch let error as TroveError {
+                caught = error
+            }
+            #expect(caught?.code == .invalidKey)
+            #expect(caught?.key == key)
+            #expect(caught?.message.contains("cannot be synced") == true, "\(String(describing: caught))")
+            let stored = try database.read { tx in try tx.hasItem(forKey: key, in: CrashItem.collection) }
+            #expect(!stored)
+        }
+        let pending = try database.read { tx in try Self.ledger.pendingCount(in: tx) }
+        #expect(pending == 0)
+        try database.write { tx in try tx.write(Self.item("fine", group: 1, payload: "x")) }
+        #expect(try database.read { tx in try Self.ledger.pendingCount(in: tx) } == 1)
+    }
+
     @Test func twoReplicasEditingOneItemOfflineConverge() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
