@@ -12,7 +12,11 @@ struct TodoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todo",
         abstract: "A replica of a synced todo list: edits are local until `todo sync`.",
-        subcommands: [Add.self, Set.self, Remove.self, List.self, Sync.self])
+        subcommands: [AddCommand.self, SetCommand.self, RemoveCommand.self, ListCommand.self, SyncCommand.self])
+
+    /// The replica's options, given before the subcommand; each subcommand declares the same
+    /// group, which receives them (they may also come after the subcommand's name).
+    @OptionGroup var replica: ReplicaOptions
 }
 
 /// Where the replica is and which server and partition it syncs with.
@@ -35,10 +39,29 @@ struct ReplicaOptions: ParsableArguments {
     func open() throws -> (Database, TroveSync) {
         guard let url = URL(string: server) else { throw ValidationError("'\(server)' is not a URL.") }
         let database = try Database(path: database, models: [Todo.self])
+        try checkPartition(of: database)
         let sync = try TroveSync(
             database: database, server: url, credentials: .bearer(token), partition: partition,
             collections: [Todo.self])
         return (database, sync)
+    }
+
+    /// Records the partition in the file the first time, and refuses another one afterwards:
+    /// `TroveSync` keeps one outbox and one pull cursor per file, not per partition, so the same
+    /// file synced with a second partition would push the first one's changes there and pull the
+    /// second one's after the first one's cursor, skipping changes.
+    private func checkPartition(of database: Database) throws {
+        let recorded = try database.write { tx -> String in
+            if let data = try tx.data(forKey: "partition", in: "todo.replica") {
+                return String(decoding: data, as: UTF8.self)
+            }
+            try tx.setData(Data(partition.utf8), forKey: "partition", in: "todo.replica")
+            return partition
+        }
+        guard recorded == partition else {
+            throw TodoError(
+                description: "\(database.path) is a replica of partition '\(recorded)', not '\(partition)': use another file for another partition.")
+        }
     }
 }
 
@@ -49,13 +72,22 @@ extension Todo {
     }
 }
 
-/// Prints the pending count after an offline edit.
-func reportPending(_ sync: TroveSync) {
-    print("  (offline: \(sync.state.pendingChanges) change(s) pending)")
+/// Prints the pending count after an offline edit. Read from the ledger: the client's `state`
+/// is what it was when the client was made until `sync()` runs.
+func reportPending(_ database: Database, _ sync: TroveSync) throws {
+    let pending = try database.read { tx in try sync.ledger.pendingCount(in: tx) }
+    print("(offline: \(pending) change(s) pending)")
 }
 
-struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add a todo (offline).")
+/// A refusal of the tool, printed as it is.
+struct TodoError: Error, CustomStringConvertible {
+    /// What went wrong.
+    var description: String
+}
+
+struct AddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a todo (offline).")
     @OptionGroup var replica: ReplicaOptions
     @Argument(help: "The todo's key.") var id: String
     @Argument(help: "Its title.") var title: String
@@ -68,14 +100,15 @@ struct Add: ParsableCommand {
             try tx.write(todo)
             return true
         }
-        guard added else { throw ValidationError("There is already a todo '\(id)'.") }
+        guard added else { throw TodoError(description: "There is already a todo '\(id)'.") }
         print("added \(todo.line)")
-        reportPending(sync)
+        try reportPending(database, sync)
     }
 }
 
-struct Set: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Change fields of a todo (offline).")
+struct SetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Change fields of a todo (offline).")
     @OptionGroup var replica: ReplicaOptions
     @Argument(help: "The todo's key.") var id: String
     @Option(help: "The new title.") var title: String?
@@ -103,28 +136,30 @@ struct Set: ParsableCommand {
             try tx.write(todo)
             return todo
         }
-        guard let changed else { throw ValidationError("There is no todo '\(id)'.") }
+        guard let changed else { throw TodoError(description: "There is no todo '\(id)'.") }
         print("set \(changed.line)")
-        reportPending(sync)
+        try reportPending(database, sync)
     }
 }
 
-struct Remove: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove a todo (offline).")
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a todo (offline).")
     @OptionGroup var replica: ReplicaOptions
     @Argument(help: "The todo's key.") var id: String
 
     func run() throws {
         let (database, sync) = try replica.open()
         let removed = try database.write { tx in try tx.remove(Todo.self, key: id) }
-        guard removed else { throw ValidationError("There is no todo '\(id)'.") }
+        guard removed else { throw TodoError(description: "There is no todo '\(id)'.") }
         print("removed \(id)")
-        reportPending(sync)
+        try reportPending(database, sync)
     }
 }
 
-struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the todos of the replica (offline).")
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the todos of the replica (offline).")
     @OptionGroup var replica: ReplicaOptions
 
     func run() throws {
@@ -135,8 +170,9 @@ struct List: ParsableCommand {
     }
 }
 
-struct Sync: AsyncParsableCommand {
+struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Send the local changes to the server, then fetch the others' until none are left.")
     @OptionGroup var replica: ReplicaOptions
 

@@ -81,13 +81,15 @@ struct TroveSyncServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "trove-sync-server")
         logger.logLevel = .warning
         let host = host
+        let schema = schema
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? 0
-                print("trove-sync-server: listening on http://\(host):\(bound)/sync (PostgreSQL schema \(schema))")
-                fflush(stdout)
+                // Written at once, not buffered: a script waits for this line.
+                let line = "trove-sync-server: listening on http://\(host):\(bound)/sync (PostgreSQL schema \(schema))\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
             },
             logger: logger)
         // Until SIGINT or SIGTERM, then a graceful shutdown: the requests under way are answered.
