@@ -54,22 +54,32 @@ struct SyncHTTPTransport: Sendable {
         return try SyncWire.decodePulled(try await send(request, doing: "the pull after \(cursor)"))
     }
 
+    /// The failures of a connection lost under a request, which a new connection may not meet.
+    private static let connectionLost: Set<URLError.Code> = [.networkConnectionLost, .badServerResponse]
+
     /// Sends `request` with the credentials; returns the body of a 200, or throws what the status says.
     private func send(_ request: URLRequest, doing what: String) async throws -> [UInt8] {
         var request = request
         if let authorization = try await credentials.authorization() {
             request.setValue(authorization, forHTTPHeaderField: "Authorization")
         }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            throw TroveError(
-                code: .server,
-                message: "The sync server at \(server) could not be reached for \(what): \(error.localizedDescription)",
-                underlyingError: error)
+        var data = Data()
+        var response: URLResponse?
+        // A connection the server closed as idle just as it was reused fails the request: sent
+        // again once on a new connection. Both requests are safe to repeat (the server applies a
+        // push's changes once).
+        for attempt in 1...2 {
+            do {
+                (data, response) = try await session.data(for: request)
+                break
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                if attempt == 1, let code = (error as? URLError)?.code, Self.connectionLost.contains(code) { continue }
+                throw TroveError(
+                    code: .server,
+                    message: "The sync server at \(server) could not be reached for \(what): \(error.localizedDescription)",
+                    underlyingError: error)
+            }
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let text = String(decoding: data.prefix(500), as: UTF8.self)

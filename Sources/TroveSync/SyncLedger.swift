@@ -61,7 +61,7 @@ public struct SyncLedger: Sendable {
 
     /// The ledger as an extension to register (``/Trove/Database/register(_:)-(DatabaseExtension)``).
     public var databaseExtension: DatabaseExtension {
-        DatabaseExtension(name: name, version: 1, implementation: SyncLedgerImplementation(ledger: self))
+        DatabaseExtension(name: name, version: 2, implementation: SyncLedgerImplementation(ledger: self))
     }
 
     /// The tables.
@@ -157,6 +157,32 @@ public struct SyncLedger: Sendable {
     public func recordPull(through cursor: Int64, in transaction: ReadWriteTransaction) throws {
         try transaction.withExtensionContext(named: name) { context in
             _ = try context.execute("UPDATE \"\(replicaTable)\" SET pull_cursor = max(pull_cursor, ?1)", [.integer(cursor)])
+        }
+    }
+
+    /// Binds the file to `partition` the first time, and refuses another partition afterwards:
+    /// the outbox and the pull cursor belong to one partition, so the file synced with a second
+    /// one would send it the first one's changes and pull it from the first one's cursor.
+    ///
+    /// - Throws: ``/Trove/TroveError`` with code ``/Trove/TroveError/Code/misuse`` naming both
+    ///   partitions when the file syncs another; when the ledger is not registered or SQLite
+    ///   fails.
+    public func bind(to partition: String, in transaction: ReadWriteTransaction) throws {
+        try transaction.withExtensionContext(named: name) { context in
+            var bound: String?
+            try context.select("SELECT partition FROM \"\(replicaTable)\" WHERE partition IS NOT NULL") {
+                bound = $0.string(at: 0)
+            }
+            if let bound {
+                guard bound == partition else {
+                    throw TroveError(
+                        code: .misuse,
+                        message: "This file syncs the partition '\(bound)' (sync ledger '\(name)'): it cannot sync '\(partition)' too. Use a file for each partition.",
+                        extensionName: name)
+                }
+                return
+            }
+            _ = try context.execute("UPDATE \"\(replicaTable)\" SET partition = ?1", [.text(partition)])
         }
     }
 
@@ -349,7 +375,7 @@ struct SyncLedgerImplementation: ExtensionImplementation {
 
     var kind: String { "syncLedger" }
     var collection: String { ledger.collections.first ?? "" }
-    var fingerprint: String { "sync ledger v1: " + ledger.collections.joined(separator: ",") }
+    var fingerprint: String { "sync ledger v2: " + ledger.collections.joined(separator: ",") }
     var needsRemovedRows: Bool { true }
 
     func follows(_ collection: String) -> Bool {
@@ -362,7 +388,7 @@ struct SyncLedgerImplementation: ExtensionImplementation {
 
     func create(name: String, in context: ExtensionContext) throws {
         _ = try context.execute(
-            "CREATE TABLE \"\(ledger.replicaTable)\" (replica INTEGER NOT NULL, wall INTEGER, counter INTEGER, latest_replica INTEGER, last_sequence INTEGER NOT NULL DEFAULT 0, pull_cursor INTEGER NOT NULL DEFAULT 0)"
+            "CREATE TABLE \"\(ledger.replicaTable)\" (replica INTEGER NOT NULL, wall INTEGER, counter INTEGER, latest_replica INTEGER, last_sequence INTEGER NOT NULL DEFAULT 0, pull_cursor INTEGER NOT NULL DEFAULT 0, partition TEXT)"
         )
         _ = try context.execute(
             "INSERT INTO \"\(ledger.replicaTable)\" (replica) VALUES (?1)",

@@ -72,11 +72,13 @@ public final class TroveSync: Sendable {
     ///   - server: The address of the server's sync routes, such as `https://example.com/sync`.
     ///   - credentials: What to show the server on every request.
     ///   - partition: The partition synced: 1 to 128 ASCII letters, digits, `_`, `-`, `.` and `:`.
+    ///     A file syncs one partition: the first client binds it (``SyncLedger/bind(to:in:)``).
     ///   - collections: The models whose collections are synced.
     ///   - ledgerName: The name of the ledger's extension in the file (default `sync`).
     ///   - configuration: How the client batches and retries.
     /// - Throws: ``/Trove/TroveError`` with code ``/Trove/TroveError/Code/misuse`` for a partition name that is
-    ///   not valid or no collection; what registering the ledger throws.
+    ///   not valid, no collection, or a file that syncs another partition; what registering the
+    ///   ledger throws.
     public init(
         database: Database, server: URL, credentials: SyncCredentials, partition: String = "default",
         collections: [any Persistable.Type], ledgerName: String = "sync", configuration: Configuration = Configuration()
@@ -91,7 +93,11 @@ public final class TroveSync: Sendable {
         self.configuration = configuration
         transport = SyncHTTPTransport(server: server, partition: partition, credentials: credentials)
         try database.register(ledger.databaseExtension)
-        let (pending, cursor) = try database.read { tx in (try ledger.pendingCount(in: tx), try ledger.pullCursor(in: tx)) }
+        let ledger = ledger
+        let (pending, cursor) = try database.write(label: "trove.sync.bind") { tx in
+            try ledger.bind(to: partition, in: tx)
+            return (try ledger.pendingCount(in: tx), try ledger.pullCursor(in: tx))
+        }
         status.withLock {
             $0.state.pendingChanges = pending
             $0.state.cursor = cursor

@@ -36,9 +36,11 @@ final class LoopbackSyncServer: Sendable {
     /// Starts a server on a fresh schema (or `schema`, to start again on a stopped one's), on a port
     /// the system chooses (or `port`, a stopped one's), which grants everything to principal
     /// `test` unless `authorize` says otherwise; `configure` sets the server's limits before it
-    /// serves.
+    /// serves. With `idleTimeout`, the server closes connections idle that long: a graceful
+    /// shutdown waits for idle keep-alive connections to close, so a test that restarts the server
+    /// while clients keep connections sets it.
     static func start(
-        schema: String? = nil, port: Int = 0,
+        schema: String? = nil, port: Int = 0, idleTimeout: TimeAmount? = nil,
         authorize: @escaping TroveSyncServer.Authorize = { _ in .granted(principal: "test") },
         configure: (inout TroveSyncServer) -> Void = { _ in }
     ) async throws -> LoopbackSyncServer {
@@ -52,7 +54,7 @@ final class LoopbackSyncServer: Sendable {
         // Hummingbird logs the cancellation of its child channels as errors when a test stops it.
         logger.logLevel = .critical
         let app = Application(
-            router: router, server: .http1(configuration: .init(idleTimeout: .seconds(1))),
+            router: router, server: .http1(configuration: .init(idleTimeout: idleTimeout)),
             configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in bound.fulfil(channel.localAddress?.port ?? 0) }, logger: logger)
         // Stopped by a graceful shutdown, as a deployment stops a server: the requests under way

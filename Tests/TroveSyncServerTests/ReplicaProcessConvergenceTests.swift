@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 import Trove
 import TrovePostgres
@@ -64,7 +65,7 @@ struct ReplicaProcessConvergenceTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let executable = try ChildProcess.builtExecutable(named: "trove-sync-replica")
         var random = SeededGenerator(seed: seed &* 7_919 &+ 17)
-        var server = try await LoopbackSyncServer.start()
+        var server = try await LoopbackSyncServer.start(idleTimeout: .seconds(1))
         let schema = server.store.configuration.schema
         let port = server.url.port!
         var committed = Committed()
@@ -96,7 +97,7 @@ struct ReplicaProcessConvergenceTests {
                 if let after = restartPending, elapsed >= after {
                     restartPending = nil
                     await server.stop()
-                    server = try await LoopbackSyncServer.start(schema: schema, port: port)
+                    server = try await LoopbackSyncServer.start(schema: schema, port: port, idleTimeout: .seconds(1))
                     restarts += 1
                 }
                 try await Task.sleep(for: .milliseconds(10))

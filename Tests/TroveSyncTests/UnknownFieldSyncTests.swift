@@ -4,47 +4,23 @@ import Testing
 import TroveSync
 import TroveTestSupport
 
-// Two versions of one model, hand-written the way trove-gen writes them: V2 adds `color`.
+// Two versions of one model, hand-written the way trove-gen writes them: `EntryV1`
+// (TroveTestSupport), and a later version that adds `color`.
 
-private struct NoteV1: Persistable, BinaryMessage, Equatable {
-    typealias Coder = MessageCoder<NoteV1>
-    static let collection = "notes"
-    var id: String
-    var title: String
-
-    static func encodeMessage(_ value: NoteV1, to writer: inout BinaryWriter) throws {
-        try writer.encode(value.id, field: FieldNumber.of("id"))
-        try writer.encode(value.title, field: FieldNumber.of("title"))
-    }
-
-    static func decodeMessage(from reader: inout BinaryReader) throws -> NoteV1 {
-        var id: String?
-        var title: String?
-        while let header = try reader.nextField() {
-            switch header.number {
-            case FieldNumber.of("id"): id = try reader.decode(String.self, from: header, field: "id")
-            case FieldNumber.of("title"): title = try reader.decode(String.self, from: header, field: "title")
-            default: try reader.skip(header)
-            }
-        }
-        return NoteV1(id: try reader.required(id, field: "id"), title: try reader.required(title, field: "title"))
-    }
-}
-
-private struct NoteV2: Persistable, BinaryMessage, Equatable {
-    typealias Coder = MessageCoder<NoteV2>
-    static let collection = "notes"
+private struct EntryWithColor: Persistable, BinaryMessage, Equatable {
+    typealias Coder = MessageCoder<EntryWithColor>
+    static let collection = "entries"
     var id: String
     var title: String
     var color: String
 
-    static func encodeMessage(_ value: NoteV2, to writer: inout BinaryWriter) throws {
+    static func encodeMessage(_ value: EntryWithColor, to writer: inout BinaryWriter) throws {
         try writer.encode(value.id, field: FieldNumber.of("id"))
         try writer.encode(value.title, field: FieldNumber.of("title"))
         try writer.encode(value.color, field: FieldNumber.of("color"))
     }
 
-    static func decodeMessage(from reader: inout BinaryReader) throws -> NoteV2 {
+    static func decodeMessage(from reader: inout BinaryReader) throws -> EntryWithColor {
         var id: String?
         var title: String?
         var color: String?
@@ -56,7 +32,7 @@ private struct NoteV2: Persistable, BinaryMessage, Equatable {
             default: try reader.skip(header)
             }
         }
-        return NoteV2(
+        return EntryWithColor(
             id: try reader.required(id, field: "id"), title: try reader.required(title, field: "title"),
             color: try reader.required(color, field: "color"))
     }
@@ -66,8 +42,8 @@ private struct NoteV2: Persistable, BinaryMessage, Equatable {
 /// untouched: it merges them without decoding them, keeps them across its own typed writes, and
 /// sends only the fields it changed.
 @Suite struct UnknownFieldSyncTests {
-    static let newer = SyncLedger(models: [NoteV2.self])
-    static let older = SyncLedger(models: [NoteV1.self])
+    static let newer = SyncLedger(models: [EntryWithColor.self])
+    static let older = SyncLedger(models: [EntryV1.self])
 
     /// Sends `from`'s pending changes to `to` (through `ledger`, the receiver's), merged there,
     /// and acknowledges them on `from`; returns what was sent.
@@ -90,21 +66,21 @@ private struct NoteV2: Persistable, BinaryMessage, Equatable {
         let new = try Database(path: "\(folder)/new.trove", extensions: [Self.newer.databaseExtension])
         let old = try Database(path: "\(folder)/old.trove", extensions: [Self.older.databaseExtension])
 
-        try new.write { tx in try tx.write(NoteV2(id: "n", title: "first", color: "red")) }
+        try new.write { tx in try tx.write(EntryWithColor(id: "n", title: "first", color: "red")) }
         _ = try Self.send(from: new, Self.newer, to: old, Self.older)
         // The older app reads the note (skipping `color`) and changes its title.
         try old.write { tx in
-            var note = try #require(try tx.read(NoteV1.self, key: "n"))
+            var note = try #require(try tx.read(EntryV1.self, key: "n"))
             note.title = "second"
             try tx.write(note)
         }
         let sent = try Self.send(from: old, Self.older, to: new, Self.newer)
         #expect(sent.count == 1)
         #expect(sent.first?.changes.fields.keys.sorted() == [FieldNumber.of("title")], "the older replica sent more than the title")
-        let back = try new.read { tx in try tx.read(NoteV2.self, key: "n") }
-        #expect(back == NoteV2(id: "n", title: "second", color: "red"))
+        let back = try new.read { tx in try tx.read(EntryWithColor.self, key: "n") }
+        #expect(back == EntryWithColor(id: "n", title: "second", color: "red"))
         // And the older replica still holds the color, for the next newer one.
-        let kept = try old.read { tx in try tx.data(forKey: "n", in: NoteV1.collection) }
+        let kept = try old.read { tx in try tx.data(forKey: "n", in: EntryV1.collection) }
         #expect(SyncWorkload.fields(of: Array(try #require(kept)))[FieldNumber.of("color")] != nil)
     }
 }

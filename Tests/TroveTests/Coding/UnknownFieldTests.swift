@@ -3,33 +3,9 @@ import Testing
 @_spi(TroveGenerated) import Trove
 import TroveTestSupport
 
-// Two versions of one item, hand-written the way trove-gen writes them: V2 adds `extra` and a
-// nested `Box` whose V2 adds `size`.
-
-private struct EntryV1: Persistable, BinaryMessage, Equatable {
-    typealias Coder = MessageCoder<EntryV1>
-    static let collection = "entries"
-    var id: String
-    var title: String
-
-    static func encodeMessage(_ value: EntryV1, to writer: inout BinaryWriter) throws {
-        try writer.encode(value.id, field: FieldNumber.of("id"))
-        try writer.encode(value.title, field: FieldNumber.of("title"))
-    }
-
-    static func decodeMessage(from reader: inout BinaryReader) throws -> EntryV1 {
-        var id: String?
-        var title: String?
-        while let header = try reader.nextField() {
-            switch header.number {
-            case FieldNumber.of("id"): id = try reader.decode(String.self, from: header, field: "id")
-            case FieldNumber.of("title"): title = try reader.decode(String.self, from: header, field: "title")
-            default: try reader.skip(header)
-            }
-        }
-        return EntryV1(id: try reader.required(id, field: "id"), title: try reader.required(title, field: "title"))
-    }
-}
+// Two versions of one item, hand-written the way trove-gen writes them: `EntryV1` (in
+// TroveTestSupport, which the sync tests use too), and V2, which adds `extra` and a nested `Box`
+// whose V2 adds `size`.
 
 private struct EntryV2: Persistable, BinaryMessage, Equatable {
     typealias Coder = MessageCoder<EntryV2>

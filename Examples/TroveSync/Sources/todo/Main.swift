@@ -39,29 +39,10 @@ struct ReplicaOptions: ParsableArguments {
     func open() throws -> (Database, TroveSync) {
         guard let url = URL(string: server) else { throw ValidationError("'\(server)' is not a URL.") }
         let database = try Database(path: database, models: [Todo.self])
-        try checkPartition(of: database)
         let sync = try TroveSync(
             database: database, server: url, credentials: .bearer(token), partition: partition,
             collections: [Todo.self])
         return (database, sync)
-    }
-
-    /// Records the partition in the file the first time, and refuses another one afterwards:
-    /// `TroveSync` keeps one outbox and one pull cursor per file, not per partition, so the same
-    /// file synced with a second partition would push the first one's changes there and pull the
-    /// second one's after the first one's cursor, skipping changes.
-    private func checkPartition(of database: Database) throws {
-        let recorded = try database.write { tx -> String in
-            if let data = try tx.data(forKey: "partition", in: "todo.replica") {
-                return String(decoding: data, as: UTF8.self)
-            }
-            try tx.setData(Data(partition.utf8), forKey: "partition", in: "todo.replica")
-            return partition
-        }
-        guard recorded == partition else {
-            throw TodoError(
-                description: "\(database.path) is a replica of partition '\(recorded)', not '\(partition)': use another file for another partition.")
-        }
     }
 }
 
