@@ -21,7 +21,9 @@ public struct SyncState: Sendable {
 
     /// What the client is doing.
     public var activity: Activity = .stopped
-    /// The local changes not yet acknowledged by the server.
+    /// The local changes not yet acknowledged by the server, as the client last counted them:
+    /// when it was made, and at each push (``TroveSync/run()`` pushes at every local commit). For
+    /// the count now, outside `run()`, read ``SyncLedger/pendingCount(in:)``.
     public var pendingChanges = 0
     /// When the replica was last up to date both ways: nothing left to send, nothing left to pull.
     public var lastSynced: Date?
