@@ -300,9 +300,9 @@
 
         /// The bytes counted since the last take, and starts again from zero.
         func take() -> (push: Int, pull: Int) {
-            bytes.withLock {
-                defer { $0 = (0, 0) }
-                return $0
+            bytes.withLock { bytes in
+                defer { bytes = (0, 0) }
+                return bytes
             }
         }
     }
