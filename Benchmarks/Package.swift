@@ -8,7 +8,8 @@ import PackageDescription
 //
 // See BENCHMARKS.md at the root of the repository for what it measures and the latest figures.
 //
-// The PostgreSQL suite (issue 18: Trove against raw postgres-nio and Fluent) is behind the package
+// The PostgreSQL suite (issue 18: Trove against raw postgres-nio and Fluent) and the sync suite
+// (issue 33: TroveSync against TroveSyncServer on loopback) are behind the package
 // trait `Postgres`, off by default, so that a plain run (CI's smoke run among them) does not build
 // postgres-nio and Fluent (BENCHMARKS.md, "PostgreSQL", has the command that runs it alone):
 //
@@ -35,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/fluent-kit", from: "1.57.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
+        // The sync suite's loopback server (issue 33), with the `Postgres` trait too.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // The SQLite C API for the raw SQLite implementations (the baseline and Codable+JSON).
@@ -53,6 +56,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TrovePostgres", package: "Trove", condition: .when(traits: ["Postgres"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+                .product(name: "TroveSync", package: "Trove", condition: .when(traits: ["Postgres"])),
+                .product(name: "TroveSyncServer", package: "Trove", condition: .when(traits: ["Postgres"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Postgres"])),
                 .product(name: "FluentKit", package: "fluent-kit", condition: .when(traits: ["Postgres"])),
                 .product(
                     name: "FluentPostgresDriver", package: "fluent-postgres-driver",

@@ -138,7 +138,9 @@ enum TroveBenchmarks {
         }
         #if Postgres
             // The PostgreSQL suite (issue 18): only with the package trait `Postgres`.
-            try PostgresSuite.runIfConfigured(options: options, fixtures: fixtures)
+            if options.includePostgres { try PostgresSuite.runIfConfigured(options: options, fixtures: fixtures) }
+            // The sync suite (issue 33): TroveSync against TroveSyncServer on loopback.
+            if options.includeSync { try SyncSuite.runIfConfigured(options: options, fixtures: fixtures) }
         #endif
         log("done in \(formatDuration(start.duration(to: .now).seconds))")
     }

@@ -23,6 +23,12 @@ struct Options {
     var includeSpatial = true
     /// Whether the edges-to-files benchmark runs (issue 32).
     var includeFileEdges = true
+    /// Whether the PostgreSQL suite runs, with the package trait `Postgres` (issue 18).
+    var includePostgres = true
+    /// Whether the sync suite runs, with the package trait `Postgres` (issue 33).
+    var includeSync = true
+    /// The changes the sync suite's memory workload pulls (issue 33); a smoke run pulls 2,000.
+    var syncPullCount = 1_000_000
 
     /// The number of runs, in words for a table's caption: "1 run", "3 runs".
     var runsPhrase: String { "\(runs) run\(runs == 1 ? "" : "s")" }
@@ -88,6 +94,10 @@ struct Options {
           --no-file-edges           Skip the edges-to-files benchmark (removing N/10 authors, 100 per transaction, each
                                     with a file: Trove's file edges against removing the files by hand after each commit,
                                     in Trove, raw SQLite and GRDB).
+          --no-postgres             With the trait Postgres: skip the PostgreSQL suite (issue 18).
+          --no-sync                 With the trait Postgres: skip the sync suite (issue 33).
+          --sync-pull <n>           The changes the sync suite pulls into a fresh replica while its memory is
+                                    sampled (default 1000000; a smoke run pulls 2,000).
           --no-warm-up              Skip the small untimed pass before the timed runs.
           --directory <path>        Where the databases are created (default: the temporary folder).
           --clock <cpu|wall>        The clock of the main table (default: cpu, the process's CPU time, which a
@@ -156,6 +166,9 @@ struct Options {
             case "--no-relationships": includeRelationships = false
             case "--no-spatial": includeSpatial = false
             case "--no-file-edges": includeFileEdges = false
+            case "--no-postgres": includePostgres = false
+            case "--no-sync": includeSync = false
+            case "--sync-pull": syncPullCount = try positive(argument)
             case "--no-warm-up": warmUp = false
             case "--directory": directory = try value(for: argument)
             case "--clock":
@@ -173,6 +186,7 @@ struct Options {
             case "--smoke":
                 isSmoke = true
                 count = 1_000
+                syncPullCount = 2_000
                 runs = 1
                 warmUp = false
             case "--profile":
