@@ -186,6 +186,28 @@ public struct SyncLedger: Sendable {
         }
     }
 
+    /// The largest outbox number this file ever gave a change (0 before the first).
+    func lastIssuedSequence(in transaction: ReadTransaction) throws -> Int64 {
+        var last: Int64 = 0
+        try transaction.extensionTables(named: name).select("SELECT last_sequence FROM \"\(replicaTable)\"", []) {
+            last = $0.int64(at: 0)
+        }
+        return last
+    }
+
+    /// Gives the replica a new identity, at random: for a file that turns out to be a copy of an
+    /// earlier state of a replica (a restored backup), whose outbox numbers the server has
+    /// already applied from the original. Its pending changes are then sent under the new
+    /// identity; its clock's latest time is kept.
+    func renewReplica(in transaction: ReadWriteTransaction) throws {
+        try transaction.withExtensionContext(named: name) { context in
+            _ = try context.execute(
+                "UPDATE \"\(replicaTable)\" SET replica = ?1", [.integer(Int64(bitPattern: ReplicaID.random().rawValue))])
+            // The transaction's clock, if it read one, has the old identity.
+            context.transactionState { SyncLedgerTransaction() }.clock = nil
+        }
+    }
+
     /// Forgets the local changes up to `sequence`, included: the server has them.
     ///
     /// - Throws: ``/Trove/TroveError`` when the ledger is not registered or SQLite fails.

@@ -277,6 +277,7 @@ public final class TroveSync: Sendable {
     private func pushPending() async throws {
         let ledger = ledger
         let batchSize = configuration.pushBatchSize
+        var renewed = false
         while true {
             let (batch, replica, count) = try await database.read { tx in
                 (try ledger.pending(in: tx, limit: batchSize), try ledger.replica(in: tx), try ledger.pendingCount(in: tx))
@@ -288,7 +289,17 @@ public final class TroveSync: Sendable {
                 replica: replica,
                 changes: batch.map { SyncWire.Change(sequence: $0.sequence, collection: $0.collection, key: $0.key, changes: $0.changes) })
             let acknowledged = try await transport.push(push)
-            guard acknowledged >= last.sequence else {
+            let issued = try await database.read { tx in try ledger.lastIssuedSequence(in: tx) }
+            if acknowledged > issued, !renewed {
+                // The server applied numbers of this replica beyond any this file gave: the file
+                // is a copy of an earlier state (a restored backup), whose new changes carry
+                // numbers the server would take as already applied. It becomes a replica of its
+                // own, and sends its outbox again under that identity: nothing is lost.
+                try await database.write(label: "trove.sync.renew") { tx in try ledger.renewReplica(in: tx) }
+                renewed = true
+                continue
+            }
+            guard acknowledged >= last.sequence, acknowledged <= issued else {
                 throw TroveError(
                     code: .server,
                     message: "The sync server acknowledged the changes through \(acknowledged) of a push that ended at \(last.sequence): it has lost changes it had acknowledged, or another replica uses this one's identity.")

@@ -202,4 +202,35 @@ struct SyncThroughServerTests {
             _ = try TroveSync(database: home.database, server: server.url, credentials: .none, collections: [CrashItem.self])
         }
     }
+
+    /// A file restored from a backup of a replica makes changes with outbox numbers the server has
+    /// already applied from the original: it takes an identity of its own and sends them, instead
+    /// of having them acknowledged unsent.
+    @Test func aRestoredBackupOfAReplicaLosesNothing() async throws {
+        try await withReplicas(["original", "reader"]) { server, replicas in
+            let (original, reader) = (replicas[0], replicas[1])
+            try await original.database.write { tx in try tx.write(CrashItem(id: "a", group: 1, payload: Data(), metadata: nil)) }
+            let copyPath = original.path + ".backup"
+            try original.database.backup(to: copyPath)
+            try await original.database.write { tx in
+                try tx.write(CrashItem(id: "b", group: 2, payload: Data(), metadata: nil))
+                try tx.write(CrashItem(id: "c", group: 3, payload: Data(), metadata: nil))
+            }
+            try await original.sync.sync()   // the server has applied 1 to 3 from this replica
+
+            // The backup, restored, makes a change numbered 2: applied already, by the server's count.
+            let restored = try Database(path: copyPath)
+            let restoredSync = try TroveSync(database: restored, server: server.url, credentials: .none, collections: [CrashItem.self])
+            let before = try await restored.read { tx in try restoredSync.ledger.replica(in: tx) }
+            try await restored.write { tx in try tx.write(CrashItem(id: "d", group: 4, payload: Data(), metadata: nil)) }
+            try await restoredSync.sync()
+            let after = try await restored.read { tx in try restoredSync.ledger.replica(in: tx) }
+            #expect(after != before, "the restored copy kept the original's identity")
+            #expect(restoredSync.state.pendingChanges == 0)
+
+            try await reader.sync.sync()
+            let keys = try await reader.database.read { tx in try tx.keys(in: CrashItem.collection).sorted() }
+            #expect(keys == ["a", "b", "c", "d"], "the restored copy's change was lost: \(keys)")
+        }
+    }
 }
