@@ -161,7 +161,9 @@ public struct TroveSyncServer: Sendable {
             try await failingSafely("to prepare its tables") { try await preparation.prepare(storage) }
             return (partition, principal)
         case .unauthenticated:
-            throw HTTPError(.unauthorized, message: "The credentials are missing or not valid.")
+            throw HTTPError(
+                .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"trove-sync\""],
+                message: "The credentials are missing or not valid.")
         case .denied:
             throw Self.forbidden
         }

@@ -149,6 +149,8 @@ struct SyncAuthorizationTests {
                 #expect(pushed.status == 401, "push to \(partition) with \(what): \(pushed)")
                 let pulled = try await server.exchange("GET", "\(partition)/pull?after=0", headers: headers)
                 #expect(pulled.status == 401, "pull of \(partition) with \(what): \(pulled)")
+                // RFC 9110: a 401 says which scheme the server takes.
+                #expect(pulled.headers.first { $0.key.lowercased() == "www-authenticate" }?.value == "Bearer realm=\"trove-sync\"", "\(pulled)")
                 refusals += [pushed, pulled]
             }
         }
