@@ -153,6 +153,20 @@ public struct ItemVersions: Sendable, Hashable {
         }
     }
 
+    /// Whether `other` sets a field these versions set, or both remove the item.
+    func overlaps(_ other: ItemVersions) -> Bool {
+        (removal != nil && other.removal != nil) || fields.keys.contains { other.fields[$0] != nil }
+    }
+
+    /// The encoding of these versions with each field `other` sets taking its value, whatever the
+    /// times: the item as it would be had `other`'s changes been made last, or `nil` when it has no
+    /// field.
+    func encoded(overriddenBy other: ItemVersions) -> [UInt8]? {
+        var overridden = fields
+        for (number, field) in other.fields { overridden[number] = field }
+        return ItemVersions(fields: overridden, removal: nil).encoded
+    }
+
     /// The changes made after `time` (every one when `time` is `nil`): the fields set and the
     /// removal made later, what a replica sends another that has the rest. A change of one field
     /// sends that field alone.

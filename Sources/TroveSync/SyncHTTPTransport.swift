@@ -25,15 +25,24 @@ struct SyncHTTPTransport: Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    /// Sends `push`; returns the outbox number the server applied through.
-    func push(_ push: SyncWire.Push) async throws -> Int64 {
+    /// What the server answered a push.
+    enum PushAnswer: Sendable, Hashable {
+        /// Applied: the outbox number the replica may acknowledge through.
+        case acknowledged(Int64)
+        /// Refused, nothing applied: a guarded change meets another replica's change that this
+        /// one has not pulled (HTTP 409).
+        case pullFirst
+    }
+
+    /// Sends `push`; returns what the server answered.
+    func push(_ push: SyncWire.Push) async throws -> PushAnswer {
         var request = URLRequest(url: server.appendingPathComponent(partition).appendingPathComponent("push"))
         request.httpMethod = "POST"
         request.httpBody = Data(try SyncWire.encode(push))
         request.setValue(SyncWire.contentType, forHTTPHeaderField: "Content-Type")
         request.timeoutInterval = 60
-        let body = try await send(request, doing: "the push of \(push.changes.count) changes")
-        return try SyncWire.decodeAcknowledged(body)
+        let (status, body) = try await send(request, doing: "the push of \(push.changes.count) changes", accepting: [409])
+        return status == 409 ? .pullFirst : .acknowledged(try SyncWire.decodeAcknowledged(body))
     }
 
     /// Fetches the changes after `cursor`, at most `limit`; when there are none, the server waits
@@ -51,14 +60,17 @@ struct SyncHTTPTransport: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
         request.timeoutInterval = TimeInterval(wait + 30)
-        return try SyncWire.decodePulled(try await send(request, doing: "the pull after \(cursor)"))
+        return try SyncWire.decodePulled(try await send(request, doing: "the pull after \(cursor)").body)
     }
 
     /// The failures of a connection lost under a request, which a new connection may not meet.
     private static let connectionLost: Set<URLError.Code> = [.networkConnectionLost, .badServerResponse]
 
-    /// Sends `request` with the credentials; returns the body of a 200, or throws what the status says.
-    private func send(_ request: URLRequest, doing what: String) async throws -> [UInt8] {
+    /// Sends `request` with the credentials; returns the status and body of a 200 or of a status
+    /// in `accepting`, or throws what the status says.
+    private func send(_ request: URLRequest, doing what: String, accepting: Set<Int> = []) async throws -> (
+        status: Int, body: [UInt8]
+    ) {
         var request = request
         if let authorization = try await credentials.authorization() {
             request.setValue(authorization, forHTTPHeaderField: "Authorization")
@@ -83,9 +95,8 @@ struct SyncHTTPTransport: Sendable {
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let text = String(decoding: data.prefix(500), as: UTF8.self)
+        if status == 200 || accepting.contains(status) { return (status, Array(data)) }
         switch status {
-        case 200:
-            return Array(data)
         case 401:
             throw TroveError(
                 code: .unauthorized,

@@ -123,6 +123,21 @@ public struct SyncLedger: Sendable {
         return count
     }
 
+    /// The local changes not yet acknowledged to items of `collections`, merged per item: which
+    /// fields this replica changed and has not had acknowledged (the fields a policy guards).
+    func pendingChanges(of collections: Set<String>, in transaction: ReadTransaction) throws -> [ItemAddress: ItemVersions] {
+        var found: [ItemAddress: ItemVersions] = [:]
+        try transaction.extensionTables(named: name).select(
+            "SELECT collection, key, changes FROM \"\(outboxTable)\" ORDER BY seq", []
+        ) { row in
+            let collection = row.string(at: 0)
+            guard collections.contains(collection), case .blob(let bytes) = row[2] else { return }
+            found[ItemAddress(collection: collection, key: row.string(at: 1)), default: ItemVersions()]
+                .merge(try ItemVersions(serialized: bytes))
+        }
+        return found
+    }
+
     /// Whether `changeset` is the commit of changes pulled from the server (a transaction that
     /// merged other replicas' versions), rather than of a local write.
     ///

@@ -35,38 +35,54 @@ public struct SyncState: Sendable {
     public var pulledChanges = 0
     /// The last change of the server's log merged here.
     public var cursor: Int64 = 0
-    /// The conflicts of unique values this client settled, oldest first (the last 100).
+    /// The conflicts this client settled, oldest first (the last 100): unique values, and the
+    /// concurrent changes of models with a ``SyncPolicy``.
     public var conflicts: [SyncConflict] = []
 
     /// A state before anything ran.
     public init() {}
+
+    /// Adds settled conflicts, keeping the last 100.
+    mutating func record(_ settled: [SyncConflict]) {
+        conflicts.append(contentsOf: settled)
+        if conflicts.count > 100 { conflicts.removeFirst(conflicts.count - 100) }
+    }
 }
 
-/// Two items that a unique index forbids together, made on different replicas while offline, and
-/// how the client settled them: the item whose key sorts first keeps the value, and the other is
-/// removed, as a local removal that reaches every replica. Every replica that meets the two items
-/// removes the same one, so they converge, and no two items keep one unique value.
+/// A conflict between this replica's changes and other replicas', and how the client settled it,
+/// as ``SyncState/conflicts`` reports them.
 public struct SyncConflict: Sendable, Hashable {
-    /// The collection of the two items.
+    /// How a conflict was settled.
+    public enum Settlement: Sendable, Hashable {
+        /// Two items that a unique index forbids together, made on different replicas while
+        /// offline: the item at ``SyncConflict/key`` (whose key sorts first) keeps the value, and
+        /// the item at `removedKey` is removed, as a local removal that reaches every replica.
+        /// Every replica that meets the two items removes the same one, so they converge, and no
+        /// two items keep one unique value.
+        case uniqueValue(index: String, removedKey: String)
+        /// Settled by ``SyncPolicy/keepBoth(_:copy:)``: the item took the remote version, and the
+        /// local version was stored as a new item at `copyKey`.
+        case keptBoth(copyKey: String)
+        /// Settled by ``SyncPolicy/merge(_:_:)``: the item took the merge's result.
+        case merged
+    }
+
+    /// The collection of the item.
     public var collection: String
-    /// The unique index that forbids them together.
-    public var index: String
-    /// The item kept.
-    public var keptKey: String
-    /// The item removed.
-    public var removedKey: String
+    /// The key of the item.
+    public var key: String
+    /// How it was settled.
+    public var settlement: Settlement
 
     /// A conflict's description.
     ///
     /// - Parameters:
-    ///   - collection: The collection of the two items.
-    ///   - index: The unique index that forbids them together.
-    ///   - keptKey: The item kept.
-    ///   - removedKey: The item removed.
-    public init(collection: String, index: String, keptKey: String, removedKey: String) {
+    ///   - collection: The collection of the item.
+    ///   - key: The key of the item (for a unique value, the item that kept it).
+    ///   - settlement: How it was settled.
+    public init(collection: String, key: String, settlement: Settlement) {
         self.collection = collection
-        self.index = index
-        self.keptKey = keptKey
-        self.removedKey = removedKey
+        self.key = key
+        self.settlement = settlement
     }
 }

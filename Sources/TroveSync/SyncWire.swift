@@ -4,13 +4,18 @@ import Foundation
 /// The bodies a sync client and a sync server exchange over HTTP, in Trove's own tagged format
 /// (the format of items and of ``ItemVersions``): a newer side can add fields an older one skips.
 ///
-/// - push request (`POST …/push`): field 1, the replica; field 2, one per change, oldest first.
+/// - push request (`POST …/push`): field 1, the replica; field 2, one per change, oldest first;
+///   field 3, the replica's pull cursor (the last change of the log it has merged).
+/// - push refused with 409: a guarded change's item was changed by another replica after the
+///   pull cursor; the replica pulls, settles, and pushes again.
 /// - push answer: field 1, the outbox number the replica may acknowledge through.
 /// - pull answer (`GET …/pull?after=N&limit=M&wait=S`): field 1, the cursor to pull after next;
 ///   field 2, whether more changes follow at once; field 3, one per change, oldest first.
 /// - a change: field 1, its number (the replica's outbox number in a push, the server's log number
 ///   in a pull); field 2, the collection; field 3, the key; field 4, the versions' bytes
-///   (``ItemVersions/serialized()``).
+///   (``ItemVersions/serialized()``); field 5 (push), whether the change is guarded (its model has
+///   a merge policy: the server refuses it while the replica has not pulled another replica's
+///   change of the same fields); field 6 (pull), the replica that pushed it.
 package enum SyncWire {
     /// The media type of every body.
     package static let contentType = "application/x-trove-sync"
@@ -45,12 +50,22 @@ package enum SyncWire {
         package var key: String
         /// What changed.
         package var changes: ItemVersions
+        /// In a push: whether the server must refuse the change while the replica has not pulled
+        /// another replica's change of the same fields (its model has a merge policy).
+        package var guarded: Bool
+        /// In a pull: the replica that pushed the change (`nil` from a server that does not say).
+        package var origin: ReplicaID?
 
-        package init(sequence: Int64, collection: String, key: String, changes: ItemVersions) {
+        package init(
+            sequence: Int64, collection: String, key: String, changes: ItemVersions, guarded: Bool = false,
+            origin: ReplicaID? = nil
+        ) {
             self.sequence = sequence
             self.collection = collection
             self.key = key
             self.changes = changes
+            self.guarded = guarded
+            self.origin = origin
         }
     }
 
@@ -58,10 +73,14 @@ package enum SyncWire {
     package struct Push: Sendable, Hashable {
         package var replica: ReplicaID
         package var changes: [Change]
+        /// The last change of the server's log the replica has merged: another replica's change
+        /// logged after it is one the replica has not seen.
+        package var basis: Int64
 
-        package init(replica: ReplicaID, changes: [Change]) {
+        package init(replica: ReplicaID, changes: [Change], basis: Int64 = 0) {
             self.replica = replica
             self.changes = changes
+            self.basis = basis
         }
     }
 
@@ -87,6 +106,7 @@ package enum SyncWire {
         var writer = BinaryWriter()
         try writer.encode(push.replica.rawValue, field: 1)
         for change in push.changes { try writer.encodeMessage(field: 2) { try write(change, to: &$0) } }
+        if push.basis != 0 { try writer.encode(push.basis, field: 3) }
         return writer.bytes
     }
 
@@ -109,6 +129,8 @@ package enum SyncWire {
         try writer.encode(change.collection, field: 2)
         try writer.encode(change.key, field: 3)
         try writer.encode(Data(try change.changes.serialized()), field: 4)
+        if change.guarded { try writer.encode(true, field: 5) }
+        if let origin = change.origin { try writer.encode(origin.rawValue, field: 6) }
     }
 
     // MARK: Reading
@@ -117,18 +139,20 @@ package enum SyncWire {
     package static func decodePush(_ bytes: [UInt8]) throws -> Push {
         var replica: UInt64?
         var changes: [Change] = []
+        var basis: Int64 = 0
         try bytes.withUnsafeBytes { buffer in
             var reader = BinaryReader(buffer)
             while let header = try reader.nextField() {
                 switch header.number {
                 case 1: replica = try reader.decode(UInt64.self, from: header, field: "replica")
                 case 2: changes.append(try reader.decodeMessage(from: header, field: "changes") { try readChange(from: &$0) })
+                case 3: basis = try reader.decode(Int64.self, from: header, field: "basis")
                 default: try reader.skip(header)
                 }
             }
             _ = try reader.required(replica, field: "replica")
         }
-        return Push(replica: ReplicaID(rawValue: replica ?? 0), changes: changes)
+        return Push(replica: ReplicaID(rawValue: replica ?? 0), changes: changes, basis: basis)
     }
 
     /// Reads a push's answer.
@@ -173,12 +197,16 @@ package enum SyncWire {
         var collection: String?
         var key: String?
         var versions: Data?
+        var guarded = false
+        var origin: UInt64?
         while let header = try reader.nextField() {
             switch header.number {
             case 1: sequence = try reader.decode(Int64.self, from: header, field: "sequence")
             case 2: collection = try reader.decode(String.self, from: header, field: "collection")
             case 3: key = try reader.decode(String.self, from: header, field: "key")
             case 4: versions = try reader.decode(Data.self, from: header, field: "versions")
+            case 5: guarded = try reader.decode(Bool.self, from: header, field: "guarded")
+            case 6: origin = try reader.decode(UInt64.self, from: header, field: "origin")
             default: try reader.skip(header)
             }
         }
@@ -186,6 +214,7 @@ package enum SyncWire {
             sequence: try reader.required(sequence, field: "sequence"),
             collection: try reader.required(collection, field: "collection"),
             key: try reader.required(key, field: "key"),
-            changes: try ItemVersions(serialized: Array(try reader.required(versions, field: "versions"))))
+            changes: try ItemVersions(serialized: Array(try reader.required(versions, field: "versions"))),
+            guarded: guarded, origin: origin.map(ReplicaID.init(rawValue:)))
     }
 }

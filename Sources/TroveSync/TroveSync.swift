@@ -26,7 +26,8 @@ import Trove
 /// - **Merge field by field.** Two replicas that changed different fields of an item both keep
 ///   their change; for one field, the later change on a hybrid logical clock wins, ties broken by
 ///   replica. A removal wins over older changes and loses to newer ones. Every replica converges
-///   to the same bytes whatever the order of delivery.
+///   to the same bytes whatever the order of delivery. A model's ``SyncPolicy`` can replace the
+///   rule: keep both versions, or merge them.
 ///
 /// One client syncs one partition of the server (for example one user's items, or one shared
 /// project): the server's `authorize` decides which partitions a credential may reach. Metadata
@@ -59,6 +60,8 @@ public final class TroveSync: Sendable {
     public let partition: String
     /// How the client batches and retries.
     public let configuration: Configuration
+    /// The merge policies, by collection.
+    let policies: [String: SyncPolicy]
     let transport: SyncHTTPTransport
     private let status = Mutex(Status())
 
@@ -74,19 +77,37 @@ public final class TroveSync: Sendable {
     ///   - partition: The partition synced: 1 to 128 ASCII letters, digits, `_`, `-`, `.` and `:`.
     ///     A file syncs one partition: the first client binds it (``SyncLedger/bind(to:in:)``).
     ///   - collections: The models whose collections are synced.
+    ///   - policies: The merge policies of models that settle concurrent changes otherwise than
+    ///     field by field, at most one per model.
     ///   - ledgerName: The name of the ledger's extension in the file (default `sync`).
     ///   - configuration: How the client batches and retries.
     /// - Throws: ``/Trove/TroveError`` with code ``/Trove/TroveError/Code/misuse`` for a partition name that is
-    ///   not valid, no collection, or a file that syncs another partition; what registering the
-    ///   ledger throws.
+    ///   not valid, no collection, a policy for a model not synced or two for one, or a file that
+    ///   syncs another partition; what registering the ledger throws.
     public init(
         database: Database, server: URL, credentials: SyncCredentials, partition: String = "default",
-        collections: [any Persistable.Type], ledgerName: String = "sync", configuration: Configuration = Configuration()
+        collections: [any Persistable.Type], policies: [SyncPolicy] = [], ledgerName: String = "sync",
+        configuration: Configuration = Configuration()
     ) throws {
         try Self.checkPartition(partition)
         guard !collections.isEmpty else {
             throw TroveError(code: .misuse, message: "A sync client needs at least one collection to sync.")
         }
+        var byCollection: [String: SyncPolicy] = [:]
+        for policy in policies {
+            guard collections.contains(where: { $0.collection == policy.collection }) else {
+                throw TroveError(
+                    code: .misuse,
+                    message: "The sync policy of '\(policy.collection)' is for a collection the client does not sync: add its model to the collections.",
+                    collection: policy.collection)
+            }
+            guard byCollection.updateValue(policy, forKey: policy.collection) == nil else {
+                throw TroveError(
+                    code: .misuse, message: "Two sync policies are given for '\(policy.collection)': give one per model.",
+                    collection: policy.collection)
+            }
+        }
+        self.policies = byCollection
         ledger = SyncLedger(ledgerName, models: collections)
         self.database = database
         self.partition = partition
@@ -264,8 +285,13 @@ public final class TroveSync: Sendable {
             }
         }
         return SyncConflict(
-            collection: collection, index: error.extensionName ?? "", keptKey: min(incoming, holder), removedKey: removed)
+            collection: collection, key: min(incoming, holder),
+            settlement: .uniqueValue(index: error.extensionName ?? "", removedKey: removed))
     }
+
+    /// How many times in a row a push is refused for changes to pull first before the client
+    /// gives up until its next try.
+    static let maximumPullsBeforePush = 20
 
     private func retryDelay(after failures: Int) -> Duration {
         var delay = configuration.retryDelay
@@ -278,17 +304,41 @@ public final class TroveSync: Sendable {
         let ledger = ledger
         let batchSize = configuration.pushBatchSize
         var renewed = false
+        var refusals = 0
         while true {
-            let (batch, replica, count) = try await database.read { tx in
-                (try ledger.pending(in: tx, limit: batchSize), try ledger.replica(in: tx), try ledger.pendingCount(in: tx))
+            let (batch, replica, count, cursor) = try await database.read { tx in
+                (
+                    try ledger.pending(in: tx, limit: batchSize), try ledger.replica(in: tx), try ledger.pendingCount(in: tx),
+                    try ledger.pullCursor(in: tx)
+                )
             }
             update { $0.pendingChanges = count }
             guard let last = batch.last else { return }
             update { $0.activity = .pushing }
             let push = SyncWire.Push(
                 replica: replica,
-                changes: batch.map { SyncWire.Change(sequence: $0.sequence, collection: $0.collection, key: $0.key, changes: $0.changes) })
-            let acknowledged = try await transport.push(push)
+                changes: batch.map {
+                    SyncWire.Change(
+                        sequence: $0.sequence, collection: $0.collection, key: $0.key, changes: $0.changes,
+                        guarded: policies[$0.collection] != nil)
+                },
+                basis: cursor)
+            let acknowledged: Int64
+            switch try await transport.push(push) {
+            case .acknowledged(let sequence):
+                acknowledged = sequence
+            case .pullFirst:
+                // Another replica changed fields this push's policies guard: pulled and settled
+                // here first, then pushed again (with what the policies wrote).
+                refusals += 1
+                guard refusals <= Self.maximumPullsBeforePush else {
+                    throw TroveError(
+                        code: .writeConflict,
+                        message: "The sync server refused \(refusals) pushes in a row because other replicas kept changing the same items: the push is tried again later.")
+                }
+                while try await pullOnce(wait: 0) {}
+                continue
+            }
             let issued = try await database.read { tx in try ledger.lastIssuedSequence(in: tx) }
             if acknowledged > issued, !renewed {
                 // The server applied numbers of this replica beyond any this file gave: the file
@@ -333,20 +383,26 @@ public final class TroveSync: Sendable {
             var settled = 0
             while true {
                 do {
-                    try await database.write(label: "trove.sync.pull") { tx in
+                    let policies = policies
+                    let merged = try await database.write(label: "trove.sync.pull") { tx -> [SyncConflict]? in
+                        // Merged meanwhile by another pull of this client (a push refused for
+                        // changes to pull first pulls too): not merged, nor settled, twice.
+                        guard try ledger.pullCursor(in: tx) == cursor else { return nil }
+                        let contested = try Self.contested(changes, policies: policies, ledger: ledger, in: tx)
                         for change in changes where synced.contains(change.collection) {
                             try ledger.merge(change.changes, collection: change.collection, key: change.key, in: tx)
                         }
+                        let conflicts = try Self.settle(contested, policies: policies, ledger: ledger, in: tx)
                         try ledger.recordPull(through: pulled.cursor, in: tx)
+                        return conflicts
                     }
+                    guard let merged else { return true }
+                    if !merged.isEmpty { update { $0.record(merged) } }
                     break
                 } catch let error as TroveError where error.code == .uniqueViolation && settled < changes.count {
                     guard let conflict = try await settle(error, pulled: changes) else { throw error }
                     settled += 1
-                    update {
-                        $0.conflicts.append(conflict)
-                        if $0.conflicts.count > 100 { $0.conflicts.removeFirst() }
-                    }
+                    update { $0.record([conflict]) }
                 }
             }
         }
@@ -357,5 +413,69 @@ public final class TroveSync: Sendable {
             $0.lastError = nil
         }
         return pulled.more
+    }
+
+    /// An item of a pulled batch whose changes meet this replica's unacknowledged changes of the
+    /// same fields: what its model's policy settles once the batch is merged.
+    struct Contested {
+        var collection: String
+        var key: String
+        /// The item's versions here before the batch.
+        var local: ItemVersions
+        /// The pulled changes of the item, merged.
+        var remote = ItemVersions()
+    }
+
+    /// The items of `changes` whose model has a policy, changed by another replica in fields this
+    /// one changed and has not had acknowledged: concurrent changes. Read before the batch merges.
+    static func contested(
+        _ changes: [SyncWire.Change], policies: [String: SyncPolicy], ledger: SyncLedger, in tx: ReadWriteTransaction
+    ) throws -> [Contested] {
+        guard !policies.isEmpty else { return [] }
+        let replica = try ledger.replica(in: tx)
+        // A change whose origin is unknown, or this replica (its own change pulled back), is not
+        // concurrent with its own later ones.
+        let others = changes.filter { policies[$0.collection] != nil && $0.origin != nil && $0.origin != replica }
+        guard !others.isEmpty else { return [] }
+        let pending = try ledger.pendingChanges(of: Set(others.map(\.collection)), in: tx)
+        var contested: [ItemAddress: Contested] = [:]
+        var order: [ItemAddress] = []
+        for change in others {
+            let address = ItemAddress(collection: change.collection, key: change.key)
+            guard let ours = pending[address], ours.overlaps(change.changes) || contested[address] != nil else { continue }
+            if contested[address] == nil {
+                let local = try ledger.versions(ofKey: change.key, in: change.collection, transaction: tx) ?? ItemVersions()
+                contested[address] = Contested(collection: change.collection, key: change.key, local: local)
+                order.append(address)
+            }
+            contested[address]?.remote.merge(change.changes)
+        }
+        return order.compactMap { contested[$0] }
+    }
+
+    /// Settles each contested item by its model's policy, once the batch is merged, and writes
+    /// what the policy decided as local changes (queued, so they reach every replica). An item
+    /// removed on either side is left to the field-by-field rule.
+    static func settle(
+        _ contested: [Contested], policies: [String: SyncPolicy], ledger: SyncLedger, in tx: ReadWriteTransaction
+    ) throws -> [SyncConflict] {
+        var conflicts: [SyncConflict] = []
+        for item in contested {
+            guard let policy = policies[item.collection], !item.remote.isRemoved,
+                let local = item.local.encoded, let remote = item.local.encoded(overriddenBy: item.remote),
+                let merged = try ledger.versions(ofKey: item.key, in: item.collection, transaction: tx), !merged.isRemoved
+            else { continue }
+            let settlement = try policy.settle(item.key, local, remote)
+            if try !tx.replaceData(Data(settlement.item), forKey: item.key, in: item.collection) {
+                try tx.setData(Data(settlement.item), forKey: item.key, in: item.collection)
+            }
+            if let copy = settlement.copy {
+                try tx.setData(Data(copy.encoded), forKey: copy.key, in: item.collection)
+                conflicts.append(SyncConflict(collection: item.collection, key: item.key, settlement: .keptBoth(copyKey: copy.key)))
+            } else {
+                conflicts.append(SyncConflict(collection: item.collection, key: item.key, settlement: .merged))
+            }
+        }
+        return conflicts
     }
 }

@@ -37,7 +37,9 @@ package struct SyncServerStorage: Sendable {
             "SELECT pg_advisory_xact_lock(7283949123457)",
             "CREATE TABLE IF NOT EXISTS \(partitions) (partition text PRIMARY KEY, last_seq bigint NOT NULL)",
             "CREATE TABLE IF NOT EXISTS \(items) (partition text NOT NULL, collection text NOT NULL, key text NOT NULL, versions bytea NOT NULL, PRIMARY KEY (partition, collection, key))",
-            "CREATE TABLE IF NOT EXISTS \(log) (partition text NOT NULL, seq bigint NOT NULL, collection text NOT NULL, key text NOT NULL, changes bytea NOT NULL, PRIMARY KEY (partition, seq))",
+            "CREATE TABLE IF NOT EXISTS \(log) (partition text NOT NULL, seq bigint NOT NULL, collection text NOT NULL, key text NOT NULL, changes bytea NOT NULL, replica bigint NOT NULL DEFAULT 0, PRIMARY KEY (partition, seq))",
+            // Tables made before the log kept who pushed each change.
+            "ALTER TABLE \(log) ADD COLUMN IF NOT EXISTS replica bigint NOT NULL DEFAULT 0",
             "CREATE TABLE IF NOT EXISTS \(replicas) (partition text NOT NULL, replica bigint NOT NULL, principal text NOT NULL, applied bigint NOT NULL, PRIMARY KEY (partition, replica))",
         ]
         try await store.write(label: "trove.sync.prepare") { tx in
@@ -49,8 +51,14 @@ package struct SyncServerStorage: Sendable {
     /// from that replica is merged into its item's versions, and what it changed is logged. Returns
     /// the outbox number the replica may acknowledge through.
     ///
-    /// - Throws: ``SyncServerError`` when the replica's identity belongs to another principal or
-    ///   the changes are not in outbox order; ``/Trove/TroveError`` when the server fails.
+    /// A guarded change (its model has a merge policy) whose fields another replica changed after
+    /// the push's basis refuses the whole push (``SyncServerError/pullFirst``): the replica has not
+    /// seen that change, so the two are concurrent, and the replica settles them by its policy
+    /// once it has pulled it.
+    ///
+    /// - Throws: ``SyncServerError`` when the replica's identity belongs to another principal, the
+    ///   changes are not in outbox order, or a guarded change meets an unseen one;
+    ///   ``/Trove/TroveError`` when the server fails.
     package func push(_ push: SyncWire.Push, partition: String, principal: String) async throws -> (acknowledged: Int64, logged: Int) {
         var previous: Int64 = 0
         let now = UInt64(max(0, Date().timeIntervalSince1970 * 1_000))
@@ -89,6 +97,8 @@ package struct SyncServerStorage: Sendable {
             }
             let fresh = push.changes.filter { $0.sequence > applied }
             guard let last = fresh.last else { return (applied, 0) }
+            try await Self.checkUnseenChanges(
+                of: fresh.filter(\.guarded), after: push.basis, replica: replica, partition: partition, log: log, in: tx)
 
             // The items' versions now, merged with the changes in order.
             var versions: [ItemAddress: ItemVersions] = [:]
@@ -129,8 +139,8 @@ package struct SyncServerStorage: Sendable {
                 for (_, won) in logged { changes.append(ByteBuffer(bytes: try won.serialized())) }
                 let numbers = logged.indices.map { lastSequence + 1 + Int64($0) }
                 _ = try await tx.query(
-                    "INSERT INTO \(log) (partition, seq, collection, key, changes) SELECT $1, s, c, k, v FROM unnest($2::bigint[], $3::text[], $4::text[], $5::bytea[]) AS u(s, c, k, v)",
-                    partition, numbers, logged.map(\.0.collection), logged.map(\.0.key), changes)
+                    "INSERT INTO \(log) (partition, seq, collection, key, changes, replica) SELECT $1, s, c, k, v, $6 FROM unnest($2::bigint[], $3::text[], $4::text[], $5::bytea[]) AS u(s, c, k, v)",
+                    partition, numbers, logged.map(\.0.collection), logged.map(\.0.key), changes, replica)
                 _ = try await tx.query(
                     "UPDATE \(partitions) SET last_seq = $2 WHERE partition = $1", partition, numbers.last!)
             }
@@ -141,19 +151,46 @@ package struct SyncServerStorage: Sendable {
         }
     }
 
+    /// Throws ``SyncServerError/pullFirst`` when another replica than `replica` logged, after
+    /// `basis`, a change that sets a field (or the removal) that one of `guarded` sets.
+    private static func checkUnseenChanges(
+        of guarded: [SyncWire.Change], after basis: Int64, replica: Int64, partition: String, log: String,
+        in tx: PostgresReadWriteTransaction
+    ) async throws {
+        guard !guarded.isEmpty else { return }
+        var pushed: [ItemAddress: (fields: Set<UInt32>, removal: Bool)] = [:]
+        for change in guarded {
+            let address = ItemAddress(collection: change.collection, key: change.key)
+            pushed[address, default: ([], false)].fields.formUnion(change.changes.fields.keys)
+            if change.changes.removal != nil { pushed[address, default: ([], false)].removal = true }
+        }
+        let addresses = Array(pushed.keys)
+        for try await (collection, key, bytes) in try await tx.query(
+            "SELECT collection, key, changes FROM \(log) WHERE partition = $1 AND seq > $2 AND replica <> $3 AND (collection, key) IN (SELECT * FROM unnest($4::text[], $5::text[])) ORDER BY seq",
+            partition, basis, replica, addresses.map(\.collection), addresses.map(\.key)
+        ).decode((String, String, ByteBuffer).self) {
+            guard let ours = pushed[ItemAddress(collection: collection, key: key)] else { continue }
+            let theirs = try ItemVersions(serialized: Array(buffer: bytes))
+            if !ours.fields.isDisjoint(with: theirs.fields.keys) || (ours.removal && theirs.removal != nil) {
+                throw SyncServerError.pullFirst
+            }
+        }
+    }
+
     /// The changes logged in `partition` after `cursor`, oldest first, at most `limit`.
     package func pull(partition: String, after cursor: Int64, limit: Int) async throws -> SyncWire.Pulled {
         let log = log
         return try await store.read(label: "trove.sync.pull") { tx in
             var changes: [SyncWire.Change] = []
-            for try await (sequence, collection, key, bytes) in try await tx.query(
-                "SELECT seq, collection, key, changes FROM \(log) WHERE partition = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+            for try await (sequence, collection, key, bytes, replica) in try await tx.query(
+                "SELECT seq, collection, key, changes, replica FROM \(log) WHERE partition = $1 AND seq > $2 ORDER BY seq LIMIT $3",
                 partition, cursor, Int64(limit + 1)
-            ).decode((Int64, String, String, ByteBuffer).self) {
+            ).decode((Int64, String, String, ByteBuffer, Int64).self) {
                 changes.append(
                     SyncWire.Change(
                         sequence: sequence, collection: collection, key: key,
-                        changes: try ItemVersions(serialized: Array(buffer: bytes))))
+                        changes: try ItemVersions(serialized: Array(buffer: bytes)),
+                        origin: replica == 0 ? nil : ReplicaID(rawValue: UInt64(bitPattern: replica))))
             }
             let more = changes.count > limit
             if more { changes.removeLast() }
@@ -183,4 +220,7 @@ package enum SyncServerError: Error, Sendable {
     case badRequest(String)
     /// A replica identity first used by another principal: 403.
     case replicaOfAnotherPrincipal
+    /// A guarded change meets another replica's change that the pushing replica has not pulled:
+    /// 409, nothing applied; the replica pulls, settles by its merge policy, and pushes again.
+    case pullFirst
 }

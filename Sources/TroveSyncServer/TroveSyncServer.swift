@@ -181,6 +181,10 @@ public struct TroveSyncServer: Sendable {
             throw HTTPError(.badRequest, message: reason)
         } catch SyncServerError.replicaOfAnotherPrincipal {
             throw Self.forbidden
+        } catch SyncServerError.pullFirst {
+            throw HTTPError(
+                .conflict,
+                message: "Another replica changed an item of this push after the replica's last pull: pull, then push again.")
         } catch let error as TroveError where error.code == .corruptData {
             throw HTTPError(.badRequest, message: "The versions sent do not read: \(error.message)")
         } catch {

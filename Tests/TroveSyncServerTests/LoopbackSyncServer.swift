@@ -159,18 +159,40 @@ struct TestReplica {
     init(
         _ name: String, in folder: String, server: LoopbackSyncServer, partition: String = "default",
         credentials: SyncCredentials = .none, configuration: TroveSync.Configuration = TroveSync.Configuration(),
-        extensions: [DatabaseExtension] = []
+        extensions: [DatabaseExtension] = [], policies: [SyncPolicy] = []
     ) throws {
         path = "\(folder)/\(name).trove"
         database = try Database(path: path, extensions: extensions)
         sync = try TroveSync(
             database: database, server: server.url, credentials: credentials, partition: partition,
-            collections: [CrashItem.self], configuration: configuration)
+            collections: [CrashItem.self], policies: policies, configuration: configuration)
     }
 
     /// The replica's items (``storedFields(of:)``).
     func items() throws -> [String: [UInt32: [UInt8]]] {
         try storedFields(of: database)
+    }
+}
+
+/// Runs `body` with a server on a fresh schema and replicas named `names` on files of a temporary
+/// folder, syncing `CrashItem`s (with `policies`); disposes of the server and the files
+/// afterwards, whether `body` throws or not.
+func withSyncReplicas(
+    _ names: [String], extensions: [DatabaseExtension] = [], policies: [SyncPolicy] = [],
+    _ body: (LoopbackSyncServer, [TestReplica]) async throws -> Void
+) async throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let server = try await LoopbackSyncServer.start()
+    do {
+        let replicas = try names.map {
+            try TestReplica($0, in: folder, server: server, extensions: extensions, policies: policies)
+        }
+        try await body(server, replicas)
+        await server.dispose()
+    } catch {
+        await server.dispose()
+        throw error
     }
 }
 

@@ -10,24 +10,12 @@ import TroveTestSupport
 /// the client's HTTP.
 @Suite(.enabled(if: TestServer.isConfigured, Comment(rawValue: TestServer.skipMessage)))
 struct SyncThroughServerTests {
-    /// Runs `body` with a server on a fresh schema and replicas named `names` on files of a
-    /// temporary folder, syncing `CrashItem`s; disposes of the server and the files afterwards,
-    /// whether `body` throws or not.
+    /// Runs `body` with a server and replicas named `names` (``withSyncReplicas(_:extensions:policies:_:)``).
     func withReplicas(
         _ names: [String], extensions: [DatabaseExtension] = [],
         _ body: (LoopbackSyncServer, [TestReplica]) async throws -> Void
     ) async throws {
-        let folder = try makeTemporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let server = try await LoopbackSyncServer.start()
-        do {
-            let replicas = try names.map { try TestReplica($0, in: folder, server: server, extensions: extensions) }
-            try await body(server, replicas)
-            await server.dispose()
-        } catch {
-            await server.dispose()
-            throw error
-        }
+        try await withSyncReplicas(names, extensions: extensions, body)
     }
 
     /// Two replicas edit different fields of one item offline; after syncing, both hold both
@@ -177,7 +165,7 @@ struct SyncThroughServerTests {
                 #expect(holders == ["a"], "\(name): the index holds \(holders)")
                 #expect(replica.sync.state.pendingChanges == 0, "\(name) has changes left to send")
             }
-            #expect(second.sync.state.conflicts == [SyncConflict(collection: CrashItem.collection, index: "crash_unique_payload", keptKey: "a", removedKey: "b")])
+            #expect(second.sync.state.conflicts == [SyncConflict(collection: CrashItem.collection, key: "a", settlement: .uniqueValue(index: "crash_unique_payload", removedKey: "b"))])
             let onServer = try await server.server.storage.items(of: "default")
             #expect(onServer.presentItems(of: CrashItem.collection).keys.sorted() == ["a"])
         }
