@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird's: the sync server's long pulls answer at once when the server shuts down.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         // MARK: Runtime
@@ -74,6 +76,7 @@ let package = Package(
                 "Trove", "TroveSync", "TrovePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),

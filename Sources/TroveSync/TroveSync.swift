@@ -470,7 +470,15 @@ public final class TroveSync: Sendable {
                 try tx.setData(Data(settlement.item), forKey: item.key, in: item.collection)
             }
             if let copy = settlement.copy {
-                try tx.setData(Data(copy.encoded), forKey: copy.key, in: item.collection)
+                do {
+                    try tx.setData(Data(copy.encoded), forKey: copy.key, in: item.collection)
+                } catch let error as TroveError where error.code == .uniqueViolation {
+                    // Not a conflict between replicas, which the pull would settle: the policy's.
+                    throw TroveError(
+                        code: .misuse,
+                        message: "The keep-both policy of '\(item.collection)' made a copy of '\(item.key)' that breaks the unique index '\(error.extensionName ?? "")': change the copy's unique values in the policy.",
+                        collection: item.collection, key: copy.key, extensionName: error.extensionName, underlyingError: error)
+                }
                 conflicts.append(SyncConflict(collection: item.collection, key: item.key, settlement: .keptBoth(copyKey: copy.key)))
             } else {
                 conflicts.append(SyncConflict(collection: item.collection, key: item.key, settlement: .merged))

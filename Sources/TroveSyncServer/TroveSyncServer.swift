@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 import Trove
 import TrovePostgres
@@ -127,7 +128,9 @@ public struct TroveSyncServer: Sendable {
                 try await storage.pull(partition: partition, after: after, limit: limit)
             }
             let now = ContinuousClock.now
-            if !pulled.changes.isEmpty || now >= deadline {
+            // A server shutting down answers what it has at once instead of holding the pull:
+            // the replica pulls again from the next server.
+            if !pulled.changes.isEmpty || now >= deadline || Task.isShuttingDownGracefully {
                 return Self.response(try SyncWire.encode(pulled))
             }
             // A push to this server wakes the pull at once; one to another server is seen within

@@ -110,6 +110,38 @@ struct SyncPolicyTests {
         }
     }
 
+    /// A keep-both copy that repeats a unique value of the original is the policy's mistake, not
+    /// a conflict between replicas: the pull fails with an error that says so, and nothing of it
+    /// is merged.
+    @Test func aCopyThatBreaksAUniqueIndexIsRefusedClearly() async throws {
+        let keepBoth = SyncPolicy.keepBoth(CrashItem.self) { local in
+            var copy = local
+            copy.id += "-conflict"
+            return copy
+        }
+        let index = [SyncWorkload.uniquePayload.databaseExtension]
+        try await withSyncReplicas(["first", "second"], extensions: index, policies: [keepBoth]) { _, replicas in
+            let (first, second) = (replicas[0], replicas[1])
+            try await first.database.write { tx in try tx.write(Self.item("a", tags: [1])) }
+            try await first.sync.sync()
+            try await second.sync.sync()
+            // Offline, both change the group; the copy keeps the payload, which is unique.
+            for (replica, group) in [(first, 2), (second, 3)] {
+                try await replica.database.write { tx in
+                    var item = try #require(try tx.read(CrashItem.self, key: "a"))
+                    item.group = group
+                    try tx.write(item)
+                }
+            }
+            try await first.sync.sync()
+            let error = await #expect(throws: TroveError.self) { try await second.sync.sync() }
+            #expect(error?.code == .misuse)
+            #expect(error?.message.contains("keep-both policy of 'crash' made a copy of 'a' that breaks the unique index") == true)
+            let held = try await second.database.read { tx in try tx.read(CrashItem.self, key: "a") }
+            #expect(held?.group == 3)
+        }
+    }
+
     /// Changes of different fields are not a conflict: the field-by-field rule keeps both, and
     /// the policy does not run.
     @Test func changesOfOtherFieldsAreNotConflicts() async throws {
