@@ -8,6 +8,27 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// How SQLite3 Multiple Ciphers is compiled under the `Encryption` trait (VENDORED.md says why).
+let encryptionDefines: [(String, String)] = [
+    ("TROVE_ENCRYPTION", "1"),
+    ("SQLITE_THREADSAFE", "1"),
+    ("SQLITE_ENABLE_FTS5", "1"),
+    ("SQLITE_ENABLE_RTREE", "1"),
+    ("SQLITE_TEMP_STORE", "2"),
+    ("SQLITE_OMIT_LOAD_EXTENSION", "1"),
+    ("SQLITE_DQS", "0"),
+    ("HAVE_CIPHER_AES_128_CBC", "0"),
+    ("HAVE_CIPHER_AES_256_CBC", "0"),
+    ("HAVE_CIPHER_RC4", "0"),
+    ("HAVE_CIPHER_ASCON128", "0"),
+    ("HAVE_CIPHER_AEGIS", "0"),
+    ("CODEC_TYPE", "CODEC_TYPE_SQLCIPHER"),
+]
+
+let encryptionSettings: [CSetting] = encryptionDefines.map { (name: String, value: String) -> CSetting in
+    CSetting.define(name, to: value, .when(traits: ["Encryption"]))
+}
+
 let package = Package(
     name: "Trove",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -26,6 +47,15 @@ let package = Package(
         .library(name: "TroveSync", targets: ["TroveSync"]),
         .library(name: "TroveSyncServer", targets: ["TroveSyncServer"]),
     ],
+    traits: [
+        .default(enabledTraits: ["SystemSQLite"]),
+        .trait(name: "SystemSQLite", description: "Links the system's SQLite (the default)."),
+        .trait(
+            name: "Encryption",
+            description:
+                "Compiles SQLite3 Multiple Ciphers into Trove in place of the system's SQLite, so that database files can be encrypted (Configuration.encryptionKey). Enable it alone: traits: [\"Encryption\"]."
+        ),
+    ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,9 +70,18 @@ let package = Package(
     ],
     targets: [
         // MARK: Runtime
-        .systemLibrary(
+        // SQLite: the system's (trait `SystemSQLite`, the default: libsqlite3-dev on Debian), or,
+        // with the trait `Encryption`, SQLite3 Multiple Ciphers compiled from the sources in
+        // Sources/TroveCSQLite/SQLite3MultipleCiphers. Swift sees SQLite's C API either way (the
+        // system's sqlite3.h); what is linked decides which SQLite runs.
+        .target(
             name: "TroveCSQLite",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+            exclude: ["SQLite3MultipleCiphers"],
+            cSettings: encryptionSettings,
+            linkerSettings: [
+                .linkedLibrary("sqlite3", .when(traits: ["SystemSQLite"])),
+                .linkedLibrary("m", .when(traits: ["Encryption"])),
+            ]
         ),
         .target(
             name: "Trove",

@@ -28,6 +28,7 @@ struct Inspection {
         var configuration = Configuration()
         configuration.isReadOnly = !writable
         configuration.externalChangePollingInterval = nil
+        configuration.encryptionKey = try Self.encryptionKey.get()
         do {
             if writable {
                 // Read-only first: opening read-write makes a Trove database of an empty file (or
@@ -53,10 +54,28 @@ struct Inspection {
             return "\(path) is not a Trove database\(size == 0 ? " (the file is empty)" : "")."
         case .unsupportedSchemaVersion:
             return "Cannot open \(path) with this version of Trove: \(error.message)"
+        case .encryptionKey:
+            return "\(error.message) The trove command takes the key from the environment variable \(keyVariable) (the passphrase, or - to read it from standard input)."
         default:
             return error.message
         }
     }
+
+    /// The environment variable that holds the passphrase of an encrypted file. Never an
+    /// argument: the arguments of a process are visible to every user of the machine.
+    static let keyVariable = "TROVE_ENCRYPTION_KEY"
+
+    /// The key of the files a command opens: the passphrase in ``keyVariable``, or the first
+    /// line of standard input when it is `-` (read once, for every file of the command); `nil`
+    /// when the variable is not set.
+    static let encryptionKey: Result<EncryptionKey?, CommandFailure> = {
+        guard let value = ProcessInfo.processInfo.environment[keyVariable] else { return .success(nil) }
+        guard value == "-" else { return .success(value.isEmpty ? nil : .passphrase(value)) }
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            return .failure(CommandFailure("\(keyVariable) is -, but standard input holds no passphrase."))
+        }
+        return .success(.passphrase(line))
+    }()
 
     /// Reads in one read transaction.
     func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
@@ -132,7 +151,7 @@ struct Inspection {
 }
 
 /// A failure of a verb, printed as `Error: message` with exit status 1.
-struct CommandFailure: Error, CustomStringConvertible {
+struct CommandFailure: Error, Sendable, CustomStringConvertible {
     var description: String
 
     init(_ description: String) {

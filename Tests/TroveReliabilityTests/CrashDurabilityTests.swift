@@ -123,7 +123,7 @@ struct CrashDurabilityTests {
         let path = folder + "/long.trove"
         let committed = 99
         do {
-            let connection = try Database(path: path).newConnection()
+            let connection = try Database(path: path, configuration: TestEncryption.configuration).newConnection()
             for group in 0...committed {
                 try connection.write { tx in try CrashWorkload.writeGroup(group, in: tx) }
             }
@@ -181,7 +181,7 @@ struct CrashDurabilityTests {
         checks: inout Checks
     ) throws -> Int {
         let (items, counter): ([CrashItem], Int) = try {
-            let connection = try Database(path: path).newConnection()
+            let connection = try Database(path: path, configuration: TestEncryption.configuration).newConnection()
             return try connection.read { tx in
                 (
                     try tx.readAll(CrashItem.self),

@@ -13,7 +13,7 @@ struct ExtensionCrashTests {
         let path = folder + "/index.trove"
         let count = 60_000
         do {
-            let connection = try Database(path: path).newConnection()
+            let connection = try Database(path: path, configuration: TestEncryption.configuration).newConnection()
             try connection.write { tx in
                 for n in 0..<count {
                     try tx.write(CrashItem(id: "i\(n)", group: n % 100, payload: Data([UInt8(n & 0xFF)]), metadata: nil))
@@ -35,7 +35,7 @@ struct ExtensionCrashTests {
             #expect(try integrityCheck(path: path) == ["ok"], "round \(round)")
             let tables = try RawDatabase(path: path).rows("SELECT name FROM sqlite_master WHERE name GLOB 'trove_ext_*'")
             #expect(tables.isEmpty == !child.lines.contains("registered"), "round \(round): \(tables)")
-            let database = try Database(path: path)
+            let database = try Database(path: path, configuration: TestEncryption.configuration)
             if child.lines.contains("registered") {
                 #expect(database.orphanedExtensions == ["crash_by_group"])
             } else {
@@ -69,7 +69,7 @@ struct ExtensionCrashTests {
         let path = folder + "/view.trove"
         let count = 12_000
         do {
-            let connection = try Database(path: path).newConnection()
+            let connection = try Database(path: path, configuration: TestEncryption.configuration).newConnection()
             try connection.write { tx in
                 for n in 0..<count {
                     try tx.write(
@@ -83,7 +83,7 @@ struct ExtensionCrashTests {
         for (round, plan) in rounds.enumerated() {
             if plan.from != 0 {
                 // The file holds version 1, complete.
-                let database = try Database(path: path)
+                let database = try Database(path: path, configuration: TestEncryption.configuration)
                 _ = try database.register(CrashView.view(version: 1).databaseExtension)
                 #expect(try contents(of: 1, in: database) == expected(version: 1, in: database), "round \(round)")
             }
@@ -100,7 +100,7 @@ struct ExtensionCrashTests {
             #expect(try integrityCheck(path: path) == ["ok"], "round \(round)")
 
             let survivor = finished ? newVersion : plan.from
-            let database = try Database(path: path)
+            let database = try Database(path: path, configuration: TestEncryption.configuration)
             if survivor == 0 {
                 // Nothing of the registration is in the file.
                 #expect(database.orphanedExtensions.isEmpty, "round \(round)")

@@ -112,6 +112,12 @@ extension CrashStamp: BinaryMessage {
 /// Bulk transactions (``writeBulk(_:in:)``): transaction `g` writes ``bulkSize`` items `b<g>-<j>`
 /// as one sequence, removes the items of group `g - bulkWindow`, and sets `counter` to `g`.
 public enum CrashWorkload {
+    /// The key of a file at step `step` of `trove-crash-writer rekey`: a raw key, another, then
+    /// none (the file decrypted), and so on.
+    public static func rekeyKey(_ step: Int) -> EncryptionKey? {
+        step % 3 == 2 ? nil : TestEncryption.rawKey("rekey-\(step)")
+    }
+
     /// The number of hot items, overwritten in turn.
     public static let hotCount = 16
     /// How many small groups stay stored: older ones are removed.

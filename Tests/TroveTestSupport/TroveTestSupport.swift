@@ -13,7 +13,7 @@ import Trove
 public func makeTemporaryDatabase(
     extensions: [DatabaseExtension] = [], _ configure: (inout Configuration) -> Void = { _ in }
 ) throws -> Database {
-    var configuration = Configuration()
+    var configuration = TestEncryption.configuration
     configure(&configuration)
     return try Database.temporary(configuration: configuration, extensions: extensions)
 }

@@ -56,12 +56,12 @@ import TroveUserExtension
 struct CrashWriter {
     static func main() {
         let arguments = CommandLine.arguments
-        let takesAThirdArgument = ["shared", "insert", "view", "extensions", "actions"].contains(arguments.count == 4 ? arguments[1] : "")
+        let takesAThirdArgument = ["shared", "insert", "view", "extensions", "actions", "rekey"].contains(arguments.count == 4 ? arguments[1] : "")
         let takesTwoMore = arguments.count == 5 && arguments[1] == "cascade-build"
         guard arguments.count == 3 || takesAThirdArgument || takesTwoMore else {
             fail(
-                "usage: trove-crash-writer small|bulk|long|index|sequence|cascade|tally|files|sync <database path> | shared <database path> <name>"
-                    + " | insert <database path> <n> | view <database path> <version>"
+                "usage: trove-crash-writer small|bulk|long|index|sequence|cascade|tally|files|sync|rekey <database path> | shared <database path> <name>"
+                    + " | insert <database path> <n> | view <database path> <version> | rekey <database path> <step>"
                     + " | actions <database path> <log path>"
                     + " | cascade-build <database path> <spines> <fanout>"
             )
@@ -73,7 +73,7 @@ struct CrashWriter {
             }
             if arguments[1] == "insert" {
                 guard let count = Int(arguments[3]), count >= 0 else { fail("insert: <n> is not a count") }
-                try Database(path: arguments[2]).newConnection().write { tx in
+                try Database(path: arguments[2], configuration: TestEncryption.configuration).newConnection().write { tx in
                     for n in 0..<count {
                         try tx.write(CrashWorkload.item(id: "insert-\(n)", group: n, salt: 3))
                     }
@@ -86,6 +86,11 @@ struct CrashWriter {
             }
             if arguments[1] == "actions" {
                 try runActions(path: arguments[2], log: arguments[3])
+                return
+            }
+            if arguments[1] == "rekey" {
+                guard arguments.count == 4, let step = Int(arguments[3]) else { fail("rekey: <step> is not a number") }
+                try rekey(path: arguments[2], from: step)
                 return
             }
             if arguments[1] == "files" {
@@ -114,7 +119,7 @@ struct CrashWriter {
                 return
             }
             if arguments[1] == "sequence" {
-                let connection = try Database(path: arguments[2]).newConnection()
+                let connection = try Database(path: arguments[2], configuration: TestEncryption.configuration).newConnection()
                 let stored = try connection.read { try $0.count(in: CrashWorkload.sequenceCollection) }
                 for n in (stored + 1)... {
                     try connection.write { tx in
@@ -125,7 +130,7 @@ struct CrashWriter {
                     say("committed \(n)")
                 }
             }
-            let connection = try Database(path: arguments[2]).newConnection()
+            let connection = try Database(path: arguments[2], configuration: TestEncryption.configuration).newConnection()
             let last = try connection.read(CrashItem.self, key: CrashWorkload.counterKey)?.group ?? -1
             switch arguments[1] {
             case "small":
@@ -174,7 +179,7 @@ struct CrashWriter {
 
     /// Writes and removes items with the sync ledger registered, until killed.
     static func sync(path: String) throws -> Never {
-        let database = try Database(path: path, extensions: [SyncWorkload.ledger.databaseExtension])
+        let database = try Database(path: path, configuration: TestEncryption.configuration, extensions: [SyncWorkload.ledger.databaseExtension])
         let connection = try database.newConnection()
         var random = SystemRandomNumberGenerator()
         for n in 1... {
@@ -202,7 +207,7 @@ struct CrashWriter {
 
     /// Builds the graph of `CascadeNode`, or removes it in one cascade.
     static func cascade(_ arguments: [String]) throws {
-        let database = try Database(path: arguments[2], extensions: [CascadeNode.edges.databaseExtension])
+        let database = try Database(path: arguments[2], configuration: TestEncryption.configuration, extensions: [CascadeNode.edges.databaseExtension])
         let connection = try database.newConnection()
         if arguments[1] == "cascade-build" {
             guard let spines = Int(arguments[3]), let fanout = Int(arguments[4]), spines > 0, fanout >= 0 else {
@@ -220,7 +225,7 @@ struct CrashWriter {
 
     /// Writes random items and checks the indexes of `set` against them, until killed.
     static func checkExtensionSet(_ set: String, path: String) throws -> Never {
-        let database = try Database(path: path, extensions: CrashIndex.set(set).map(\.index.databaseExtension))
+        let database = try Database(path: path, configuration: TestEncryption.configuration, extensions: CrashIndex.set(set).map(\.index.databaseExtension))
         let connection = try database.newConnection()
         var random = SystemRandomNumberGenerator()
         var checked = 0
@@ -297,7 +302,7 @@ struct CrashWriter {
     /// before it prints it; the first run of `ActionWorkload.killedKey` then sleeps, for the test to
     /// kill the process between the action's work and its record.
     static func runActions(path: String, log: String) throws {
-        let database = try Database(path: path, extensions: [ActionWorkload.schedule.databaseExtension])
+        let database = try Database(path: path, configuration: TestEncryption.configuration, extensions: [ActionWorkload.schedule.databaseExtension])
         try ActionWorkload.seed(database)
         if !FileManager.default.fileExists(atPath: log) {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
@@ -336,7 +341,7 @@ struct CrashWriter {
     }
 
     static func register(_ definition: DatabaseExtension, path: String) throws {
-        let database = try Database(path: path)
+        let database = try Database(path: path, configuration: TestEncryption.configuration)
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<ExtensionRegistration, any Error>?>(nil)
         Task {
@@ -357,6 +362,16 @@ struct CrashWriter {
 
     /// Writes a line to standard output without buffering: one write(2) of less than PIPE_BUF
     /// bytes, so the test reads either the whole line or none of it.
+    /// Changes the key of the file at `path` for ever, through the keys of
+    /// ``CrashWorkload/rekeyKey(_:)`` from step `step` (encrypting, encrypting again,
+    /// decrypting); prints `rekeyed N` after each change to the key of step N returned.
+    static func rekey(path: String, from step: Int) throws {
+        for next in step... {
+            try Database.changeEncryptionKey(ofFileAt: path, from: CrashWorkload.rekeyKey(next), to: CrashWorkload.rekeyKey(next + 1))
+            say("rekeyed \(next + 1)")
+        }
+    }
+
     static func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }

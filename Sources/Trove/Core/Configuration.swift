@@ -156,6 +156,17 @@ public struct Configuration: Sendable, Hashable {
     /// may still create the `-wal` and `-shm` files beside it, which hold no data of their own.
     public var isReadOnly: Bool = false
 
+    /// The key of the file, for an encrypted database (``EncryptionKey``), or `nil` (the
+    /// default) for a file that is not encrypted. A new file opened with a key is encrypted with
+    /// it from its first page; every connection of the database opens with it.
+    ///
+    /// A wrong key, or a missing one for an encrypted file, fails the open with a ``TroveError``
+    /// of code ``TroveError/Code/encryptionKey``, before anything is written. A key needs Trove
+    /// built with its package trait `Encryption` (``EncryptionKey/isAvailable``); otherwise the
+    /// open fails with ``TroveError/Code/misuse``. Change or remove the key of a file with
+    /// ``Database/changeEncryptionKey(ofFileAt:from:to:)``.
+    public var encryptionKey: EncryptionKey?
+
     /// Creates the default configuration.
     public init() {}
 }

@@ -24,13 +24,17 @@ extension Database {
     /// Related SQLite documentation: <https://www.sqlite.org/backup.html>
     ///
     /// - Parameters:
-    ///   - path: The path of the copy. Nothing may exist there yet; its folder must exist.
+    ///   - path: The path of the copy. Nothing may exist there yet; its folder must exist. The copy
+    ///     is created readable by its owner only.
+    ///   - encryption: The key of the copy: the database's own (the default: an encrypted
+    ///     database's copy is encrypted with its key, a plain one's is plain), another, or none.
     ///   - pagesPerStep: How many pages to copy between two calls of `progress`.
     ///   - progress: Called after each step with how far the copy is, on the calling thread.
     /// - Throws: ``TroveError`` with code ``TroveError/Code/misuse`` when a file exists at `path`,
     ///   and ``TroveError/Code/sqlite`` when SQLite fails; a failed backup removes its partial copy.
     public func backup(
-        to path: String, pagesPerStep: Int = 1_024, progress: ((BackupProgress) -> Void)? = nil
+        to path: String, encryption: BackupEncryption = .sameKey, pagesPerStep: Int = 1_024,
+        progress: ((BackupProgress) -> Void)? = nil
     ) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw TroveError(
@@ -39,7 +43,7 @@ extension Database {
                 path: self.path)
         }
         do {
-            try copy(to: path, pagesPerStep: max(1, pagesPerStep), progress: progress)
+            try copy(to: path, encryption: encryption, pagesPerStep: max(1, pagesPerStep), progress: progress)
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] {
                 try? FileManager.default.removeItem(atPath: path + suffix)
@@ -48,18 +52,32 @@ extension Database {
         }
     }
 
-    private func copy(to path: String, pagesPerStep: Int, progress: ((BackupProgress) -> Void)?) throws {
+    private func copy(
+        to path: String, encryption: BackupEncryption, pagesPerStep: Int, progress: ((BackupProgress) -> Void)?
+    ) throws {
         let source = try openConnectionHandle()
         // A read transaction on the source for the whole copy: every step reads the same snapshot,
         // and commits of other connections never make the backup start over.
         try source.execute("BEGIN")
         defer { try? source.execute("COMMIT") }
         _ = try Self.integer(source, "SELECT count(*) FROM sqlite_master")
-        let destination = try SQLiteConnection(path: path, access: .readWriteCreate)
+        // SQLite copies pages as they are: the copy starts with the source's key, and takes its
+        // own once complete.
+        FilePermissions.createOwnerOnly(path)
+        let destination = try SQLiteConnection(path: path, access: .readWriteCreate, key: configuration.encryptionKey)
         try source.backup(
             into: destination, pagesPerStep: pagesPerStep,
             progress: progress.map { report in { report(BackupProgress(copiedPageCount: $0, totalPageCount: $1)) } },
             describe: "The backup of '\(self.path)' into '\(path)' failed.")
+        let key: EncryptionKey?
+        switch encryption.kind {
+        case .sameKey: key = configuration.encryptionKey
+        case .key(let other): key = other
+        case .none: key = nil
+        }
+        if key != configuration.encryptionKey {
+            try destination.changeKey(to: key)
+        }
     }
 
     /// Rebuilds the database file so that it holds no free pages, giving the space of removed
@@ -281,5 +299,68 @@ extension Database {
             return keys
         }
         return nil
+    }
+}
+
+extension Database {
+    /// Changes the encryption key of the database file at `path`: encrypts a plain file (`from`
+    /// `nil`), encrypts an encrypted one again with another key, or decrypts it (`to` `nil`). Every
+    /// page is rewritten in one transaction: a process killed meanwhile leaves the file readable
+    /// with the old key, never with neither.
+    ///
+    /// ```swift
+    /// try Database.changeEncryptionKey(ofFileAt: path, from: .passphrase(old), to: .passphrase(new))
+    /// ```
+    ///
+    /// No connection or process may have the file open (close the ``Database`` first). It needs
+    /// Trove built with its package trait `Encryption`.
+    ///
+    /// Complexity: O(n) in the size of the file.
+    ///
+    /// - Parameters:
+    ///   - path: The path of a Trove file.
+    ///   - oldKey: Its key now, or `nil` when it is not encrypted.
+    ///   - newKey: Its new key, or `nil` to decrypt it.
+    /// - Throws: ``TroveError``: ``TroveError/Code/encryptionKey`` when `oldKey` does not open the
+    ///   file; ``TroveError/Code/misuse`` without the `Encryption` trait or while the file is open
+    ///   elsewhere; what SQLite throws.
+    public static func changeEncryptionKey(ofFileAt path: String, from oldKey: EncryptionKey?, to newKey: EncryptionKey?)
+        throws
+    {
+        try checkPath(path)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw TroveError(code: .misuse, message: "There is no database file at '\(path)' whose key could change.", path: path)
+        }
+        let connection = try SQLiteConnection(path: path, access: .readWrite, key: oldKey, busyTimeoutMilliseconds: 1_000)
+        if oldKey == nil {
+            // Read before anything is written: an encrypted file fails here with its own error.
+            try connection.execute("SELECT count(*) FROM sqlite_master")
+        }
+        try connection.changeKey(to: newKey)
+    }
+}
+
+/// The key of a backup's copy (``Database/backup(to:encryption:pagesPerStep:progress:)``).
+public struct BackupEncryption: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
+        case sameKey
+        case key(EncryptionKey)
+        case none
+    }
+
+    let kind: Kind
+
+    /// The database's own key: an encrypted database's copy is encrypted with it, a plain
+    /// database's copy is plain.
+    public static let sameKey = BackupEncryption(kind: .sameKey)
+    /// No encryption: the copy is plain, whatever the database.
+    public static let none = BackupEncryption(kind: .none)
+
+    /// Another key.
+    ///
+    /// - Parameter key: The key of the copy.
+    /// - Returns: The choice.
+    public static func key(_ key: EncryptionKey) -> BackupEncryption {
+        BackupEncryption(kind: .key(key))
     }
 }

@@ -122,8 +122,11 @@ public final class Database: Sendable {
         self.history = Mutex(ChangeHistory(limit: configuration.changesetHistoryLimit))
         self.sharedItems = SharedItemCache(limit: configuration.sharedItemCacheLimit)
         try Database.checkPath(path)
+        if !configuration.isReadOnly {
+            FilePermissions.createOwnerOnly(path)
+        }
         let connection = try SQLiteConnection(
-            path: path, access: configuration.isReadOnly ? .readOnly : .readWriteCreate)
+            path: path, access: configuration.isReadOnly ? .readOnly : .readWriteCreate, key: configuration.encryptionKey)
         if configuration.isReadOnly {
             try Database.checkReadOnlyFile(connection, configuration: configuration)
         } else {
@@ -228,7 +231,7 @@ public final class Database: Sendable {
     /// in-memory one: each connection would get its own empty database, without Trove's tables.
     /// A path that exists and is not a regular file (a folder, a device, a named pipe, on which
     /// SQLite would wait forever) is refused by one `stat`.
-    private static func checkPath(_ path: String) throws {
+    static func checkPath(_ path: String) throws {
         if path.isEmpty || path == ":memory:" {
             throw TroveError(
                 code: .misuse,
@@ -353,8 +356,14 @@ public final class Database: Sendable {
         } catch var error as TroveError where error.isNotADatabase {
             // Read first when the file opens: SQLITE_NOTADB here is a file that never was a
             // database, where later it is a database file damaged since (`corruptDatabase`).
-            error.code = .notADatabase
-            error.message = "The file '\(connection.path)' is not a SQLite database: its first bytes are not SQLite's."
+            if PathDiagnosis.looksEncrypted(connection.path) {
+                error.code = .encryptionKey
+                error.message =
+                    "The file '\(connection.path)' is encrypted, or is not a SQLite database: its first bytes are not SQLite's. If it is an encrypted Trove file, open it with its key (Configuration.encryptionKey)."
+            } else {
+                error.code = .notADatabase
+                error.message = "The file '\(connection.path)' is not a SQLite database: its first bytes are not SQLite's."
+            }
             throw error
         }
     }

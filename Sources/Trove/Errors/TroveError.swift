@@ -140,6 +140,7 @@ extension TroveError {
             case writeConflict
             case overflow
             case unauthorized
+            case encryptionKey
         }
 
         private let kind: Kind
@@ -208,6 +209,10 @@ extension TroveError {
         /// A sync server (TroveSync) refused the request: the credentials are missing, expired or
         /// wrong (HTTP 401), or they do not grant the partition (HTTP 403). The message says which.
         public static let unauthorized = Code(.unauthorized)
+        /// The file is encrypted and was opened without its key or with another one, or a key was
+        /// given for a file that is not encrypted (``Configuration/encryptionKey``). Nothing was
+        /// written to the file.
+        public static let encryptionKey = Code(.encryptionKey)
 
         /// The name of the code, such as `corruptData`.
         public var description: String { kind.rawValue }

@@ -15,6 +15,17 @@ import Foundation
 /// calls on the path and its folder tell them apart; nothing here runs when SQLite succeeds,
 /// except ``refuseSpecialFile(_:)``, one `stat` per ``Database`` opened.
 enum PathDiagnosis {
+    /// Whether the file at `path` may be an encrypted database: whole pages of bytes (a multiple
+    /// of 512) that do not begin with SQLite's header, as a file SQLite refused as not a database.
+    static func looksEncrypted(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size >= 512, size % 512 == 0 else { return false }
+        try? handle.seek(toOffset: 0)
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        return head != Data("SQLite format 3\0".utf8)
+    }
+
     /// A problem found, with the code of the error to throw.
     struct Problem {
         var code: TroveError.Code

@@ -23,13 +23,13 @@ extension SQLiteConnection {
         }
     }
 
-    /// Opens a handle on `path` with `access`, waiting up to `busyTimeoutMilliseconds` for the
+    /// Opens a handle on `path` with `access` and the file's `key` (`nil`: not encrypted), waiting up to `busyTimeoutMilliseconds` for the
     /// locks of other connections (none when `nil`).
     ///
     /// - Throws: ``TroveError`` when SQLite cannot open the file, saying what is wrong with the
     ///   path.
-    convenience init(path: String, access: Access, busyTimeoutMilliseconds: Int? = nil) throws {
-        try self.init(path: path, flags: access.flags)
+    convenience init(path: String, access: Access, key: EncryptionKey?, busyTimeoutMilliseconds: Int? = nil) throws {
+        try self.init(path: path, flags: access.flags, key: key)
         if let busyTimeoutMilliseconds {
             setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         }
@@ -87,6 +87,54 @@ extension SQLiteConnection {
         guard finish == SQLITE_OK else {
             throw destination.error(code: finish, sql: nil)
         }
+    }
+
+    /// Encrypts the file with `key`, encrypts it again with another, or decrypts it (`nil`), in
+    /// one transaction: a process killed meanwhile leaves the file readable with the old key. The
+    /// handle must have been opened with the file's key (or none), and no other handle may have
+    /// the file open: the file leaves write-ahead logging for the time of the change (SQLite3
+    /// Multiple Ciphers does not encrypt a file in that mode), and goes back to it after.
+    ///
+    /// - Throws: ``TroveError``: ``TroveError/Code/misuse`` without the `Encryption` trait, for
+    ///   an empty passphrase, or when another handle has the file open; what SQLite throws.
+    func changeKey(to key: EncryptionKey?) throws {
+        #if Encryption
+        let material = key?.material ?? []
+        if key != nil, material.isEmpty {
+            throw TroveError(
+                code: .misuse, message: "The new encryption key of '\(path)' is an empty passphrase: give a passphrase, or no key.",
+                path: path)
+        }
+        func journalMode(_ sql: String) throws -> String {
+            let statement = try makeStatement(sql)
+            return try statement.step() ? statement.string(at: 0) : ""
+        }
+        let wasLogging = try journalMode("PRAGMA journal_mode") == "wal"
+        if wasLogging {
+            let openElsewhere = TroveError(
+                code: .misuse,
+                message: "The encryption key of '\(path)' cannot change while another connection or process has the file open: close them first.",
+                path: path)
+            do {
+                guard try journalMode("PRAGMA journal_mode = DELETE") == "delete" else { throw openElsewhere }
+            } catch let error as TroveError where error.sqliteResultCode.map({ $0 & 0xFF }) == SQLITE_BUSY {
+                throw openElsewhere
+            }
+        }
+        let code = material.withUnsafeBytes { bytes in
+            sqlite3_rekey_v2(handle, "main", material.isEmpty ? nil : bytes.baseAddress, Int32(bytes.count))
+        }
+        guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
+        if wasLogging {
+            try execute("PRAGMA journal_mode = WAL")
+        }
+        #else
+        throw TroveError(
+            code: .misuse,
+            message:
+                "The encryption key of '\(path)' cannot change: this build of Trove has no encryption. Enable Trove's package trait \"Encryption\".",
+            path: path)
+        #endif
     }
 
     /// Copies frames of the write-ahead log into the database file.

@@ -45,7 +45,7 @@ final class SQLiteConnection {
     ///
     /// - Throws: ``TroveError`` when SQLite cannot open the file, saying what is wrong with the
     ///   path (see ``PathDiagnosis``).
-    init(path: String, flags: Int32) throws {
+    init(path: String, flags: Int32, key: EncryptionKey? = nil) throws {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
@@ -58,6 +58,40 @@ final class SQLiteConnection {
         self.path = path
         self.isOpenedReadOnly = flags & SQLITE_OPEN_READONLY != 0
         sqlite3_extended_result_codes(handle, 1)
+        if let key {
+            try useKey(key)
+        }
+    }
+
+    /// Gives SQLite the key of the file, before anything reads it, and checks it by reading the
+    /// schema: a wrong key fails here, before anything is written.
+    private func useKey(_ key: EncryptionKey) throws {
+        #if Encryption
+        guard !key.material.isEmpty else {
+            throw TroveError(
+                code: .misuse, message: "The encryption key of '\(path)' is an empty passphrase: give a passphrase, or no key.",
+                path: path)
+        }
+        let code = key.material.withUnsafeBytes { bytes in
+            sqlite3_key_v2(handle, "main", bytes.baseAddress, Int32(bytes.count))
+        }
+        guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
+        do {
+            try execute("SELECT count(*) FROM sqlite_master")
+        } catch let error as TroveError where error.isNotADatabase {
+            throw TroveError(
+                code: .encryptionKey,
+                message:
+                    "The encryption key given does not open '\(path)': it is not the key the file was encrypted with, or the file is not encrypted (open it without a key).",
+                path: path, underlyingError: error)
+        }
+        #else
+        throw TroveError(
+            code: .misuse,
+            message:
+                "'\(path)' cannot be opened with an encryption key: this build of Trove has no encryption. Enable Trove's package trait \"Encryption\" (traits: [\"Encryption\"] where your package depends on Trove).",
+            path: path)
+        #endif
     }
 
     deinit {

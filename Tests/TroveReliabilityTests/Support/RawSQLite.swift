@@ -16,6 +16,11 @@ final class RawDatabase {
         }
         self.handle = handle
         sqlite3_busy_timeout(handle, 5_000)
+        #if Encryption
+        if let key = ProcessInfo.processInfo.environment["TROVE_TEST_ENCRYPTION_KEY"] {
+            _ = sqlite3_key_v2(handle, "main", key, Int32(key.utf8.count))
+        }
+        #endif
     }
 
     deinit {

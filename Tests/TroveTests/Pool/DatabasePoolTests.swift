@@ -311,7 +311,7 @@ struct DatabasePoolTests {
     @Test func theWriterWaitsOutAMomentaryWriteLockWithABusyTimeoutOfZero() async throws {
         let database = try makeTemporaryDatabase { $0.busyTimeoutMilliseconds = 0 }
         try await database.write(Account(id: 1, balance: 1))
-        let holder = try SQLiteConnection(path: database.path, access: .readWrite)
+        let holder = try SQLiteConnection(path: database.path, access: .readWrite, key: database.configuration.encryptionKey)
         try holder.execute("BEGIN IMMEDIATE")
         // Released by a thread of its own: the tasks of a loaded test run may wait for a core
         // of the cooperative pool longer than the grace.
@@ -331,7 +331,7 @@ struct DatabasePoolTests {
     @Test func aWriteLockHeldPastTheGraceFailsWithABusyError() async throws {
         let database = try makeTemporaryDatabase { $0.busyTimeoutMilliseconds = 0 }
         try await database.write(Account(id: 1, balance: 1))
-        let holder = try SQLiteConnection(path: database.path, access: .readWrite)
+        let holder = try SQLiteConnection(path: database.path, access: .readWrite, key: database.configuration.encryptionKey)
         try holder.execute("BEGIN IMMEDIATE")
         // Timed around the synchronous write, so that waiting for a thread of the cooperative pool
         // (long on a loaded machine) is not counted. The upper bound only tells a retry loop that
