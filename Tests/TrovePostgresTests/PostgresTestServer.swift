@@ -165,16 +165,31 @@ enum TestServer {
     /// With `posix_spawn` and `waitpid`, not Foundation's `Process`, whose `waitUntilExit()`
     /// spins a run loop on a thread of the cooperative pool (while this suite hung, a finished
     /// `postgres-test-server.sh` child was seen left unreaped, a zombie).
+    ///
+    /// The child gets no descriptor of this process but its standard output: two servers started
+    /// at once (the plain and the TLS one) would otherwise each inherit the other's pipe, and a
+    /// server, which outlives its script, would hold it open, so that the other reader never saw
+    /// its end and waited for ever (seen when the TLS tests came). The pipe is close-on-exec, and
+    /// on Linux the child closes every descriptor above 2 (glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np`, which also covers pipes opened elsewhere).
     @discardableResult
     static func shell(_ arguments: [String]) throws -> String {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw failure(arguments, "pipe() failed: errno \(errno)") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addclose(&actions, fds[0])
         posix_spawn_file_actions_addclose(&actions, fds[1])
+        #if canImport(Glibc)
+            // glibc 2.34 and later; Swift's Glibc module does not import it.
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+                _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            }
+        #endif
         let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
