@@ -145,9 +145,9 @@ extension PostgresStore {
             case .preferred: mode = "TLS preferred"
             case .required: mode = "TLS required"
             }
+            let name = serverName.map { "the name '\($0)'" } ?? "the host's name"
             return "\(mode), certificate checked against \(authorityDescription)"
-                + (verification == .certificateAndServerName
-                    ? " and for \(serverName.map { "the name '\($0)'" } ?? "the host's name")" : " (its name not checked)")
+                + (verification == .certificateAndServerName ? " and for \(name)" : " (its name not checked)")
         }
 
         /// The certificate authority in words.

@@ -203,7 +203,9 @@ struct PostgresTLSTests {
         try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: notPEM))
         defer { try? FileManager.default.removeItem(atPath: notPEM) }
         for path in [missing, notPEM] {
-            let configuration = try TLSTestServer.configuration { $0.tls = .required(certificateAuthority: .pemFile(path)) }
+            let configuration = try TLSTestServer.configuration {
+                $0.tls = .required(certificateAuthority: .pemFile(path))
+            }
             let error = try #require(await TLSTestServer.refusal(configuration))
             #expect(error.code == .misuse, "\(error)")
             #expect(error.message.contains("certificate authority file \(path)"), "\(error.message)")
