@@ -64,6 +64,8 @@ let package = Package(
         // products it uses).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // TrovePostgres's TLS settings (certificates, trust roots): already a dependency of postgres-nio.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Hummingbird's: the sync server's long pulls answer at once when the server shuts down.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
@@ -95,6 +97,7 @@ let package = Package(
             dependencies: [
                 "Trove",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strictSettings
         ),

@@ -9,7 +9,7 @@ import Trove
 /// be missed), and connects again, waiting longer after each failure, until the store closes.
 final class PostgresChangeListener: Sendable {
     private weak let store: PostgresStore?
-    private let configuration: PostgresStore.Configuration
+    private let configuration: PostgresConnection.Configuration
     private let channel: String
     // A Mutex around the first-listen signal: set once by the listening task, read by `open`.
     private let started = Mutex<CheckedContinuation<Void, any Error>?>(nil)
@@ -17,7 +17,7 @@ final class PostgresChangeListener: Sendable {
 
     init(store: PostgresStore) {
         self.store = store
-        configuration = store.configuration
+        configuration = store.endpoint.connection
         channel = store.names.channel
     }
 
@@ -55,7 +55,7 @@ final class PostgresChangeListener: Sendable {
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(
-                    configuration: configuration.connectionConfiguration, id: 1, logger: store?.logger ?? .init(label: "trove"))
+                    configuration: configuration, id: 1, logger: store?.logger ?? .init(label: "trove"))
                 defer { Task { try? await connection.close() } }
                 try await withTaskCancellationHandler {
                     try await connection.listen(on: channel) { notifications in

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 import Trove
 
@@ -35,16 +36,24 @@ enum PostgresErrors {
         return false
     }
 
-    /// The error of a failed first connection: server down, or credentials refused.
+    /// The error of a failed first connection: server down, credentials refused, or TLS failed.
     static func connectFailed(_ error: any Error, configuration: PostgresStore.Configuration) -> TroveError {
         let state = sqlState(of: error)
+        let serverMessage = (error as? PSQLError)?.serverInfo?[.message]
         let reason: String
         switch state {
-        case "28P01", "28000": reason = "the server refused the user name or password"
+        case "28P01": reason = "the server refused the user name or password"
+        case "28000" where configuration.tls.mode == .disabled && serverMessage?.hasSuffix("no encryption") == true:
+            reason =
+                "the server accepts no connection without TLS from this user and address (\(serverMessage ?? "")): set the configuration's tls to .required(certificateAuthority:) (sslmode=verify-full in a URL)"
+        case "28000":
+            reason = "the server refused the user or the address: \(serverMessage ?? "\(error)")"
         case "3D000": reason = "the database does not exist"
         default:
-            if let error = error as? PSQLError, error.code == .server {
-                reason = "the server refused the connection: \(error.serverInfo?[.message] ?? "\(error)")"
+            if let tlsReason = tlsFailure(error, configuration: configuration) {
+                reason = tlsReason
+            } else if let error = error as? PSQLError, error.code == .server {
+                reason = "the server refused the connection: \(serverMessage ?? "\(error)")"
             } else {
                 reason = "the server could not be reached (is it running, and listening on that host and port?)"
             }
@@ -54,6 +63,50 @@ enum PostgresErrors {
             message: "Cannot connect to PostgreSQL at \(configuration.location): \(reason)"
                 + (state.map { " (SQLSTATE \($0))" } ?? "") + ".",
             underlyingError: error)
+    }
+
+    /// What failed in the TLS negotiation or handshake that `error` reports, in words, or `nil`
+    /// when `error` is not about TLS.
+    static func tlsFailure(_ error: any Error, configuration: PostgresStore.Configuration) -> String? {
+        let tls = configuration.tls
+        for cause in causes(of: error) {
+            if let error = cause as? PSQLError, error.code == .sslUnsupported {
+                return "the server does not offer TLS, and the store's settings require it (\(tls))"
+            }
+            if let error = cause as? NIOSSLExtraError, error == .failedToValidateHostname {
+                return
+                    "the server presented a certificate that is not for the name '\(tls.serverName ?? configuration.host)' (\(tls)); set the TLS setting's serverName to the name the certificate is for"
+            }
+            if let error = cause as? NIOSSLError, case .handshakeFailed(let failure) = error {
+                if "\(failure)".contains("CERTIFICATE_VERIFY_FAILED") {
+                    return
+                        "the server presented a certificate that \(tls.authorityDescription) did not sign, or that has expired or is not yet valid (\(tls))"
+                }
+                return "the TLS handshake with the server failed (\(tls)): \(failure)"
+            }
+            if let error = cause as? PSQLError, error.code == .failedToAddSSLHandler {
+                return
+                    "TLS could not be set up on the connection (\(tls)): \(error.underlying.map { "\($0)" } ?? "\(error)")"
+            }
+        }
+        // Other errors of NIOSSL (an unclean shutdown, say) are a connection lost, not a refusal.
+        return nil
+    }
+
+    /// `error` and the errors under it, outermost first: postgres-nio's and Trove's wrapping.
+    private static func causes(of error: any Error) -> [any Error] {
+        var causes: [any Error] = [error]
+        while causes.count < 8 {
+            let last = causes[causes.count - 1]
+            if let error = last as? PSQLError, let underlying = error.underlying {
+                causes.append(underlying)
+            } else if let error = last as? TroveError, let underlying = error.underlyingError {
+                causes.append(underlying)
+            } else {
+                break
+            }
+        }
+        return causes
     }
 
     /// The error of a failed COMMIT: whether the transaction committed is unknown when the
@@ -74,6 +127,13 @@ enum PostgresErrors {
     /// `error` as a ``TroveError``: Trove's own errors and cancellation pass through.
     static func map(_ error: any Error, store: PostgresStore, during what: String) -> any Error {
         if error is TroveError || error is CancellationError { return error }
+        if let reason = tlsFailure(error, configuration: store.configuration) {
+            return TroveError(
+                code: .server,
+                message:
+                    "A connection to PostgreSQL at \(store.configuration.location) could not be opened during \(what): \(reason). Nothing of it was committed.",
+                underlyingError: error)
+        }
         if isConnectionLoss(error) {
             return TroveError(
                 code: .server,

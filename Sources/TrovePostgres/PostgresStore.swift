@@ -65,6 +65,14 @@ public final class PostgresStore: AsyncDatabaseWriter {
         public var password: String?
         /// The database to use.
         public var database: String
+        /// Whether and how the connections use TLS, and the certificate authority that must have
+        /// signed the server's certificate (see ``PostgresStore/TLS``). ``PostgresStore/TLS/disabled``
+        /// unless set, or unless the URL's `sslmode` says otherwise.
+        ///
+        /// ```swift
+        /// configuration.tls = .required(certificateAuthority: .pemFile("/etc/trove/db-ca.pem"))
+        /// ```
+        public var tls: TLS = .disabled
         /// The PostgreSQL schema (namespace) that holds Trove's tables; created when missing.
         /// Two stores with the same server, database and schema share their items.
         public var schema: String = "trove"
@@ -101,9 +109,24 @@ public final class PostgresStore: AsyncDatabaseWriter {
 
         /// A configuration from a URL such as `postgres://user:password@host:5432/database`.
         ///
+        /// The query may set TLS as libpq's does, with `sslmode` and `sslrootcert` (the path of a
+        /// PEM file of certificate authorities, or `system` for the system's, the default):
+        /// `postgres://app:secret@db.internal/app?sslmode=verify-full&sslrootcert=/etc/trove/db-ca.pem`.
+        ///
+        /// | `sslmode` | ``tls`` | |
+        /// |---|---|---|
+        /// | none, `disable` | ``PostgresStore/TLS/disabled`` | no TLS |
+        /// | `prefer` | ``PostgresStore/TLS/preferred(certificateAuthority:serverName:verification:)`` | TLS when offered, its certificate checked; else none |
+        /// | `require`, `verify-full` | ``PostgresStore/TLS/required(certificateAuthority:serverName:verification:)`` | TLS, the certificate's authority and name checked |
+        /// | `verify-ca` | `.required(…, verification: .certificateOnly)` | TLS, the certificate's authority checked, not its name |
+        ///
+        /// Trove checks the certificate whenever it uses TLS: `require` and `prefer` do too,
+        /// where libpq's do not. `sslmode=allow`, client certificates (`sslcert`, `sslkey`) and
+        /// an `sslrootcert` without an `sslmode` are refused; other query parameters are ignored.
+        ///
         /// - Parameter url: The URL of the database.
         /// - Throws: ``/Trove/TroveError/Code/misuse`` when the URL is not a `postgres://` or
-        ///   `postgresql://` URL with a user.
+        ///   `postgresql://` URL with a user, or its TLS parameters are not ones Trove takes.
         public init(url: String) throws {
             guard let components = URLComponents(string: url),
                 components.scheme == "postgres" || components.scheme == "postgresql",
@@ -118,6 +141,15 @@ public final class PostgresStore: AsyncDatabaseWriter {
                 host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
                 password: components.password.map { $0.removingPercentEncoding ?? $0 },
                 database: path.isEmpty ? user : path)
+            let query = components.queryItems ?? []
+            func parameter(_ name: String) -> String? { query.last { $0.name == name }?.value }
+            if let unsupported = ["sslcert", "sslkey", "sslpassword", "sslcrl"].first(where: { parameter($0) != nil }) {
+                throw TroveError(
+                    code: .misuse,
+                    message:
+                        "The PostgreSQL URL \"\(Self.redacted(url))\" sets \(unsupported), which Trove does not take: client certificates and revocation lists are not supported.")
+            }
+            tls = try TLS.libpq(sslmode: parameter("sslmode"), sslrootcert: parameter("sslrootcert"))
         }
 
         /// `url` with its password hidden, for error messages.
@@ -127,28 +159,42 @@ public final class PostgresStore: AsyncDatabaseWriter {
             return components.string ?? "(a URL)"
         }
 
-        var connectionConfiguration: PostgresConnection.Configuration {
-            var configuration = PostgresConnection.Configuration(
-                host: host, port: port, username: username, password: password, database: database, tls: .disable)
-            configuration.options.connectTimeout = TimeAmount.nanoseconds(
+        /// postgres-nio's configurations of a single connection (the first one and the
+        /// listener's) and of the pool, with the TLS settings built once (``TLS/resolved()``).
+        ///
+        /// - Throws: ``/Trove/TroveError/Code/misuse`` when the TLS settings cannot be used.
+        func endpoint() throws -> Endpoint {
+            let tls = try self.tls.resolved()
+            var connection = PostgresConnection.Configuration(
+                host: host, port: port, username: username, password: password, database: database,
+                tls: tls.connection)
+            connection.options.connectTimeout = TimeAmount.nanoseconds(
                 connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000)
-            return configuration
-        }
-
-        var clientConfiguration: PostgresClient.Configuration {
-            var configuration = PostgresClient.Configuration(
-                host: host, port: port, username: username, password: password, database: database, tls: .disable)
-            configuration.options.maximumConnections = maximumConnections
-            configuration.options.connectTimeout = connectTimeout
-            return configuration
+            connection.options.tlsServerName = tls.serverName
+            var client = PostgresClient.Configuration(
+                host: host, port: port, username: username, password: password, database: database, tls: tls.client)
+            client.options.maximumConnections = maximumConnections
+            client.options.connectTimeout = connectTimeout
+            client.options.tlsServerName = tls.serverName
+            return Endpoint(connection: connection, client: client)
         }
 
         /// Where the server is, for messages (never the password).
         var location: String { "\(username)@\(host):\(port)/\(database) (schema \(schema))" }
     }
 
+    /// How to reach the server, in postgres-nio's terms: built once when the store opens.
+    struct Endpoint: Sendable {
+        /// A single connection's configuration: the first one's, and the listener's.
+        var connection: PostgresConnection.Configuration
+        /// The pool's configuration.
+        var client: PostgresClient.Configuration
+    }
+
     /// The configuration the store was opened with.
     public let configuration: Configuration
+    /// How to reach the server, TLS settings built: the listener's connections use it.
+    let endpoint: Endpoint
     let client: PostgresClient
     let names: PostgresNames
 
@@ -186,9 +232,11 @@ public final class PostgresStore: AsyncDatabaseWriter {
     }
 
     private init(
-        configuration: Configuration, client: PostgresClient, extensions: [any PostgresKeptExtension], logger: Logger
+        configuration: Configuration, endpoint: Endpoint, client: PostgresClient,
+        extensions: [any PostgresKeptExtension], logger: Logger
     ) {
         self.configuration = configuration
+        self.endpoint = endpoint
         self.client = client
         names = PostgresNames(schema: configuration.schema)
         writeFollowers = Dictionary(grouping: extensions, by: \.collection)
@@ -229,8 +277,11 @@ public final class PostgresStore: AsyncDatabaseWriter {
     /// - Returns: An open store.
     /// - Throws: ``/Trove/TroveError/Code/misuse`` naming the model and the extension that
     ///   PostgreSQL does not keep, or two extensions with the same name;
-    ///   ``/Trove/TroveError/Code/server`` when the server cannot be reached or refuses the
-    ///   credentials (the message says which); ``/Trove/TroveError/Code/unsupportedSchemaVersion``
+    ///   ``/Trove/TroveError/Code/server`` when the server cannot be reached, refuses the
+    ///   credentials, does not offer the TLS that ``Configuration-swift.struct/tls`` requires, or
+    ///   presents a certificate that fails its check (the message says which, and where);
+    ///   ``/Trove/TroveError/Code/misuse`` when the TLS settings' certificate authority cannot be
+    ///   read; ``/Trove/TroveError/Code/unsupportedSchemaVersion``
     ///   when a newer Trove wrote the schema.
     public static func open(
         configuration: Configuration, models: [any Persistable.Type] = [], extensions: [DatabaseExtension] = []
@@ -241,17 +292,18 @@ public final class PostgresStore: AsyncDatabaseWriter {
         logger.logLevel = .error
         // One connection first, on its own: a server that is down or refuses the credentials is
         // reported now, in one clear error, instead of by a pool that keeps retrying.
+        let endpoint = try configuration.endpoint()
         let probe: PostgresConnection
         do {
-            probe = try await PostgresConnection.connect(
-                configuration: configuration.connectionConfiguration, id: 0, logger: logger)
+            probe = try await PostgresConnection.connect(configuration: endpoint.connection, id: 0, logger: logger)
         } catch {
             throw PostgresErrors.connectFailed(error, configuration: configuration)
         }
         try? await probe.close()
 
-        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
-        let store = PostgresStore(configuration: configuration, client: client, extensions: kept, logger: logger)
+        let client = PostgresClient(configuration: endpoint.client, backgroundLogger: logger)
+        let store = PostgresStore(
+            configuration: configuration, endpoint: endpoint, client: client, extensions: kept, logger: logger)
         store.tasks.withLock { $0.pool = Task { await client.run() } }
         do {
             try await PostgresSchema.migrate(store)

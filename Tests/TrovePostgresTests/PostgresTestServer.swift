@@ -36,22 +36,9 @@ enum TestServer {
     private static let ownServer: (url: String?, failure: String?) = {
         guard environmentURL == nil else { return (nil, nil) }
         do {
-            let output = try shell([script, "start"])
-            func value(_ name: String) -> String? {
-                output.split(separator: "\n").lazy.compactMap { line -> String? in
-                    let prefix = "export \(name)="
-                    guard line.hasPrefix(prefix) else { return nil }
-                    return String(line.dropFirst(prefix.count)).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
-                }.first
-            }
-            guard let url = value("TROVE_POSTGRES_URL"), let folder = value("TROVE_POSTGRES_DATA") else {
+            let values = try startServer("start", folderVariable: "TROVE_POSTGRES_DATA")
+            guard let url = values["TROVE_POSTGRES_URL"] else {
                 return (nil, "Scripts/postgres-test-server.sh printed no server")
-            }
-            startedFolder.withLock { $0 = folder }
-            atexit {
-                if let folder = TestServer.startedFolder.withLock({ $0 }) {
-                    _ = try? TestServer.shell([TestServer.script, "stop", folder])
-                }
             }
             return (url, nil)
         } catch {
@@ -59,8 +46,37 @@ enum TestServer {
         }
     }()
 
-    /// The folder of the server this process started, which it stops when it exits.
-    private static let startedFolder = Mutex<String?>(nil)
+    /// Starts a server with `Scripts/postgres-test-server.sh COMMAND` and returns the variables it
+    /// exports; the server is stopped when this process exits (its folder is the value of
+    /// `folderVariable`).
+    static func startServer(_ command: String, folderVariable: String) throws -> [String: String] {
+        let output = try shell([script, command])
+        var values: [String: String] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("export ") {
+            let assignment = line.dropFirst("export ".count)
+            guard let equals = assignment.firstIndex(of: "=") else { continue }
+            values[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
+                .trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+        }
+        guard let folder = values[folderVariable] else {
+            throw failure([script, command], "printed no \(folderVariable)")
+        }
+        let first = startedFolders.withLock { folders in
+            folders.append(folder)
+            return folders.count == 1
+        }
+        if first {
+            atexit {
+                for folder in TestServer.startedFolders.withLock({ $0 }) {
+                    _ = try? TestServer.shell([TestServer.script, "stop", folder])
+                }
+            }
+        }
+        return values
+    }
+
+    /// The folders of the servers this process started, which it stops when it exits.
+    private static let startedFolders = Mutex<[String]>([])
 
     /// The repository's `Scripts/postgres-test-server.sh`.
     static let script: String = {
@@ -129,13 +145,16 @@ enum TestServer {
         try? await execute("DROP SCHEMA \"\(store.configuration.schema)\" CASCADE")
     }
 
-    /// Runs `sql` on a connection of its own, behind every store's back.
-    static func execute(_ sql: String, url: String? = nil) async throws {
+    /// Runs `sql` on a connection of its own, behind every store's back (with `tls`, on a
+    /// server that takes TLS connections only).
+    static func execute(
+        _ sql: String, url: String? = nil, tls: PostgresConnection.Configuration.TLS = .disable
+    ) async throws {
         let configuration = try PostgresStore.Configuration(url: try #require(url ?? Self.url))
         let connection = try await PostgresConnection.connect(
             configuration: .init(
                 host: configuration.host, port: configuration.port, username: configuration.username,
-                password: configuration.password, database: configuration.database, tls: .disable),
+                password: configuration.password, database: configuration.database, tls: tls),
             id: 99, logger: Logger(label: "trove.tests"))
         defer { Task { try? await connection.close() } }
         try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "trove.tests"))
@@ -146,16 +165,31 @@ enum TestServer {
     /// With `posix_spawn` and `waitpid`, not Foundation's `Process`, whose `waitUntilExit()`
     /// spins a run loop on a thread of the cooperative pool (while this suite hung, a finished
     /// `postgres-test-server.sh` child was seen left unreaped, a zombie).
+    ///
+    /// The child gets no descriptor of this process but its standard output: two servers started
+    /// at once (the plain and the TLS one) would otherwise each inherit the other's pipe, and a
+    /// server, which outlives its script, would hold it open, so that the other reader never saw
+    /// its end and waited for ever (seen when the TLS tests came). The pipe is close-on-exec, and
+    /// on Linux the child closes every descriptor above 2 (glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np`, which also covers pipes opened elsewhere).
     @discardableResult
     static func shell(_ arguments: [String]) throws -> String {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw failure(arguments, "pipe() failed: errno \(errno)") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addclose(&actions, fds[0])
         posix_spawn_file_actions_addclose(&actions, fds[1])
+        #if canImport(Glibc)
+            // glibc 2.34 and later; Swift's Glibc module does not import it.
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+                _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            }
+        #endif
         let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
