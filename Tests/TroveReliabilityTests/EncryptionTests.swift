@@ -39,6 +39,10 @@ struct EncryptionTests {
         return markers.filter { text.contains($0.lowercased()) }
     }
 
+    /// The items of the file whose key changes under SIGKILL: enough that a change takes long
+    /// enough for kills to land in it.
+    static let rekeyItems = 2_000
+
     #if Encryption
     /// Writes the markers, and returns the bytes of the write-ahead log while the database is
     /// open (the last connection to close folds it into the file and removes it) and the path
@@ -167,7 +171,7 @@ struct EncryptionTests {
     /// encrypting again, decrypting) and is killed at a random moment: the file opens with the
     /// last key it acknowledged or the next one, never neither, and holds every item, intact.
     @Test func killedWhileTheKeyChangesTheFileOpensWithTheOldOrTheNewKey() throws {
-        let kills = Soak.integer("TROVE_REKEY_KILLS", default: 12)
+        let kills = Soak.integer("TROVE_REKEY_KILLS", default: 30)
         let seed = UInt64(Soak.integer("TROVE_CRASH_SEED", default: Int(UInt32.random(in: 0...UInt32.max))))
         var random = SeededGenerator(seed: seed)
         let folder = try makeTemporaryFolder()
@@ -176,7 +180,7 @@ struct EncryptionTests {
         do {
             let database = try Self.open(path, key: CrashWorkload.rekeyKey(0))
             try database.write { tx in
-                for n in 0..<2_000 {
+                for n in 0..<Self.rekeyItems {
                     try tx.write(CrashWorkload.item(id: "item-\(n)", group: n, salt: 5))
                 }
             }
@@ -189,7 +193,7 @@ struct EncryptionTests {
             if round % 2 == 1 {
                 _ = child.waitForLine(timeout: .seconds(60)) { $0.hasPrefix("rekeyed ") }
             }
-            usleep(UInt32(random.next() % 1_500_000))
+            usleep(UInt32(random.next() % 600_000))
             if let problem = child.sigkill() {
                 Issue.record("round \(round): \(problem)")
                 return
@@ -209,7 +213,7 @@ struct EncryptionTests {
                 Issue.record("round \(round) (seed \(seed)): the file opens with neither the key of step \(step) nor of step \(step + 1)")
                 return
             }
-            #expect(try database.read { try $0.count(of: CrashItem.self) } == 2_000, "round \(round)")
+            #expect(try database.read { try $0.count(of: CrashItem.self) } == Self.rekeyItems, "round \(round)")
             #expect(try database.integrityCheck().isOK, "round \(round)")
             step = now
         }

@@ -13,11 +13,22 @@ public enum TestEncryption {
         rawKey($0)
     }
 
-    /// A raw key of 32 bytes made of the UTF-8 of `text`, repeated (text must not be empty).
+    /// A raw key of 32 bytes made of the UTF-8 of `text`, repeated.
     public static func rawKey(_ text: String) -> EncryptionKey {
-        let bytes = Array(text.utf8)
         // 32 bytes, so `raw` cannot throw.
-        return try! EncryptionKey.raw((0..<32).map { bytes.isEmpty ? 0 : bytes[$0 % bytes.count] })
+        try! EncryptionKey.raw(rawKeyBytes(text))
+    }
+
+    /// The bytes of ``rawKey(_:)``.
+    public static func rawKeyBytes(_ text: String) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        return (0..<32).map { bytes.isEmpty ? 0 : bytes[$0 % bytes.count] }
+    }
+
+    /// ``key`` as SQLite3 Multiple Ciphers takes a raw key (`x'…'`, 64 hexadecimal digits), for
+    /// tests that open the files with SQLite's C API; `nil` without a key.
+    public static let keyLiteral: String? = ProcessInfo.processInfo.environment["TROVE_TEST_ENCRYPTION_KEY"].map {
+        "x'" + rawKeyBytes($0).map { String(format: "%02X", $0) }.joined() + "'"
     }
 
     /// A default configuration with ``key``.

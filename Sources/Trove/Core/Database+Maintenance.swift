@@ -304,16 +304,18 @@ extension Database {
 
 extension Database {
     /// Changes the encryption key of the database file at `path`: encrypts a plain file (`from`
-    /// `nil`), encrypts an encrypted one again with another key, or decrypts it (`to` `nil`). Every
-    /// page is rewritten in one transaction: a process killed meanwhile leaves the file readable
-    /// with the old key, never with neither.
+    /// `nil`), encrypts an encrypted one again with another key, or decrypts it (`to` `nil`).
     ///
     /// ```swift
     /// try Database.changeEncryptionKey(ofFileAt: path, from: .passphrase(old), to: .passphrase(new))
     /// ```
     ///
-    /// No connection or process may have the file open (close the ``Database`` first). It needs
-    /// Trove built with its package trait `Encryption`.
+    /// The file is copied beside itself (`<path>.rekeying`), the copy takes the new key, and it
+    /// replaces the file in one rename: a process killed at any moment leaves the file readable
+    /// with the old key or with the new one, never with neither (a copy left behind is removed by
+    /// the next change). It needs free disk space of the file's size, no connection or process
+    /// with the file open (close the ``Database`` first), and Trove built with its package trait
+    /// `Encryption`. The file keeps its permissions.
     ///
     /// Complexity: O(n) in the size of the file.
     ///
@@ -323,7 +325,7 @@ extension Database {
     ///   - newKey: Its new key, or `nil` to decrypt it.
     /// - Throws: ``TroveError``: ``TroveError/Code/encryptionKey`` when `oldKey` does not open the
     ///   file; ``TroveError/Code/misuse`` without the `Encryption` trait or while the file is open
-    ///   elsewhere; what SQLite throws.
+    ///   elsewhere; what SQLite or the file system throws.
     public static func changeEncryptionKey(ofFileAt path: String, from oldKey: EncryptionKey?, to newKey: EncryptionKey?)
         throws
     {
@@ -331,12 +333,38 @@ extension Database {
         guard FileManager.default.fileExists(atPath: path) else {
             throw TroveError(code: .misuse, message: "There is no database file at '\(path)' whose key could change.", path: path)
         }
-        let connection = try SQLiteConnection(path: path, access: .readWrite, key: oldKey, busyTimeoutMilliseconds: 1_000)
-        if oldKey == nil {
-            // Read before anything is written: an encrypted file fails here with its own error.
-            try connection.execute("SELECT count(*) FROM sqlite_master")
+        guard EncryptionKey.isAvailable else {
+            throw TroveError(
+                code: .misuse,
+                message: "The encryption key of '\(path)' cannot change: this build of Trove has no encryption. Enable Trove's package trait \"Encryption\".",
+                path: path)
         }
-        try connection.changeKey(to: newKey)
+        let copy = path + ".rekeying"
+        func removeCopy() {
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+        }
+        removeCopy()
+        let source = try SQLiteConnection(path: path, access: .readWrite, key: oldKey, busyTimeoutMilliseconds: 1_000)
+        // Read before anything is written: a file the key does not open fails here.
+        try source.execute("SELECT count(*) FROM sqlite_master")
+        try source.takeExclusiveAccess()
+        // A read transaction until the copy replaces the file: no writer can commit meanwhile.
+        try source.execute("BEGIN")
+        defer { try? source.execute("COMMIT") }
+        _ = try integer(source, "SELECT count(*) FROM sqlite_master")
+        let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o600
+        do {
+            FilePermissions.create(copy, mode: mode)
+            let destination = try SQLiteConnection(path: copy, access: .readWriteCreate, key: oldKey)
+            try source.backup(
+                into: destination, pagesPerStep: 4_096, progress: nil,
+                describe: "The copy of '\(path)' made to change its encryption key failed.")
+            try destination.changeKey(to: newKey)
+            try FilePermissions.replace(path, with: copy)
+        } catch {
+            removeCopy()
+            throw error
+        }
     }
 }
 

@@ -89,11 +89,31 @@ extension SQLiteConnection {
         }
     }
 
-    /// Encrypts the file with `key`, encrypts it again with another, or decrypts it (`nil`), in
-    /// one transaction: a process killed meanwhile leaves the file readable with the old key. The
-    /// handle must have been opened with the file's key (or none), and no other handle may have
-    /// the file open: the file leaves write-ahead logging for the time of the change (SQLite3
-    /// Multiple Ciphers does not encrypt a file in that mode), and goes back to it after.
+    /// Takes the file out of write-ahead logging, which SQLite does only when no other handle has
+    /// it open: the check that this handle is alone on the file, and what SQLite3 Multiple Ciphers
+    /// needs to change the key of a plain file. Trove puts the file back in write-ahead logging
+    /// when it next opens it.
+    ///
+    /// - Throws: ``TroveError`` with code ``TroveError/Code/misuse`` when another connection or
+    ///   process has the file open.
+    func takeExclusiveAccess() throws {
+        let openElsewhere = TroveError(
+            code: .misuse,
+            message: "The encryption key of '\(path)' cannot change while another connection or process has the file open: close them first.",
+            path: path)
+        do {
+            let statement = try makeStatement("PRAGMA journal_mode = DELETE")
+            guard try statement.step(), statement.string(at: 0) == "delete" else { throw openElsewhere }
+        } catch let error as TroveError where error.sqliteResultCode.map({ $0 & 0xFF }) == SQLITE_BUSY {
+            throw openElsewhere
+        }
+    }
+
+    /// Encrypts the file with `key`, encrypts it again with another, or decrypts it (`nil`). The
+    /// handle must have been opened with the file's key (or none) and be alone on the file
+    /// (``takeExclusiveAccess()`` is called first). Not atomic under a crash (SQLite3 Multiple
+    /// Ciphers' journal of a key change is not one the old or the new key rolls back): call it on
+    /// a copy only, as backups and ``Database/changeEncryptionKey(ofFileAt:from:to:)`` do.
     ///
     /// - Throws: ``TroveError``: ``TroveError/Code/misuse`` without the `Encryption` trait, for
     ///   an empty passphrase, or when another handle has the file open; what SQLite throws.
@@ -105,29 +125,11 @@ extension SQLiteConnection {
                 code: .misuse, message: "The new encryption key of '\(path)' is an empty passphrase: give a passphrase, or no key.",
                 path: path)
         }
-        func journalMode(_ sql: String) throws -> String {
-            let statement = try makeStatement(sql)
-            return try statement.step() ? statement.string(at: 0) : ""
-        }
-        let wasLogging = try journalMode("PRAGMA journal_mode") == "wal"
-        if wasLogging {
-            let openElsewhere = TroveError(
-                code: .misuse,
-                message: "The encryption key of '\(path)' cannot change while another connection or process has the file open: close them first.",
-                path: path)
-            do {
-                guard try journalMode("PRAGMA journal_mode = DELETE") == "delete" else { throw openElsewhere }
-            } catch let error as TroveError where error.sqliteResultCode.map({ $0 & 0xFF }) == SQLITE_BUSY {
-                throw openElsewhere
-            }
-        }
+        try takeExclusiveAccess()
         let code = material.withUnsafeBytes { bytes in
             sqlite3_rekey_v2(handle, "main", material.isEmpty ? nil : bytes.baseAddress, Int32(bytes.count))
         }
         guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
-        if wasLogging {
-            try execute("PRAGMA journal_mode = WAL")
-        }
         #else
         throw TroveError(
             code: .misuse,

@@ -1,6 +1,7 @@
 import TroveCSQLite
 import Foundation
 import Trove
+import TroveTestSupport
 
 /// A raw SQLite handle on a database file, behind Trove's back: to check the file as SQLite sees
 /// it, and to damage it.
@@ -17,7 +18,7 @@ final class RawDatabase {
         self.handle = handle
         sqlite3_busy_timeout(handle, 5_000)
         #if Encryption
-        if let key = ProcessInfo.processInfo.environment["TROVE_TEST_ENCRYPTION_KEY"] {
+        if let key = TestEncryption.keyLiteral {
             _ = sqlite3_key_v2(handle, "main", key, Int32(key.utf8.count))
         }
         #endif
