@@ -25,11 +25,17 @@ let package = Package(
     platforms: [.macOS(.v15)],
     traits: [
         .trait(
+            name: "Encryption",
+            description:
+                "Trove built with its trait Encryption (SQLite3 Multiple Ciphers, which then runs every implementation): adds the column 'Trove, encrypted' (issue 34)"),
+        .trait(
             name: "Postgres",
             description: "The PostgreSQL suite: Trove's PostgresStore against raw postgres-nio and Fluent (issue 18)")
     ],
     dependencies: [
-        .package(name: "Trove", path: ".."),
+        .package(
+            name: "Trove", path: "..",
+            traits: [.defaults, .init(name: "Encryption", condition: .when(traits: ["Encryption"]))]),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // Used only with the `Postgres` trait: built only then (FluentKit and its PostgreSQL
         // driver without Vapor: vapor/fluent itself is FluentKit plus Vapor's glue).

@@ -45,8 +45,10 @@ struct MisuseTests {
             "CompileChecks/\(file)")
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let modules = try CrashWriterProcess.executableURL().deletingLastPathComponent().appendingPathComponent(
-            "Modules")
+        let products = try CrashWriterProcess.executableURL().deletingLastPathComponent()
+        let modules = products.appendingPathComponent("Modules")
+        // The module map SwiftPM makes for the C target of SQLite.
+        let sqliteModuleMap = products.appendingPathComponent("TroveCSQLite.build/module.modulemap")
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let input = folder + "/Misuse.swift"
@@ -57,7 +59,8 @@ struct MisuseTests {
         process.arguments = [
             ProcessInfo.processInfo.environment["TROVE_SWIFTC"] ?? "swiftc", "-emit-sil", "-o", "/dev/null",
             "-parse-as-library", "-swift-version", "6", "-module-cache-path", folder + "/cache",
-            "-I", modules.path, "-I", packageRoot.appendingPathComponent("Sources/TroveCSQLite").path, input,
+            "-I", modules.path, "-Xcc", "-fmodule-map-file=\(sqliteModuleMap.path)", "-I",
+            packageRoot.appendingPathComponent("Sources/TroveCSQLite/include").path, input,
         ]
         let output = Pipe()
         process.standardError = output

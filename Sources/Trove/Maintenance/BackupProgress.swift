@@ -1,4 +1,4 @@
-/// How far a ``Database/backup(to:pagesPerStep:progress:)`` is.
+/// How far a ``Database/backup(to:encryption:pagesPerStep:progress:)`` is.
 public struct BackupProgress: Sendable, Hashable {
     /// The pages copied so far.
     public var copiedPageCount: Int

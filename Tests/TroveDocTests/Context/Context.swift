@@ -14,6 +14,7 @@ private nonisolated func given<T>() -> T { fatalError("The documentation's block
 // MARK: The database
 
 nonisolated var path: String { given() }
+nonisolated var backupPath: String { given() }
 nonisolated var database: Database { given() }
 nonisolated var connection: Connection { given() }
 

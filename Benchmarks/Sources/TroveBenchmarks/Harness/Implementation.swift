@@ -1,9 +1,21 @@
+import Trove
+
 /// The implementations under test, in the order of the table's columns.
 enum Implementation: String, CaseIterable {
     case baseline
     case trove
     case grdb
     case json
+    #if Encryption
+    /// Trove on a file encrypted with a passphrase (the trait `Encryption`): the cost of
+    /// encryption, against the column "Trove" of the same run.
+    case troveEncrypted
+    #endif
+
+    #if Encryption
+    /// The passphrase of the encrypted column.
+    static let encryptionKey = EncryptionKey.passphrase("benchmark passphrase")
+    #endif
 
     /// The column title.
     var title: String {
@@ -12,6 +24,9 @@ enum Implementation: String, CaseIterable {
         case .trove: "Trove (generated coder)"
         case .grdb: "GRDB 7.10 Codable records"
         case .json: "SQLite + Codable JSON"
+        #if Encryption
+        case .troveEncrypted: "Trove, encrypted (SQLCipher 4 scheme)"
+        #endif
         }
     }
 
@@ -22,6 +37,9 @@ enum Implementation: String, CaseIterable {
         case .trove: "Trove"
         case .grdb: "GRDB"
         case .json: "JSON"
+        #if Encryption
+        case .troveEncrypted: "Trove enc."
+        #endif
         }
     }
 
@@ -32,6 +50,9 @@ enum Implementation: String, CaseIterable {
         case .trove: try TroveStore(directory: directory)
         case .grdb: try GRDBStore(directory: directory)
         case .json: try JSONStore(directory: directory)
+        #if Encryption
+        case .troveEncrypted: try TroveStore(directory: directory, key: Self.encryptionKey)
+        #endif
         }
     }
 
@@ -42,6 +63,9 @@ enum Implementation: String, CaseIterable {
         case .trove: try TroveIndexedStore(directory: directory)
         case .grdb: try GRDBIndexedStore(directory: directory)
         case .json: try JSONIndexedStore(directory: directory)
+        #if Encryption
+        case .troveEncrypted: try TroveIndexedStore(directory: directory, key: Self.encryptionKey)
+        #endif
         }
     }
 }

@@ -18,8 +18,11 @@ final class TroveIndexedStore: IndexedBenchmarkStore {
         let writer: Connection
         let reader: Connection
 
-        init(path: String) throws {
-            database = try Database(path: path, extensions: [TroveIndexedStore.byAgeAndEmail.databaseExtension])
+        init(path: String, key: EncryptionKey?) throws {
+            var configuration = Configuration()
+            configuration.encryptionKey = key
+            database = try Database(
+                path: path, configuration: configuration, extensions: [TroveIndexedStore.byAgeAndEmail.databaseExtension])
             writer = try database.newConnection()
             reader = try database.newConnection()
         }
@@ -35,9 +38,13 @@ final class TroveIndexedStore: IndexedBenchmarkStore {
         }
     }
 
-    init(directory: String) throws {
+    /// The key of the file (`nil`: plain), for the column "Trove, encrypted".
+    private let key: EncryptionKey?
+
+    init(directory: String, key: EncryptionKey? = nil) throws {
+        self.key = key
         path = directory + "/users.trove"
-        openSession = try Session(path: path)
+        openSession = try Session(path: path, key: key)
     }
 
     func insert(_ users: [User]) throws {
@@ -107,6 +114,6 @@ final class TroveIndexedStore: IndexedBenchmarkStore {
     }
 
     func reopen() throws {
-        openSession = try Session(path: path)
+        openSession = try Session(path: path, key: key)
     }
 }

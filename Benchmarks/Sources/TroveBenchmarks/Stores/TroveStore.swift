@@ -17,9 +17,15 @@ final class TroveStore: BenchmarkStore {
     /// Whether writes measure the cost of keeping unknown fields (`TROVE_BENCHMARK_UNKNOWN_FIELDS=1`).
     private let showsUnknownField = ProcessInfo.processInfo.environment["TROVE_BENCHMARK_UNKNOWN_FIELDS"] == "1"
 
-    init(directory: String) throws {
+    /// The key of the file (`nil`: plain), for the column "Trove, encrypted".
+    private let key: EncryptionKey?
+
+    init(directory: String, key: EncryptionKey? = nil) throws {
         path = directory + "/users.trove"
-        database = try Database(path: path)
+        self.key = key
+        var configuration = Configuration()
+        configuration.encryptionKey = key
+        database = try Database(path: path, configuration: configuration)
         writer = try database.newConnection()
         reader = try database.newConnection()
     }
@@ -61,6 +67,7 @@ final class TroveStore: BenchmarkStore {
     func prepareCachedReads(_ keys: [String]) throws {
         guard cachedReader == nil else { return }
         var configuration = Configuration()
+        configuration.encryptionKey = key
         configuration.itemCacheLimit = max(keys.count, configuration.itemCacheLimit)
         let connection = try Database(path: path, configuration: configuration).newConnection()
         _ = try Self.readBatch(keys, on: connection)
