@@ -41,7 +41,11 @@ final class TroveIndexedStore: IndexedBenchmarkStore {
     /// The key of the file (`nil`: plain), for the column "Trove, encrypted".
     private let key: EncryptionKey?
 
-    init(directory: String, key: EncryptionKey? = nil) throws {
+    convenience init(directory: String) throws {
+        try self.init(directory: directory, key: nil)
+    }
+
+    init(directory: String, key: EncryptionKey?) throws {
         self.key = key
         path = directory + "/users.trove"
         openSession = try Session(path: path, key: key)

@@ -20,7 +20,11 @@ final class TroveStore: BenchmarkStore {
     /// The key of the file (`nil`: plain), for the column "Trove, encrypted".
     private let key: EncryptionKey?
 
-    init(directory: String, key: EncryptionKey? = nil) throws {
+    convenience init(directory: String) throws {
+        try self.init(directory: directory, key: nil)
+    }
+
+    init(directory: String, key: EncryptionKey?) throws {
         path = directory + "/users.trove"
         self.key = key
         var configuration = Configuration()
