@@ -229,7 +229,10 @@ struct EncryptionTests {
         let error = #expect(throws: TroveError.self) { _ = try Self.open(folder + "/refused.trove", key: Self.key) }
         #expect(error?.code == .misuse)
         #expect(error?.message.contains("Encryption") == true)
-        #expect((try? Data(contentsOf: URL(fileURLWithPath: folder + "/refused.trove")))?.isEmpty ?? true)
+        // The size from the file system: Foundation's Data(contentsOf:) leaks its buffer for an
+        // empty file (LeakSanitizer).
+        let size = (try? FileManager.default.attributesOfItem(atPath: folder + "/refused.trove"))?[.size] as? Int
+        #expect((size ?? 0) == 0)
     }
     #endif
 
