@@ -154,7 +154,7 @@ public struct ItemVersions: Sendable, Hashable {
     }
 
     /// Whether `other` sets a field these versions set, or both remove the item.
-    func overlaps(_ other: ItemVersions) -> Bool {
+    package func overlaps(_ other: ItemVersions) -> Bool {
         (removal != nil && other.removal != nil) || fields.keys.contains { other.fields[$0] != nil }
     }
 

@@ -158,11 +158,10 @@ package struct SyncServerStorage: Sendable {
         in tx: PostgresReadWriteTransaction
     ) async throws {
         guard !guarded.isEmpty else { return }
-        var pushed: [ItemAddress: (fields: Set<UInt32>, removal: Bool)] = [:]
+        // Per item, every field the push sets and whether it removes the item.
+        var pushed: [ItemAddress: ItemVersions] = [:]
         for change in guarded {
-            let address = ItemAddress(collection: change.collection, key: change.key)
-            pushed[address, default: ([], false)].fields.formUnion(change.changes.fields.keys)
-            if change.changes.removal != nil { pushed[address, default: ([], false)].removal = true }
+            pushed[ItemAddress(collection: change.collection, key: change.key), default: ItemVersions()].merge(change.changes)
         }
         let addresses = Array(pushed.keys)
         for try await (collection, key, bytes) in try await tx.query(
@@ -170,8 +169,7 @@ package struct SyncServerStorage: Sendable {
             partition, basis, replica, addresses.map(\.collection), addresses.map(\.key)
         ).decode((String, String, ByteBuffer).self) {
             guard let ours = pushed[ItemAddress(collection: collection, key: key)] else { continue }
-            let theirs = try ItemVersions(serialized: Array(buffer: bytes))
-            if !ours.fields.isDisjoint(with: theirs.fields.keys) || (ours.removal && theirs.removal != nil) {
+            if ours.overlaps(try ItemVersions(serialized: Array(buffer: bytes))) {
                 throw SyncServerError.pullFirst
             }
         }
