@@ -102,6 +102,10 @@ struct EncryptionTests {
         let missing = #expect(throws: TroveError.self) { _ = try Self.open(path, key: nil) }
         #expect(missing?.code == .encryptionKey)
         #expect(missing?.message.contains("open it with its key") == true)
+        let changeWithout = #expect(throws: TroveError.self) {
+            try Database.changeEncryptionKey(ofFileAt: path, from: nil, to: .passphrase("new"))
+        }
+        #expect(changeWithout?.code == .encryptionKey)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
 

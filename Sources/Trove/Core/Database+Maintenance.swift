@@ -345,8 +345,9 @@ extension Database {
         }
         removeCopy()
         let source = try SQLiteConnection(path: path, access: .readWrite, key: oldKey, busyTimeoutMilliseconds: 1_000)
-        // Read before anything is written: a file the key does not open fails here.
-        try source.execute("SELECT count(*) FROM sqlite_master")
+        // Read before anything is written: a file the key does not open, or an encrypted one
+        // without its key, fails here with the error an open gives.
+        _ = try readHeader(source)
         try source.takeExclusiveAccess()
         // A read transaction until the copy replaces the file: no writer can commit meanwhile.
         try source.execute("BEGIN")

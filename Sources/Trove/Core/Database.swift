@@ -342,7 +342,7 @@ public final class Database: Sendable {
         }
     }
 
-    private static func readHeader(_ connection: SQLiteConnection) throws -> (Int32, Int32, Int64) {
+    static func readHeader(_ connection: SQLiteConnection) throws -> (Int32, Int32, Int64) {
         func integer(_ sql: String) throws -> Int64 {
             let statement = try connection.makeStatement(sql)
             guard try statement.step() else { return 0 }
