@@ -387,7 +387,10 @@ if Context.environment["TROVE_RUNTIME_ONLY"] == "1" {
         "TroveCSQLite", "Trove", "TroveTestSupport", "TroveTests", "trove-crash-writer", "TroveReliabilityTests",
         "TroveUserExtension", "TroveUserExtensionTests", "TroveSync", "TroveSyncTests",
     ]
-    package.targets.removeAll { !runtimeTargets.contains($0.name) }
-    package.products.removeAll { $0.name != "Trove" }
-    package.dependencies.removeAll()
+    // `TROVE_WITH_COMMAND=1` keeps the `trove` command too (the encryption tests run it on an
+    // encrypted file), and swift-argument-parser, its one dependency.
+    let withCommand = Context.environment["TROVE_WITH_COMMAND"] == "1"
+    package.targets.removeAll { !runtimeTargets.contains($0.name) && !(withCommand && $0.name == "TroveCommand") }
+    package.products.removeAll { $0.name != "Trove" && !(withCommand && $0.name == "trove") }
+    package.dependencies.removeAll { !(withCommand && $0.url?.hasSuffix("swift-argument-parser") == true) }
 }

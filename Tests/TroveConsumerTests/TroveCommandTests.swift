@@ -68,20 +68,7 @@ struct TroveCommandTests {
 
     /// The built `trove`, next to the test binary in the build products folder.
     static func executableURL() throws -> URL {
-        #if os(Linux)
-            let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        #else
-            let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        #endif
-        var folder = testBinary.deletingLastPathComponent()
-        while folder.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
-            folder = folder.deletingLastPathComponent()
-        }
-        let candidate = folder.appendingPathComponent("trove")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: candidate.path),
-            "trove was not found at \(candidate.path): build it with `swift build --build-tests`.")
-        return candidate
+        try ChildProcess.builtExecutable(named: "trove")
     }
 
     static func jsonObject(_ text: String) throws -> [String: Any] {

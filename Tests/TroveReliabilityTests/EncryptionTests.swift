@@ -171,6 +171,48 @@ struct EncryptionTests {
         }
     }
 
+    /// The `trove` command opens an encrypted file with the passphrase in `TROVE_ENCRYPTION_KEY`,
+    /// or read from standard input when the variable is `-` (never from its arguments, which
+    /// every user of the machine can see); without it, or with a wrong one, it fails with a
+    /// message that says so and names the variable; its backup keeps the key.
+    @Test func theTroveCommandTakesTheKeyFromTheEnvironmentOrStandardInput() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/command.trove"
+        _ = try Self.writeMarkers(at: path, key: Self.key)
+        let passphrase = "correct horse battery staple"
+        let trove = try ChildProcess.builtExecutable(named: "trove")
+        func run(_ arguments: [String], key: String?, input: String = "") throws -> (status: Int32?, output: [String], errors: String) {
+            let child = try ChildProcess(
+                executable: trove, arguments: arguments, environment: ["TROVE_ENCRYPTION_KEY": key], input: Data(input.utf8))
+            let status = child.waitForExit()
+            return (status, child.lines, child.errors)
+        }
+
+        let fromEnvironment = try run(["keys", path, "raw"], key: passphrase)
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.errors)")
+        #expect(fromEnvironment.output == ["raw"])
+        let fromInput = try run(["keys", path, "raw"], key: "-", input: passphrase + "\n")
+        #expect(fromInput.status == 0, "\(fromInput.errors)")
+        #expect(fromInput.output == ["raw"])
+
+        let missing = try run(["keys", path, "raw"], key: nil)
+        #expect(missing.status == 1)
+        #expect(missing.errors.contains("open it with its key") && missing.errors.contains("TROVE_ENCRYPTION_KEY"), "\(missing.errors)")
+        let wrong = try run(["keys", path, "raw"], key: "wrong")
+        #expect(wrong.status == 1)
+        #expect(wrong.errors.contains("does not open") && wrong.errors.contains("TROVE_ENCRYPTION_KEY"), "\(wrong.errors)")
+        let noInput = try run(["keys", path, "raw"], key: "-")
+        #expect(noInput.status == 1)
+        #expect(noInput.errors.contains("standard input holds no passphrase"), "\(noInput.errors)")
+
+        let copy = folder + "/command-copy.trove"
+        let backup = try run(["backup", path, copy], key: passphrase)
+        #expect(backup.status == 0, "\(backup.errors)")
+        #expect(Self.found(in: try Data(contentsOf: URL(fileURLWithPath: copy))).isEmpty)
+        #expect(try Self.open(copy, key: Self.key).read { try $0.count(of: CrashItem.self) } == 50)
+    }
+
     /// `trove-crash-writer rekey` changes the key of a file again and again (encrypting,
     /// encrypting again, decrypting) and is killed at a random moment: the file opens with the
     /// last key it acknowledged or the next one, never neither, and holds every item, intact.

@@ -17,13 +17,18 @@ public final class ChildProcess {
     private let output = LineCollector()
     private let readerDone = DispatchSemaphore(value: 0)
 
-    /// Starts `executable` with `arguments`, standard input empty.
+    /// Starts `executable` with `arguments`.
     ///
     /// - Parameters:
     ///   - executable: The program, such as ``builtExecutable(named:overrideVariable:)`` finds.
     ///   - arguments: Its arguments.
+    ///   - environment: Variables to set (a value) or to remove (`nil`) in the child's copy of
+    ///     this process's environment.
+    ///   - input: What the child reads on standard input, then its end; empty by default.
     /// - Throws: When the program cannot be started.
-    public init(executable: URL, arguments: [String]) throws {
+    public init(
+        executable: URL, arguments: [String], environment changes: [String: String?] = [:], input: Data = Data()
+    ) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -31,13 +36,20 @@ public final class ChildProcess {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input.isEmpty ? nil : Pipe()
+        process.standardInput = stdin ?? FileHandle.nullDevice
         // No Swift crash backtracer in the child: it would hold the output pipes open after the
         // kill, and a crash must show as the child ending by itself.
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        for (name, value) in changes { environment[name] = value }
         process.environment = environment
         try process.run()
+        if let stdin {
+            // Small enough for the pipe's buffer: written whole before the child reads it.
+            try stdin.fileHandleForWriting.write(contentsOf: input)
+            try stdin.fileHandleForWriting.close()
+        }
         self.process = process
         let output = self.output
         let readerDone = self.readerDone
