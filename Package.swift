@@ -29,6 +29,9 @@ let encryptionSettings: [CSetting] = encryptionDefines.map { (name: String, valu
     CSetting.define(name, to: value, .when(traits: ["Encryption"]))
 }
 
+/// The `trove` command's one dependency (kept by `TROVE_WITH_COMMAND=1`, below).
+let argumentParser: Package.Dependency = .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+
 let package = Package(
     name: "Trove",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -58,7 +61,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        argumentParser,
         // Tests only: the generator's template engine is compared with swift-mustache (TemplateTests).
         // A package that depends on Trove does not fetch it (SwiftPM resolves the dependencies of the
         // products it uses).
@@ -392,5 +395,5 @@ if Context.environment["TROVE_RUNTIME_ONLY"] == "1" {
     let withCommand = Context.environment["TROVE_WITH_COMMAND"] == "1"
     package.targets.removeAll { !runtimeTargets.contains($0.name) && !(withCommand && $0.name == "TroveCommand") }
     package.products.removeAll { $0.name != "Trove" && !(withCommand && $0.name == "trove") }
-    package.dependencies.removeAll { !(withCommand && $0.url?.hasSuffix("swift-argument-parser") == true) }
+    package.dependencies = withCommand ? [argumentParser] : []
 }

@@ -8,6 +8,30 @@
 #ifdef TROVE_ENCRYPTION
 // Alone: the amalgamation declares its own API, which the system's header must not precede.
 #include "SQLite3MultipleCiphers/sqlite3mc.c"
+
+// A passphrase's key is derived once per database, not once per connection: the first connection
+// derives it (PBKDF2, a fifth of a second), Trove then derives it again here with the file's
+// salt, and gives every later connection the result as a raw key, which skips the derivation.
+
+int trove_sqlcipher_salt(sqlite3 *db, unsigned char *salt) {
+  unsigned char *found = sqlite3mc_codec_data(db, "main", "raw:cipher_salt");
+  if (found == NULL) return SQLITE_ERROR;
+  memcpy(salt, found, 16);
+  sqlite3_free(found);
+  return SQLITE_OK;
+}
+
+int trove_sqlcipher_derive_key(
+    sqlite3 *db, const void *passphrase, int length, const unsigned char *salt, unsigned char *key) {
+  // SQLCipher 4's derivation, with the settings `db` has: refused for any other (the caller then
+  // keys every connection with the passphrase).
+  int iterations = sqlite3mc_config_cipher(db, "sqlcipher", "kdf_iter", -1);
+  int algorithm = sqlite3mc_config_cipher(db, "sqlcipher", "kdf_algorithm", -1);
+  int legacy = sqlite3mc_config_cipher(db, "sqlcipher", "legacy", -1);
+  if (iterations <= 0 || algorithm != SQLCIPHER_ALGORITHM_SHA512 || legacy != 0 || length < 0) return SQLITE_ERROR;
+  fastpbkdf2_hmac_sha512((const uint8_t *)passphrase, (size_t)length, salt, 16, (uint32_t)iterations, key, 32);
+  return SQLITE_OK;
+}
 #else
 #include "TroveCSQLite.h"
 #endif

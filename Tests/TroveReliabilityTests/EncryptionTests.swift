@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import Trove
+// `Database.connectionKey`: the key a passphrase derives, which later connections use.
+@testable import Trove
 import TroveTestSupport
 
 #if canImport(Glibc)
@@ -150,6 +151,37 @@ struct EncryptionTests {
         }
         #expect(error?.message.contains("another connection or process has the file open") == true, "\(String(describing: error))")
         #expect(try database.read { try $0.count(of: CrashItem.self) } == 50)
+    }
+
+    /// A database derives a passphrase's key once (PBKDF2, a fifth of a second), with its first
+    /// connection, and gives every later connection the result: the reader pool's connections,
+    /// opened as readers are needed, and a connection of its own open the file without deriving
+    /// it again, and read what the first wrote; another database opened with the passphrase
+    /// reads it too. Run on a new file and on one that exists.
+    @Test func aDatabaseDerivesAPassphrasesKeyOnce() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/derived.trove"
+        for round in 0..<2 {
+            let database = try Self.open(path, key: Self.key)
+            let key = try #require(database.connectionKey)
+            #expect(!key.isPassphrase && key != Self.key, "round \(round): later connections derive the key again")
+            try await database.write { tx in
+                try tx.write(CrashItem(id: "round-\(round)", group: round, payload: Data("MARKERINDEXEDQ MARKERSEARCHEDQ".utf8), metadata: nil))
+            }
+            // Eight readers at once: the pool opens a connection for each.
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await database.read { tx in try tx.count(of: CrashItem.self) } }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(counts == Array(repeating: round + 1, count: 8), "round \(round)")
+            #expect(try await database.newConnection().read { try $0.count(of: CrashItem.self) } == round + 1)
+            let other = try Self.open(path, key: Self.key)
+            #expect(try await other.read { try $0.count(of: CrashItem.self) } == round + 1)
+        }
+        #expect(Self.found(in: try Data(contentsOf: URL(fileURLWithPath: path))).isEmpty)
     }
 
     /// A backup keeps the database's key unless asked otherwise.

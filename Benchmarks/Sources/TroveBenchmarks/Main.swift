@@ -27,12 +27,16 @@ enum TroveBenchmarks {
         let start = ContinuousClock.now
         log("making \(Workload.format(options.count)) users")
         let fixtures = Fixtures(count: options.count)
+        // With the trait Encryption and `--implementations …,troveEncrypted`: every suite's Trove
+        // workloads again on encrypted files, right after the suite (issue 34).
+        var encryption = EncryptionComparison.ifChosen(options: options, fixtures: fixtures)
 
         var database: DatabaseSuite?
         if !options.workloads.isEmpty && !options.implementations.isEmpty {
             var suite = DatabaseSuite(options: options, fixtures: fixtures)
             try suite.run()
             database = suite
+            encryption?.add(suite)
         }
         var coders: CoderSuite?
         if (options.includeCoders && !options.isProfiling) || options.profilesCoders {
@@ -57,12 +61,14 @@ enum TroveBenchmarks {
         if options.includeConcurrency && options.runs(.concurrency) {
             var suite = ConcurrencySuite(options: options, fixtures: fixtures)
             try suite.run()
+            try encryption?.measureAgain(suite) { ConcurrencySuite(options: $0, fixtures: fixtures) }
             concurrency = suite
         }
         var observation: ObservationSuite?
         if options.includeObservation && options.runs(.observation) {
             var suite = ObservationSuite(options: options, users: fixtures.users)
             try suite.run()
+            try encryption?.measureAgain(suite) { ObservationSuite(options: $0, users: fixtures.users) }
             observation = suite
         }
         var search: SearchSuite?
@@ -70,11 +76,13 @@ enum TroveBenchmarks {
         if options.includeSearch && options.runs(.search) {
             var suite = SearchSuite(options: options)
             try suite.run()
+            try encryption?.measureAgain(suite) { SearchSuite(options: $0) }
             search = suite
             // Not a profiled workload (Scripts/instructions.sh).
             if !options.isProfiling {
                 var viewSuite = SearchViewSuite(options: options)
                 try viewSuite.run()
+                try encryption?.measureAgain(viewSuite) { SearchViewSuite(options: $0) }
                 searchView = viewSuite
             }
         }
@@ -82,24 +90,28 @@ enum TroveBenchmarks {
         if options.includeViews && options.runs(.views) {
             var suite = ViewSuite(options: options)
             try suite.run()
+            try encryption?.measureAgain(suite) { ViewSuite(options: $0) }
             views = suite
         }
         var relationships: RelationshipSuite?
         if options.includeRelationships && options.runs(.relationships) {
             var suite = RelationshipSuite(options: options)
             try suite.run()
+            try encryption?.measureAgain(suite) { RelationshipSuite(options: $0) }
             relationships = suite
         }
         var fileEdges: FileEdgeSuite?
         if options.includeFileEdges && options.runs(.fileEdges) {
             var suite = FileEdgeSuite(options: options)
             try suite.run()
+            try encryption?.measureAgain(suite) { FileEdgeSuite(options: $0) }
             fileEdges = suite
         }
         var spatial: SpatialSuite?
         if options.includeSpatial && options.runs(.spatial) {
             var suite = SpatialSuite(options: options)
             try suite.run()
+            try encryption?.measureAgain(suite) { SpatialSuite(options: $0) }
             spatial = suite
         }
         // A profiled run (Scripts/instructions.sh) ran the profiled workloads alone, and Trove's
@@ -135,6 +147,9 @@ enum TroveBenchmarks {
         }
         if let spatial {
             print(spatial.table().joined(separator: "\n"))
+        }
+        if let encryption {
+            print(encryption.table().joined(separator: "\n"))
         }
         #if Postgres
             // The PostgreSQL suite (issue 18): only with the package trait `Postgres`.

@@ -134,7 +134,7 @@ final class ExternalChangePoller: Sendable {
             // file to close, and SQLite then checkpoints the log into the file and removes it.
             let sqlite = try SQLiteConnection(
                 path: database.path, access: database.configuration.isReadOnly ? .readOnly : .readWrite,
-                key: database.configuration.encryptionKey, busyTimeoutMilliseconds: database.configuration.busyTimeoutMilliseconds)
+                key: database.connectionKey, busyTimeoutMilliseconds: database.configuration.busyTimeoutMilliseconds)
             let commitState = database.commitState.load(ordering: .sequentiallyConsistent)
             state.dataVersion = try dataVersion(sqlite)
             state.fileToken = try fileToken(sqlite)

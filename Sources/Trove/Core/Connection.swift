@@ -79,7 +79,7 @@ extension Database {
     /// pool, opens through here.
     func openConnectionHandle() throws -> SQLiteConnection {
         let sqlite = try SQLiteConnection(
-            path: path, access: configuration.isReadOnly ? .readOnly : .readWrite, key: configuration.encryptionKey,
+            path: path, access: configuration.isReadOnly ? .readOnly : .readWrite, key: connectionKey,
             busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         try sqlite.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         if let maximumPageCount = configuration.maximumPageCount {

@@ -68,6 +68,10 @@ public final class Database: Sendable {
     /// The decoded items of ``ShareableItem`` types that connections share.
     let sharedItems: SharedItemCache
     private let temporaryDirectory: String?
+    /// The key of every connection after the first: the configuration's, or, for a passphrase,
+    /// the key it derives with the file's salt, which spares each connection the derivation
+    /// (PBKDF2, a fifth of a second).
+    let connectionKey: EncryptionKey?
 
     /// Opens the database at `path`, creating the file if it does not exist, and registers the
     /// extensions of `models` and `extensions` in one transaction before anything else can write.
@@ -127,6 +131,7 @@ public final class Database: Sendable {
         }
         let connection = try SQLiteConnection(
             path: path, access: configuration.isReadOnly ? .readOnly : .readWriteCreate, key: configuration.encryptionKey)
+        connectionKey = configuration.encryptionKey.map { connection.derivedKey(for: $0) ?? $0 }
         if configuration.isReadOnly {
             try Database.checkReadOnlyFile(connection, configuration: configuration)
         } else {

@@ -24,9 +24,14 @@
 public struct EncryptionKey: Sendable, Hashable, CustomStringConvertible {
     /// The bytes given to SQLite3 Multiple Ciphers.
     let material: [UInt8]
+    /// Whether the material is a passphrase, which each connection keyed with it derives a key
+    /// from (PBKDF2): a database derives it once and gives its other connections the result
+    /// (``derived(key:salt:)``).
+    let isPassphrase: Bool
 
-    private init(material: [UInt8]) {
+    private init(material: [UInt8], isPassphrase: Bool = false) {
         self.material = material
+        self.isPassphrase = isPassphrase
     }
 
     /// A key derived from a passphrase (PBKDF2 with the file's salt): what a user types, or a
@@ -35,7 +40,7 @@ public struct EncryptionKey: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter passphrase: The passphrase, not empty (an empty key means no encryption).
     /// - Returns: The key.
     public static func passphrase(_ passphrase: String) -> EncryptionKey {
-        EncryptionKey(material: Array(passphrase.utf8))
+        EncryptionKey(material: Array(passphrase.utf8), isPassphrase: true)
     }
 
     /// A raw 256-bit key, used as it is (no derivation): for keys made by a key-management
@@ -50,11 +55,24 @@ public struct EncryptionKey: Sendable, Hashable, CustomStringConvertible {
             throw TroveError(
                 code: .misuse, message: "A raw encryption key has 32 bytes (256 bits); this one has \(bytes.count).")
         }
-        let hex = bytes.map { byte in
-            let digits = Array("0123456789ABCDEF".utf8)
-            return [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
-        }.joined()
-        return EncryptionKey(material: Array("x'".utf8) + hex + Array("'".utf8))
+        return EncryptionKey(material: Array("x'".utf8) + hexadecimal(bytes) + Array("'".utf8))
+    }
+
+    /// The key a passphrase derives with a file's salt, used raw with that salt (SQLCipher's
+    /// `x'<key><salt>'`): what a database gives its connections after the first, so that the
+    /// derivation runs once per database instead of once per connection.
+    ///
+    /// - Parameters:
+    ///   - key: The 32 bytes derived.
+    ///   - salt: The 16 bytes of the file's salt.
+    static func derived(key: [UInt8], salt: [UInt8]) -> EncryptionKey {
+        EncryptionKey(material: Array("x'".utf8) + hexadecimal(key) + hexadecimal(salt) + Array("'".utf8))
+    }
+
+    /// `bytes` in upper-case hexadecimal, as ASCII.
+    private static func hexadecimal(_ bytes: [UInt8]) -> [UInt8] {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }
     }
 
     /// Hidden: a key must not reach a log.

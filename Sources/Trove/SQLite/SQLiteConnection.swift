@@ -94,6 +94,24 @@ final class SQLiteConnection {
         #endif
     }
 
+    /// The key that `key`, the passphrase this connection was keyed with, derives with the
+    /// file's salt, to key the database's other connections without deriving it again; `nil`
+    /// when `key` is not a passphrase, or the file's scheme is not SQLCipher 4's.
+    func derivedKey(for key: EncryptionKey) -> EncryptionKey? {
+        #if Encryption
+        guard key.isPassphrase else { return nil }
+        var salt = [UInt8](repeating: 0, count: 16)
+        guard trove_sqlcipher_salt(handle, &salt) == SQLITE_OK else { return nil }
+        var derived = [UInt8](repeating: 0, count: 32)
+        let code = key.material.withUnsafeBytes { passphrase in
+            trove_sqlcipher_derive_key(handle, passphrase.baseAddress, Int32(passphrase.count), salt, &derived)
+        }
+        return code == SQLITE_OK ? EncryptionKey.derived(key: derived, salt: salt) : nil
+        #else
+        return nil
+        #endif
+    }
+
     deinit {
         frequentStatements.removeAll()
         statements.removeAll()

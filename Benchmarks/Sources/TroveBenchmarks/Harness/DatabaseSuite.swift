@@ -142,7 +142,7 @@ struct DatabaseSuite {
         if condition: Bool
     ) throws {
         guard condition, let peak else { return }
-        let size = try options.diskSize(of: directory)
+        let size = try options.diskSize(of: directory, passphrase: implementation.passphrase)
         footprints[implementation, default: [:]][workload, default: Footprint()].append(peak, size)
     }
 

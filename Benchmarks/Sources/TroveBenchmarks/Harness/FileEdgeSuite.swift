@@ -26,6 +26,9 @@ struct FileEdgeSuite {
         case raw = "raw SQLite, by hand"
         case grdb = "GRDB, by hand"
 
+        /// Whether the engine is Trove's (the encrypted pass runs those alone).
+        var isTrove: Bool { self == .trove || self == .troveByHand }
+
         /// The engine's profiled workload (Scripts/instructions.sh).
         var workload: SuiteWorkload {
             switch self {
@@ -54,7 +57,8 @@ struct FileEdgeSuite {
 
     mutating func run() throws {
         for run in 0..<options.runs {
-            for engine in Engine.allCases.rotated(by: run) where !options.isProfiling || options.profiles(engine.workload) {
+            for engine in Engine.allCases.rotated(by: run)
+            where (!options.isProfiling || options.profiles(engine.workload)) && (!options.isEncryptedPass || engine.isTrove) {
                 log("run \(run + 1)/\(options.runs): file edges, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "files")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -82,7 +86,8 @@ struct FileEdgeSuite {
         switch engine {
         case .trove, .troveByHand:
             let database = try Trove.Database(
-                path: directory + "/authors.trove", extensions: engine == .trove ? [Self.edges.databaseExtension] : [])
+                path: directory + "/authors.trove", configuration: .benchmark(key: options.troveKey),
+                extensions: engine == .trove ? [Self.edges.databaseExtension] : [])
             let connection = try database.newConnection()
             try connection.write { tx in try tx.write(authors) }
             let start = Stopwatch()
@@ -154,6 +159,17 @@ struct FileEdgeSuite {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).count
         guard left == 0, files == 0 else {
             throw BenchmarkError("file edges: \(engine.rawValue) left \(left) authors and \(files) files")
+        }
+    }
+
+    /// Trove's workloads and their medians by the run's clock, for the table of the encrypted
+    /// pass (issue 34).
+    func troveMedians() -> [(workload: String, seconds: Double)] {
+        Engine.allCases.filter(\.isTrove).map { engine in
+            (
+                "file edges: remove \(Workload.format(authors.count)) authors and their files, \(engine.rawValue)",
+                options.clock.median(removal[engine])
+            )
         }
     }
 

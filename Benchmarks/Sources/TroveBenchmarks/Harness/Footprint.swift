@@ -68,8 +68,8 @@ struct DiskSize: Sendable {
     var database: Int
 
     /// The databases in `directory`: every file but the `-wal`, `-shm` and `-journal` ones is a
-    /// main file.
-    static func of(directory: String) throws -> DiskSize {
+    /// main file, encrypted with `passphrase` when one is given (issue 34).
+    static func of(directory: String, passphrase: String? = nil) throws -> DiskSize {
         let manager = FileManager.default
         var size = DiskSize(onDisk: 0, database: 0)
         for name in try manager.contentsOfDirectory(atPath: directory).sorted() {
@@ -78,7 +78,7 @@ struct DiskSize: Sendable {
             let bytes = (try manager.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
             size.onDisk += bytes
             if !name.hasSuffix("-wal") {
-                size.database += try logicalSize(of: path)
+                size.database += try logicalSize(of: path, passphrase: passphrase)
             }
         }
         return size
@@ -86,11 +86,17 @@ struct DiskSize: Sendable {
 
     /// `page_count × page_size` of the database at `path`, through a read-only connection of its
     /// own (which reads the WAL too, and cannot checkpoint it).
-    private static func logicalSize(of path: String) throws -> Int {
+    private static func logicalSize(of path: String, passphrase: String?) throws -> Int {
         var handle: OpaquePointer?
         defer { sqlite3_close_v2(handle) }
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle
         else { throw BenchmarkError("cannot open \(path) to read its size") }
+        if let passphrase {
+            let escaped = passphrase.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''")
+            guard sqlite3_exec(handle, "PRAGMA key = '\(escaped)'", nil, nil, nil) == SQLITE_OK else {
+                throw BenchmarkError("cannot give the key of \(path) to read its size")
+            }
+        }
         func pragma(_ name: String) throws -> Int {
             var statement: OpaquePointer?
             defer { sqlite3_finalize(statement) }
@@ -203,8 +209,9 @@ extension Options {
         measuresFootprint ? PeakMeter() : nil
     }
 
-    /// The size on disk of the databases in `directory` now, when the run measures it.
-    func diskSize(of directory: String) throws -> DiskSize? {
-        measuresFootprint ? try DiskSize.of(directory: directory) : nil
+    /// The size on disk of the databases in `directory` now, when the run measures it; files
+    /// encrypted with `passphrase` (by default, the encrypted pass's).
+    func diskSize(of directory: String, passphrase: String? = nil) throws -> DiskSize? {
+        measuresFootprint ? try DiskSize.of(directory: directory, passphrase: passphrase ?? trovePassphrase) : nil
     }
 }

@@ -14,8 +14,18 @@ enum Implementation: String, CaseIterable {
 
     #if Encryption
     /// The passphrase of the encrypted column.
-    static let encryptionKey = EncryptionKey.passphrase("benchmark passphrase")
+    static let encryptionKey = EncryptionKey.passphrase(encryptionPassphrase)
+    /// The passphrase itself, for raw SQLite connections to an encrypted file (`PRAGMA key`).
+    static let encryptionPassphrase = "benchmark passphrase"
     #endif
+
+    /// The passphrase of the implementation's files: `nil`, except for the encrypted column.
+    var passphrase: String? {
+        #if Encryption
+            if self == .troveEncrypted { return Self.encryptionPassphrase }
+        #endif
+        return nil
+    }
 
     /// The column title.
     var title: String {
@@ -67,5 +77,15 @@ enum Implementation: String, CaseIterable {
         case .troveEncrypted: try TroveIndexedStore(directory: directory, key: Self.encryptionKey)
         #endif
         }
+    }
+}
+
+extension Trove.Configuration {
+    /// The default configuration, with `key` (`nil`: a plain file): how every Trove store of the
+    /// benchmarks opens, so that the encrypted pass (``Options/troveKey``) reaches all of them.
+    static func benchmark(key: EncryptionKey?) -> Trove.Configuration {
+        var configuration = Trove.Configuration()
+        configuration.encryptionKey = key
+        return configuration
     }
 }

@@ -55,11 +55,22 @@ struct ObservationSuite {
         }
     }
 
+    /// The workloads and their medians by the run's clock (the latency: elapsed), for the table
+    /// of the encrypted pass (issue 34).
+    func troveMedians() -> [(workload: String, seconds: Double)] {
+        let idle = options.clock == .cpu ? idleCPU : idleWall
+        return [
+            ("observation: one commit, no observation", idle.without.median),
+            ("observation: one commit, \(Self.observationCount) idle observations", idle.with.median),
+            ("observation (elapsed): from commit to observed value, median", latencies.percentile(0.5)),
+        ]
+    }
+
     /// The time per commit, with or without the 100 observations of other collections.
     private func commitCost(withObservations: Bool) throws -> (cpu: Double, wall: Double) {
         let directory = try makeDirectory(in: options.directory, prefix: "observation")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let database = try Database(path: directory + "/observed.trove")
+        let database = try Database(path: directory + "/observed.trove", configuration: .benchmark(key: options.troveKey))
         let connection = try database.newConnection()
         let users = Array(self.users.prefix(commits))
         let observers = withObservations ? try startIdleObservations(database) : nil
@@ -108,7 +119,7 @@ struct ObservationSuite {
     private func latency() throws -> [Double] {
         let directory = try makeDirectory(in: options.directory, prefix: "latency")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let database = try Database(path: directory + "/observed.trove")
+        let database = try Database(path: directory + "/observed.trove", configuration: .benchmark(key: options.troveKey))
         let connection = try database.newConnection()
         var user = users[0]
         try connection.write { tx in try tx.write(user) }

@@ -1,4 +1,5 @@
 import Foundation
+import Trove
 
 /// The command line of `trove-benchmarks`.
 struct Options {
@@ -29,6 +30,16 @@ struct Options {
     var includeSync = true
     /// The changes the sync suite's memory workload pulls (issue 33); a smoke run pulls 2,000.
     var syncPullCount = 1_000_000
+
+    /// The key of every Trove database the suites open: `nil`, except in the encrypted pass of
+    /// the suites (issue 34, `--implementations …,troveEncrypted`), which runs their Trove
+    /// engines alone, on encrypted files, for the table "Encryption: every workload".
+    var troveKey: EncryptionKey? { trovePassphrase.map(EncryptionKey.passphrase) }
+    /// The passphrase of ``troveKey``, which a raw SQLite connection to the same file gives
+    /// with `PRAGMA key` (``checkpointTruncating(_:passphrase:)``).
+    var trovePassphrase: String?
+    /// Whether this is the encrypted pass: Trove's engines only, no probes, no tables.
+    var isEncryptedPass: Bool { trovePassphrase != nil }
 
     /// The number of runs, in words for a table's caption: "1 run", "3 runs".
     var runsPhrase: String { "\(runs) run\(runs == 1 ? "" : "s")" }

@@ -29,6 +29,9 @@ struct RelationshipSuite {
         case raw = "raw SQLite, FK"
         case grdb = "GRDB, FK"
 
+        /// Whether the engine is Trove's (the encrypted pass runs those alone).
+        var isTrove: Bool { self == .trove || self == .troveBare }
+
         /// The profiled workload of the engine's cascade of one author (Scripts/instructions.sh).
         var cascadeWorkload: SuiteWorkload? {
             switch self {
@@ -106,7 +109,8 @@ struct RelationshipSuite {
 
     mutating func run() throws {
         for run in 0..<options.runs {
-            for engine in Engine.allCases.rotated(by: run) where !options.isProfiling || isProfiled(engine) {
+            for engine in Engine.allCases.rotated(by: run)
+            where (!options.isProfiling || isProfiled(engine)) && (!options.isEncryptedPass || engine.isTrove) {
                 log("run \(run + 1)/\(options.runs): relationships, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "relationships")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -130,8 +134,8 @@ struct RelationshipSuite {
     private mutating func measure(_ engine: Engine, directory: String) throws {
         let store: any RelationshipBenchmarkStore =
             switch engine {
-            case .trove: try TroveRelationshipStore(directory: directory, relationship: true)
-            case .troveBare: try TroveRelationshipStore(directory: directory, relationship: false)
+            case .trove: try TroveRelationshipStore(directory: directory, relationship: true, key: options.troveKey)
+            case .troveBare: try TroveRelationshipStore(directory: directory, relationship: false, key: options.troveKey)
             case .raw: try RawRelationshipStore(directory: directory)
             case .grdb: try GRDBRelationshipStore(directory: directory)
             }
@@ -227,6 +231,21 @@ struct RelationshipSuite {
                     + "\(counts.posts) posts in all (\(posts.count) expected) and \(counts.authors) authors "
                     + "(\(authorsLeft) expected)")
         }
+    }
+
+    /// Trove's workloads and their medians by the run's clock, for the table of the encrypted
+    /// pass (issue 34).
+    func troveMedians() -> [(workload: String, seconds: Double)] {
+        let median = options.clock.median
+        return [
+            ("relationships: write \(Workload.format(posts.count)) posts, \(Engine.trove.rawValue)", median(write[.trove])),
+            ("relationships: write \(Workload.format(posts.count)) posts, \(Engine.troveBare.rawValue)", median(write[.troveBare])),
+            ("relationships: remove an author, \(Workload.format(victimPosts.count)) posts cascade", median(cascade[.trove])),
+            (
+                "relationships: remove \(Workload.format(parents.count)) parents, \(Workload.format(children.count)) children cascade",
+                median(cascadeMany[.trove])
+            ),
+        ]
     }
 
     func table() -> [String] {

@@ -75,13 +75,14 @@ struct SearchSuite {
     mutating func run() throws {
         for run in 0..<options.runs {
             // When profiling (Scripts/instructions.sh), Trove's side alone.
-            for engine in Engine.allCases.rotated(by: run) where !options.isProfiling || engine == .trove {
+            for engine in Engine.allCases.rotated(by: run)
+            where (!options.isProfiling && !options.isEncryptedPass) || engine == .trove {
                 log("run \(run + 1)/\(options.runs): search, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "search")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
                 let store: any SearchStore =
                     switch engine {
-                    case .trove: try TroveSearchStore(directory: directory)
+                    case .trove: try TroveSearchStore(directory: directory, key: options.troveKey)
                     case .raw: try RawSearchStore(directory: directory)
                     case .grdb: try GRDBSearchStore(directory: directory)
                     }
@@ -150,6 +151,17 @@ struct SearchSuite {
         guard !values.isEmpty else { return .nan }
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+    }
+
+    /// Trove's workloads and their medians by the run's clock, for the table of the encrypted
+    /// pass (issue 34).
+    func troveMedians() -> [(workload: String, seconds: Double)] {
+        var rows = [("search: index \(Workload.format(corpus.documents.count)) documents", indexing[.trove]?.median ?? .nan)]
+        for kind in Kind.allCases {
+            let times = (options.clock == .cpu ? cpuTimes : latencies)[.trove]?[kind] ?? []
+            rows.append(("search: one \(kind.rawValue) query, top \(Self.limit) with a snippet", Self.percentile(times, 0.5)))
+        }
+        return rows
     }
 
     func table() -> [String] {
@@ -235,8 +247,10 @@ final class TroveSearchStore: SearchStore {
     let writer: Trove.Connection
     let reader: Trove.Connection
 
-    init(directory: String) throws {
-        database = try Trove.Database(path: directory + "/documents.trove", models: [Document.self])
+    /// - Parameter key: The key of the file (`nil`: plain; the encrypted pass, issue 34).
+    init(directory: String, key: EncryptionKey? = nil) throws {
+        database = try Trove.Database(
+            path: directory + "/documents.trove", configuration: .benchmark(key: key), models: [Document.self])
         writer = try database.newConnection()
         reader = try database.newConnection()
     }

@@ -98,13 +98,14 @@ struct SearchViewSuite {
         let writes = self.writes()
         let burst = self.burst
         for run in 0..<options.runs {
-            for engine in Engine.allCases.rotated(by: run) where !options.isProfiling || engine == .trove {
+            for engine in Engine.allCases.rotated(by: run)
+            where (!options.isProfiling && !options.isEncryptedPass) || engine == .trove {
                 log("run \(run + 1)/\(options.runs): search results view, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "search-view")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
                 let store: any SearchViewStore =
                     switch engine {
-                    case .trove: try TroveSearchViewStore(directory: directory)
+                    case .trove: try TroveSearchViewStore(directory: directory, key: options.troveKey)
                     case .raw: try RawSearchViewStore(directory: directory)
                     case .grdb: try GRDBSearchViewStore(directory: directory)
                     }
@@ -165,6 +166,19 @@ struct SearchViewSuite {
         }
         expectedBurst = keys
         burstHits[engine] = keys.count
+    }
+
+    /// Trove's workloads and their medians by the run's clock, for the table of the encrypted
+    /// pass (issue 34).
+    func troveMedians() -> [(workload: String, seconds: Double)] {
+        func median(_ timing: (cpu: Samples, wall: Samples)?) -> Double {
+            guard let timing else { return .nan }
+            return options.clock == .cpu ? timing.cpu.median : timing.wall.median
+        }
+        return [
+            ("search results view: one commit, with the list's row changes", median(commits[.trove])),
+            ("search results view: a burst of 20 prefix queries", median(bursts[.trove])),
+        ]
     }
 
     func table() -> [String] {

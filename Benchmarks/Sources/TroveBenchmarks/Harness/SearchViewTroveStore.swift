@@ -16,11 +16,13 @@ final class TroveSearchViewStore: SearchViewStore {
     private let counts = CommitCounts()
     private var observer: CommitObserver?
 
-    init(directory: String) throws {
+    /// - Parameter key: The key of the file (`nil`: plain; the encrypted pass, issue 34).
+    init(directory: String, key: EncryptionKey? = nil) throws {
         results = SearchResultsView<Document>(
             Self.viewName, search: Document.fullTextSearch, grouping: { _, _ in "hits" }, sortedBy: [.ascending(\.id)])
         database = try Trove.Database(
-            path: directory + "/documents.trove", models: [Document.self], extensions: [results.databaseExtension])
+            path: directory + "/documents.trove", configuration: .benchmark(key: key), models: [Document.self],
+            extensions: [results.databaseExtension])
         writer = try database.newConnection()
         reader = try database.newConnection()
         let counts = self.counts

@@ -82,7 +82,8 @@ struct SpatialSuite {
     mutating func run() throws {
         for run in 0..<options.runs {
             // Trove first in every run: its results are the reference of the others.
-            for engine in Engine.allCases where !options.isProfiling || profiles(engine) {
+            for engine in Engine.allCases
+            where (!options.isProfiling || profiles(engine)) && (!options.isEncryptedPass || engine == .trove) {
                 log("run \(run + 1)/\(options.runs): spatial, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "spatial")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -100,7 +101,7 @@ struct SpatialSuite {
     private mutating func measure(_ engine: Engine, directory: String) throws {
         let store: any SpatialBenchmarkStore =
             switch engine {
-            case .trove: try TroveSpatialStore(directory: directory)
+            case .trove: try TroveSpatialStore(directory: directory, key: options.troveKey)
             case .rawTree: try RawSpatialStore(directory: directory, tree: true)
             case .rawScan: try RawSpatialStore(directory: directory, tree: false)
             }
@@ -151,6 +152,15 @@ struct SpatialSuite {
     private func profiled(_ workload: SuiteWorkload?, operations: Int, _ body: () throws -> Void) throws {
         guard let workload else { return try body() }
         try options.profiled(workload, operations: operations, body)
+    }
+
+    /// Trove's workloads and their medians by the run's clock, for the table of the encrypted
+    /// pass (issue 34).
+    func troveMedians() -> [(workload: String, seconds: Double)] {
+        [
+            ("spatial: one box query over \(Workload.format(places.count)) points", options.clock.median(boxTimes[.trove])),
+            ("spatial: one nearest-\(Self.nearLimit) query", options.clock.median(nearTimes[.trove])),
+        ]
     }
 
     func table() -> [String] {
@@ -204,8 +214,10 @@ final class TroveSpatialStore: SpatialBenchmarkStore {
     let database: Database
     let index = SpatialIndex<Place>("places_where") { .point(x: $0.x, y: $0.y) }
 
-    init(directory: String) throws {
-        database = try Database(path: directory + "/places.trove", extensions: [index.databaseExtension])
+    /// - Parameter key: The key of the file (`nil`: plain; the encrypted pass, issue 34).
+    init(directory: String, key: EncryptionKey? = nil) throws {
+        database = try Database(
+            path: directory + "/places.trove", configuration: .benchmark(key: key), extensions: [index.databaseExtension])
     }
 
     func insert(_ places: [Place]) throws {

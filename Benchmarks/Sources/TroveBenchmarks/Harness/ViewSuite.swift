@@ -36,6 +36,8 @@ struct ViewSuite {
         case grdb = "GRDB"
 
         var diffsByHand: Bool { self == .raw || self == .grdb }
+        /// Whether the engine is Trove's (the encrypted pass runs those alone).
+        var isTrove: Bool { !diffsByHand }
 
         /// The profiled workloads of the engine (Scripts/instructions.sh): its commits, its reads
         /// of rows 0..<50, and the registration that fills the view.
@@ -115,14 +117,15 @@ struct ViewSuite {
 
     mutating func run() throws {
         for run in 0..<options.runs {
-            for engine in Engine.allCases.rotated(by: run) where !options.isProfiling || engine.isProfiled(options) {
+            for engine in Engine.allCases.rotated(by: run)
+            where (!options.isProfiling || engine.isProfiled(options)) && (!options.isEncryptedPass || engine.isTrove) {
                 log("run \(run + 1)/\(options.runs): views, \(engine.rawValue)")
                 let directory = try makeDirectory(in: options.directory, prefix: "views")
                 defer { try? FileManager.default.removeItem(atPath: directory) }
                 try measure(engine, directory: directory, firstRun: run == 0)
             }
         }
-        if !options.isProfiling { try probeScaling() }
+        if !options.isProfiling && !options.isEncryptedPass { try probeScaling() }
     }
 
     /// The same updates with the view only, untimed, on conversations of 100, 1,000 and 10,000
@@ -172,9 +175,10 @@ struct ViewSuite {
         let counter = CallCounter()
         let store: any ViewBenchmarkStore =
             switch engine {
-            case .troveView: try TroveViewStore(directory: directory, counter: counter)
-            case .troveMemoryView: try TroveViewStore(directory: directory, counter: CallCounter(), inMemory: true)
-            case .trove: try TroveViewStore(directory: directory, counter: nil)
+            case .troveView: try TroveViewStore(directory: directory, counter: counter, key: options.troveKey)
+            case .troveMemoryView:
+                try TroveViewStore(directory: directory, counter: CallCounter(), inMemory: true, key: options.troveKey)
+            case .trove: try TroveViewStore(directory: directory, counter: nil, key: options.troveKey)
             case .raw: try RawViewStore(directory: directory)
             case .grdb: try GRDBViewStore(directory: directory)
             }
@@ -192,7 +196,7 @@ struct ViewSuite {
         }
         footprints[engine, default: [:]][.setup, default: Footprint()]
             .append(setupMeter?.stop(), try options.diskSize(of: directory))
-        try checkpointTruncating(store.path)
+        try checkpointTruncating(store.path, passphrase: options.trovePassphrase)
         if options.isProfiling {
             // Instructions (Scripts/instructions.sh): the commits alone, then the reads, without
             // the probes of the timed run between the commits.
@@ -227,7 +231,7 @@ struct ViewSuite {
             for group in fixtures.groups { displayed[group] = try store.keys(in: group) }
         }
         let observer =
-            engine == .troveView && firstRun
+            engine == .troveView && firstRun && !options.isEncryptedPass
             ? try ViewPageObserver(databasePath: store.path, viewName: TroveViewStore.viewName) : nil
         let probe = try WALProbe(databasePath: store.path)
 
@@ -332,6 +336,20 @@ struct ViewSuite {
     }
 
     // MARK: Report
+
+    /// Trove's workloads and their medians by the run's clock, for the table of the encrypted
+    /// pass (issue 34).
+    func troveMedians() -> [(workload: String, seconds: Double)] {
+        let median = options.clock.median
+        var rows: [(String, Double)] = []
+        for engine in Engine.allCases where engine.isTrove {
+            rows.append(("views: one update, write + commit, \(engine.rawValue)", median(write[engine])))
+        }
+        for engine in [Engine.troveView, .troveMemoryView] {
+            rows.append(("views: read rows 0..<\(ViewFixtures.pageLength), \(engine.rawValue)", median(top[engine])))
+        }
+        return rows
+    }
 
     private static func mean(_ values: [Int]) -> Double {
         values.isEmpty ? .nan : Double(values.reduce(0, +)) / Double(values.count)

@@ -60,8 +60,9 @@ final class WALProbe {
 }
 
 /// Runs `PRAGMA wal_checkpoint(TRUNCATE)` on the database at `path` from a connection of its
-/// own, so that every implementation starts its timed commits with an empty WAL.
-func checkpointTruncating(_ path: String) throws {
-    let sqlite = try RawSQLite(path: path)
+/// own, so that every implementation starts its timed commits with an empty WAL. An encrypted
+/// file (the encrypted pass, issue 34) is opened with `passphrase` (`PRAGMA key`).
+func checkpointTruncating(_ path: String, passphrase: String? = nil) throws {
+    let sqlite = try RawSQLite(path: path, passphrase: passphrase)
     try sqlite.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 }

@@ -5,7 +5,9 @@ import CSQLiteBenchmark
 final class RawSQLite {
     let handle: OpaquePointer
 
-    init(path: String) throws {
+    /// Opens (or creates) the database at `path` in WAL mode; an encrypted file (the trait
+    /// `Encryption`, issue 34) with `passphrase`, given with `PRAGMA key` before anything else.
+    init(path: String, passphrase: String? = nil) throws {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(
             path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
@@ -14,6 +16,9 @@ final class RawSQLite {
             throw BenchmarkError("cannot open \(path): SQLite error \(code)")
         }
         self.handle = handle
+        if let passphrase {
+            try execute("PRAGMA key = '\(passphrase.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''"))'")
+        }
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = NORMAL")
     }

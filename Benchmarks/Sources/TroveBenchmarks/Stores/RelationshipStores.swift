@@ -33,10 +33,12 @@ final class TroveRelationshipStore: RelationshipBenchmarkStore {
     let reader: Trove.Connection
     let hasRelationship: Bool
 
-    init(directory: String, relationship: Bool) throws {
+    /// - Parameter key: The key of the file (`nil`: plain; the encrypted pass, issue 34).
+    init(directory: String, relationship: Bool, key: EncryptionKey? = nil) throws {
         hasRelationship = relationship
         database = try Trove.Database(
-            path: directory + "/posts.trove", extensions: relationship ? [Self.edges.databaseExtension] : [])
+            path: directory + "/posts.trove", configuration: .benchmark(key: key),
+            extensions: relationship ? [Self.edges.databaseExtension] : [])
         writer = try database.newConnection()
         reader = try database.newConnection()
     }

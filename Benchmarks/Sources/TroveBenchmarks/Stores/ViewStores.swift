@@ -50,9 +50,10 @@ final class TroveViewStore: ViewBenchmarkStore {
     /// - Parameters:
     ///   - counter: Counts the calls of the view's sort closure; `nil` for no view at all.
     ///   - inMemory: Whether the view keeps its pages in memory (`.inMemory`) or in the file.
-    init(directory: String, counter: CallCounter?, inMemory: Bool = false) throws {
+    ///   - key: The key of the file (`nil`: plain; the encrypted pass, issue 34).
+    init(directory: String, counter: CallCounter?, inMemory: Bool = false, key: EncryptionKey? = nil) throws {
         path = directory + "/messages.trove"
-        database = try Trove.Database(path: path)
+        database = try Trove.Database(path: path, configuration: .benchmark(key: key))
         writer = try database.newConnection()
         reader = try database.newConnection()
         view = counter.map { counter in
