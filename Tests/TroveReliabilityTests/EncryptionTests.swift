@@ -166,6 +166,9 @@ struct EncryptionTests {
             let database = try Self.open(path, key: Self.key)
             let key = try #require(database.connectionKey)
             #expect(!key.isPassphrase && key != Self.key, "round \(round): later connections derive the key again")
+            // A new file: its first connection derives the key, and makes the salt the database
+            // derives it with again; a file with its salt: once, before the first connection.
+            #expect(database.keyDerivationsAtOpen == (round == 0 ? 2 : 1), "round \(round)")
             try await database.write { tx in
                 try tx.write(CrashItem(id: "round-\(round)", group: round, payload: Data("MARKERINDEXEDQ MARKERSEARCHEDQ".utf8), metadata: nil))
             }

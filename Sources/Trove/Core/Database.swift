@@ -72,6 +72,9 @@ public final class Database: Sendable {
     /// the key it derives with the file's salt, which spares each connection the derivation
     /// (PBKDF2, a fifth of a second).
     let connectionKey: EncryptionKey?
+    /// How many times opening derived a key from the configuration's passphrase: 0 without one,
+    /// 1 for a file that has its salt, 2 for a new file (its first connection makes the salt).
+    let keyDerivationsAtOpen: Int
 
     /// Opens the database at `path`, creating the file if it does not exist, and registers the
     /// extensions of `models` and `extensions` in one transaction before anything else can write.
@@ -129,9 +132,11 @@ public final class Database: Sendable {
         if !configuration.isReadOnly {
             FilePermissions.createOwnerOnly(path)
         }
-        let connection = try SQLiteConnection(
+        let opened = try SQLiteConnection.openFirst(
             path: path, access: configuration.isReadOnly ? .readOnly : .readWriteCreate, key: configuration.encryptionKey)
-        connectionKey = configuration.encryptionKey.map { connection.derivedKey(for: $0) ?? $0 }
+        let connection = opened.connection
+        connectionKey = opened.otherKey
+        keyDerivationsAtOpen = opened.derivations
         if configuration.isReadOnly {
             try Database.checkReadOnlyFile(connection, configuration: configuration)
         } else {

@@ -18,12 +18,20 @@ enum PathDiagnosis {
     /// Whether the file at `path` may be an encrypted database: whole pages of bytes (a multiple
     /// of 512) that do not begin with SQLite's header, as a file SQLite refused as not a database.
     static func looksEncrypted(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        encryptedSalt(path) != nil
+    }
+
+    /// The first 16 bytes of `path` when it looks encrypted (``looksEncrypted(_:)``): in the
+    /// SQLCipher scheme, the salt its key is derived with; `nil` otherwise.
+    static func encryptedSalt(_ path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd(), size >= 512, size % 512 == 0 else { return false }
+        guard let size = try? handle.seekToEnd(), size >= 512, size % 512 == 0 else { return nil }
         try? handle.seek(toOffset: 0)
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
-        return head != Data("SQLite format 3\0".utf8)
+        guard let head = try? handle.read(upToCount: 16), head.count == 16, head != Data("SQLite format 3\0".utf8) else {
+            return nil
+        }
+        return Array(head)
     }
 
     /// A problem found, with the code of the error to throw.

@@ -94,14 +94,50 @@ final class SQLiteConnection {
         #endif
     }
 
+    /// Opens the first handle of a database on `path` with `key`, and returns with it the key of
+    /// the database's other handles. For a passphrase, that is the key it derives with the file's
+    /// salt, used raw, so that the derivation (PBKDF2, a fifth of a second) runs once per database
+    /// instead of once per handle: before this open when the file has its salt already, after it
+    /// for a new file. When the key derived does not open the file (a wrong passphrase, a salt
+    /// that changed), the passphrase itself is tried, and fails as it would have.
+    ///
+    /// - Returns: The handle, the key of the other handles, and how many times the open derived a
+    ///   key from the passphrase (0 without one, 1 for a file with its salt, 2 for a new file).
+    /// - Throws: What ``init(path:access:key:busyTimeoutMilliseconds:)`` throws.
+    static func openFirst(
+        path: String, access: Access, key: EncryptionKey?
+    ) throws -> (connection: SQLiteConnection, otherKey: EncryptionKey?, derivations: Int) {
+        guard let key, key.isPassphrase else { return (try SQLiteConnection(path: path, access: access, key: key), key, 0) }
+        var derivations = 0
+        if let salt = PathDiagnosis.encryptedSalt(path), let derived = derive(key, salt: salt, settingsOf: nil) {
+            derivations += 1
+            if let connection = try? SQLiteConnection(path: path, access: access, key: derived) {
+                return (connection, derived, derivations)
+            }
+        }
+        let connection = try SQLiteConnection(path: path, access: access, key: key)
+        let derived = connection.derivedKey(for: key)
+        return (connection, derived ?? key, derivations + (derived == nil ? 1 : 2))
+    }
+
     /// The key that `key`, the passphrase this connection was keyed with, derives with the
-    /// file's salt, to key the database's other connections without deriving it again; `nil`
-    /// when `key` is not a passphrase, or the file's scheme is not SQLCipher 4's.
-    func derivedKey(for key: EncryptionKey) -> EncryptionKey? {
+    /// file's salt; `nil` when `key` is not a passphrase, or the file's scheme is not SQLCipher 4's.
+    private func derivedKey(for key: EncryptionKey) -> EncryptionKey? {
         #if Encryption
-        guard key.isPassphrase else { return nil }
         var salt = [UInt8](repeating: 0, count: 16)
         guard trove_sqlcipher_salt(handle, &salt) == SQLITE_OK else { return nil }
+        return Self.derive(key, salt: salt, settingsOf: handle)
+        #else
+        return nil
+        #endif
+    }
+
+    /// The raw key (with `salt`) that the passphrase `key` derives with `salt`, by SQLCipher 4's
+    /// scheme with the settings of `handle` (`nil`: the defaults); `nil` when `key` is not a
+    /// passphrase, the settings are another scheme's, or the build has no encryption.
+    private static func derive(_ key: EncryptionKey, salt: [UInt8], settingsOf handle: OpaquePointer?) -> EncryptionKey? {
+        #if Encryption
+        guard key.isPassphrase, salt.count == 16 else { return nil }
         var derived = [UInt8](repeating: 0, count: 32)
         let code = key.material.withUnsafeBytes { passphrase in
             trove_sqlcipher_derive_key(handle, passphrase.baseAddress, Int32(passphrase.count), salt, &derived)
