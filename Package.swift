@@ -17,6 +17,9 @@ let encryptionDefines: [(String, String)] = [
     ("SQLITE_TEMP_STORE", "2"),
     ("SQLITE_OMIT_LOAD_EXTENSION", "1"),
     ("SQLITE_DQS", "0"),
+    // The system SQLite's limit (Debian's): a statement may bind 250,000 values, not SQLite's
+    // default 32,766, so that code that works on the system SQLite works with the trait.
+    ("SQLITE_MAX_VARIABLE_NUMBER", "250000"),
     ("HAVE_CIPHER_AES_128_CBC", "0"),
     ("HAVE_CIPHER_AES_256_CBC", "0"),
     ("HAVE_CIPHER_RC4", "0"),
