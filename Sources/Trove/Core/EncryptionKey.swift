@@ -20,6 +20,11 @@
 /// in the file's first bytes): SQLCipher 4's tools open the files. Temporary tables and sort
 /// files stay in memory, so nothing of the database reaches the disk unencrypted.
 ///
+/// Deriving a passphrase's key takes about a fifth of a second, on purpose. A ``Database``
+/// derives it once when it opens a file (twice when it creates one), and every connection it
+/// opens later, the reader pool's included, uses the derived key: no derivation after the open.
+/// A ``raw(_:)`` key is never derived.
+///
 /// A key is never printed: its `description` hides it.
 public struct EncryptionKey: Sendable, Hashable, CustomStringConvertible {
     /// The bytes given to SQLite3 Multiple Ciphers.

@@ -10,6 +10,9 @@ enum Implementation: String, CaseIterable {
     /// Trove on a file encrypted with a passphrase (the trait `Encryption`): the cost of
     /// encryption, against the column "Trove" of the same run.
     case troveEncrypted
+    /// The same, with a SQLite page cache of 64 MiB per connection (the default is 2,000 KiB), which
+    /// holds the whole database of the core workloads: what a larger cache saves on decryption.
+    case troveEncryptedLargeCache
     #endif
 
     #if Encryption
@@ -22,7 +25,7 @@ enum Implementation: String, CaseIterable {
     /// The passphrase of the implementation's files: `nil`, except for the encrypted column.
     var passphrase: String? {
         #if Encryption
-            if self == .troveEncrypted { return Self.encryptionPassphrase }
+            if self == .troveEncrypted || self == .troveEncryptedLargeCache { return Self.encryptionPassphrase }
         #endif
         return nil
     }
@@ -36,6 +39,7 @@ enum Implementation: String, CaseIterable {
         case .json: "SQLite + Codable JSON"
         #if Encryption
         case .troveEncrypted: "Trove, encrypted (SQLCipher 4 scheme)"
+        case .troveEncryptedLargeCache: "Trove, encrypted, 64 MiB page cache"
         #endif
         }
     }
@@ -49,6 +53,7 @@ enum Implementation: String, CaseIterable {
         case .json: "JSON"
         #if Encryption
         case .troveEncrypted: "Trove enc."
+        case .troveEncryptedLargeCache: "Trove enc. 64M"
         #endif
         }
     }
@@ -61,7 +66,9 @@ enum Implementation: String, CaseIterable {
         case .grdb: try GRDBStore(directory: directory)
         case .json: try JSONStore(directory: directory)
         #if Encryption
-        case .troveEncrypted: try TroveStore(directory: directory, key: Self.encryptionKey)
+        case .troveEncrypted: try TroveStore(directory: directory, configuration: .benchmark(key: Self.encryptionKey))
+        case .troveEncryptedLargeCache:
+            try TroveStore(directory: directory, configuration: .benchmark(key: Self.encryptionKey, sqliteCacheSizeKiB: 65_536))
         #endif
         }
     }
@@ -74,18 +81,23 @@ enum Implementation: String, CaseIterable {
         case .grdb: try GRDBIndexedStore(directory: directory)
         case .json: try JSONIndexedStore(directory: directory)
         #if Encryption
-        case .troveEncrypted: try TroveIndexedStore(directory: directory, key: Self.encryptionKey)
+        case .troveEncrypted: try TroveIndexedStore(directory: directory, configuration: .benchmark(key: Self.encryptionKey))
+        case .troveEncryptedLargeCache:
+            try TroveIndexedStore(
+                directory: directory, configuration: .benchmark(key: Self.encryptionKey, sqliteCacheSizeKiB: 65_536))
         #endif
         }
     }
 }
 
 extension Trove.Configuration {
-    /// The default configuration, with `key` (`nil`: a plain file): how every Trove store of the
+    /// The default configuration, with `key` (`nil`: a plain file) and SQLite's page cache of
+    /// `sqliteCacheSizeKiB` per connection (`nil`: SQLite's default): how every Trove store of the
     /// benchmarks opens, so that the encrypted pass (``Options/troveKey``) reaches all of them.
-    static func benchmark(key: EncryptionKey?) -> Trove.Configuration {
+    static func benchmark(key: EncryptionKey?, sqliteCacheSizeKiB: Int? = nil) -> Trove.Configuration {
         var configuration = Trove.Configuration()
         configuration.encryptionKey = key
+        configuration.sqliteCacheSizeKiB = sqliteCacheSizeKiB
         return configuration
     }
 }

@@ -18,9 +18,7 @@ final class TroveIndexedStore: IndexedBenchmarkStore {
         let writer: Connection
         let reader: Connection
 
-        init(path: String, key: EncryptionKey?) throws {
-            var configuration = Configuration()
-            configuration.encryptionKey = key
+        init(path: String, configuration: Configuration) throws {
             database = try Database(
                 path: path, configuration: configuration, extensions: [TroveIndexedStore.byAgeAndEmail.databaseExtension])
             writer = try database.newConnection()
@@ -38,17 +36,17 @@ final class TroveIndexedStore: IndexedBenchmarkStore {
         }
     }
 
-    /// The key of the file (`nil`: plain), for the column "Trove, encrypted".
-    private let key: EncryptionKey?
+    /// How the database opens: the default, or with a key (the columns "Trove, encrypted").
+    private let configuration: Configuration
 
     convenience init(directory: String) throws {
-        try self.init(directory: directory, key: nil)
+        try self.init(directory: directory, configuration: .benchmark(key: nil))
     }
 
-    init(directory: String, key: EncryptionKey?) throws {
-        self.key = key
+    init(directory: String, configuration: Configuration) throws {
+        self.configuration = configuration
         path = directory + "/users.trove"
-        openSession = try Session(path: path, key: key)
+        openSession = try Session(path: path, configuration: configuration)
     }
 
     func insert(_ users: [User]) throws {
@@ -118,6 +116,6 @@ final class TroveIndexedStore: IndexedBenchmarkStore {
     }
 
     func reopen() throws {
-        openSession = try Session(path: path, key: key)
+        openSession = try Session(path: path, configuration: configuration)
     }
 }

@@ -17,18 +17,16 @@ final class TroveStore: BenchmarkStore {
     /// Whether writes measure the cost of keeping unknown fields (`TROVE_BENCHMARK_UNKNOWN_FIELDS=1`).
     private let showsUnknownField = ProcessInfo.processInfo.environment["TROVE_BENCHMARK_UNKNOWN_FIELDS"] == "1"
 
-    /// The key of the file (`nil`: plain), for the column "Trove, encrypted".
-    private let key: EncryptionKey?
+    /// How the database opens: the default, or with a key (the columns "Trove, encrypted").
+    private let configuration: Configuration
 
     convenience init(directory: String) throws {
-        try self.init(directory: directory, key: nil)
+        try self.init(directory: directory, configuration: .benchmark(key: nil))
     }
 
-    init(directory: String, key: EncryptionKey?) throws {
+    init(directory: String, configuration: Configuration) throws {
         path = directory + "/users.trove"
-        self.key = key
-        var configuration = Configuration()
-        configuration.encryptionKey = key
+        self.configuration = configuration
         database = try Database(path: path, configuration: configuration)
         writer = try database.newConnection()
         reader = try database.newConnection()
@@ -70,8 +68,7 @@ final class TroveStore: BenchmarkStore {
 
     func prepareCachedReads(_ keys: [String]) throws {
         guard cachedReader == nil else { return }
-        var configuration = Configuration()
-        configuration.encryptionKey = key
+        var configuration = self.configuration
         configuration.itemCacheLimit = max(keys.count, configuration.itemCacheLimit)
         let connection = try Database(path: path, configuration: configuration).newConnection()
         _ = try Self.readBatch(keys, on: connection)
