@@ -9,9 +9,10 @@
 // Alone: the amalgamation declares its own API, which the system's header must not precede.
 #include "SQLite3MultipleCiphers/sqlite3mc.c"
 
-// A passphrase's key is derived once per database, not once per connection: the first connection
-// derives it (PBKDF2, a fifth of a second), Trove then derives it again here with the file's
-// salt, and gives every later connection the result as a raw key, which skips the derivation.
+// A passphrase's key is derived once per database, not once per connection (PBKDF2, a fifth of
+// a second): Trove derives it here with the file's salt (read from the file's first bytes, or
+// from the first connection of a new file), and keys its connections with the result as a raw
+// key, which skips the derivation (SQLiteConnection.openFirst).
 
 int trove_sqlcipher_salt(sqlite3 *db, unsigned char *salt) {
   unsigned char *found = sqlite3mc_codec_data(db, "main", "raw:cipher_salt");
