@@ -92,8 +92,7 @@ struct DiskSize: Sendable {
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle
         else { throw BenchmarkError("cannot open \(path) to read its size") }
         if let passphrase {
-            let escaped = passphrase.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''")
-            guard sqlite3_exec(handle, "PRAGMA key = '\(escaped)'", nil, nil, nil) == SQLITE_OK else {
+            guard sqlite3_exec(handle, RawSQLite.keyStatement(passphrase), nil, nil, nil) == SQLITE_OK else {
                 throw BenchmarkError("cannot give the key of \(path) to read its size")
             }
         }

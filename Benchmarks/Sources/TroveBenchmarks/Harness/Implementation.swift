@@ -30,6 +30,19 @@ enum Implementation: String, CaseIterable {
         return nil
     }
 
+    /// How a Trove implementation opens its database: the default configuration, or with the key
+    /// (and the page cache) of an encrypted column.
+    var troveConfiguration: Trove.Configuration {
+        #if Encryption
+            switch self {
+            case .troveEncrypted: return .benchmark(key: Self.encryptionKey)
+            case .troveEncryptedLargeCache: return .benchmark(key: Self.encryptionKey, sqliteCacheSizeKiB: 65_536)
+            default: break
+            }
+        #endif
+        return .benchmark(key: nil)
+    }
+
     /// The column title.
     var title: String {
         switch self {
@@ -62,13 +75,11 @@ enum Implementation: String, CaseIterable {
     func open(directory: String) throws -> any BenchmarkStore {
         switch self {
         case .baseline: try BaselineStore(directory: directory)
-        case .trove: try TroveStore(directory: directory)
+        case .trove: try TroveStore(directory: directory, configuration: troveConfiguration)
         case .grdb: try GRDBStore(directory: directory)
         case .json: try JSONStore(directory: directory)
         #if Encryption
-        case .troveEncrypted: try TroveStore(directory: directory, configuration: .benchmark(key: Self.encryptionKey))
-        case .troveEncryptedLargeCache:
-            try TroveStore(directory: directory, configuration: .benchmark(key: Self.encryptionKey, sqliteCacheSizeKiB: 65_536))
+        case .troveEncrypted, .troveEncryptedLargeCache: try TroveStore(directory: directory, configuration: troveConfiguration)
         #endif
         }
     }
@@ -77,14 +88,12 @@ enum Implementation: String, CaseIterable {
     func openIndexed(directory: String) throws -> any IndexedBenchmarkStore {
         switch self {
         case .baseline: try BaselineIndexedStore(directory: directory)
-        case .trove: try TroveIndexedStore(directory: directory)
+        case .trove: try TroveIndexedStore(directory: directory, configuration: troveConfiguration)
         case .grdb: try GRDBIndexedStore(directory: directory)
         case .json: try JSONIndexedStore(directory: directory)
         #if Encryption
-        case .troveEncrypted: try TroveIndexedStore(directory: directory, configuration: .benchmark(key: Self.encryptionKey))
-        case .troveEncryptedLargeCache:
-            try TroveIndexedStore(
-                directory: directory, configuration: .benchmark(key: Self.encryptionKey, sqliteCacheSizeKiB: 65_536))
+        case .troveEncrypted, .troveEncryptedLargeCache:
+            try TroveIndexedStore(directory: directory, configuration: troveConfiguration)
         #endif
         }
     }

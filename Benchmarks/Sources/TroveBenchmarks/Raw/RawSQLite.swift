@@ -17,7 +17,7 @@ final class RawSQLite {
         }
         self.handle = handle
         if let passphrase {
-            try execute("PRAGMA key = '\(passphrase.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''"))'")
+            try execute(Self.keyStatement(passphrase))
         }
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = NORMAL")
@@ -25,6 +25,12 @@ final class RawSQLite {
 
     deinit {
         sqlite3_close_v2(handle)
+    }
+
+    /// The statement that gives SQLite3 Multiple Ciphers the passphrase of an encrypted file,
+    /// first on a new handle (the trait `Encryption`, issue 34).
+    static func keyStatement(_ passphrase: String) -> String {
+        "PRAGMA key = '\(passphrase.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''"))'"
     }
 
     func execute(_ sql: String) throws {
